@@ -1,0 +1,129 @@
+"""The decompiler's public entry points: ``decompile``, ``Decompiler``, ``recompile``."""
+import ast
+import functools
+import sys
+import types
+from typing import Any
+
+from .emit import to_source
+from .errors import DecompilationError
+from .function import function_def, decompile_code
+
+SUPPORTED = ((3, 8), (3, 13))
+
+
+def _check_python():
+    if not SUPPORTED[0] <= sys.version_info[:2] <= SUPPORTED[1]:
+        raise ValueError("unveil's decompiler supports CPython 3.8-3.13, not %d.%d"
+                         % sys.version_info[:2])
+
+
+def resolve(obj: Any):
+    """The code object behind ``obj`` and the function it came from (if any)."""
+    seen = 0
+    while seen < 20:
+        seen += 1
+        if isinstance(obj, types.CodeType):
+            return obj, None
+        if isinstance(obj, types.MethodType):
+            obj = obj.__func__
+            continue
+        if isinstance(obj, functools.partial):
+            obj = obj.func
+            continue
+        if isinstance(obj, (staticmethod, classmethod)):
+            obj = obj.__func__
+            continue
+        if isinstance(obj, types.FunctionType):
+            if hasattr(obj, "__wrapped__") and obj.__code__.co_name == "wrapper" and False:
+                obj = obj.__wrapped__
+                continue
+            return obj.__code__, obj
+        if hasattr(obj, "__wrapped__"):  # lru_cache and other wrappers
+            obj = obj.__wrapped__
+            continue
+        if isinstance(obj, type):
+            raise TypeError("unveil.decompile expects a function or code object; "
+                            "got the class %s (decompile one of its methods)" % obj.__name__)
+        call = getattr(type(obj), "__call__", None)
+        if isinstance(call, types.FunctionType):
+            obj = call
+            continue
+        break
+    raise TypeError("unveil.decompile expects a function, method or code object, not %s"
+                    % type(obj).__name__)
+
+
+def _closure_wrapper(node, freevars):
+    """Put ``node`` inside a minimal function that declares its free variables,
+    so the text compiles on its own and the closure is real."""
+    body = [ast.Assign(targets=[ast.Name(id=v, ctx=ast.Store())], value=ast.Constant(value=None))
+            for v in freevars]
+    body.append(node)
+    body.append(ast.Return(value=ast.Name(id=node.name, ctx=ast.Load())))
+    outer = ast.FunctionDef(name="__unveil_closure_" + node.name, args=ast.arguments(
+        posonlyargs=[], args=[], vararg=None, kwonlyargs=[], kw_defaults=[], kwarg=None,
+        defaults=[]), body=body, decorator_list=[], returns=None, type_comment=None)
+    if hasattr(ast, "TypeVar"):
+        outer.type_params = []
+    return outer
+
+
+class Decompiler:
+    """depyf-compatible: ``Decompiler(code).decompile()``."""
+
+    def __init__(self, code):
+        _check_python()
+        self.code, self.function = resolve(code)
+
+    def decompile_ast(self, overwrite_fn_name=None):
+        code = self.code
+        if code.co_name == "<module>":
+            body, ctx = decompile_code(code)
+            return ast.Module(body=body, type_ignores=[]), ctx
+        fn = self.function
+        defaults = [ast.Constant(value=d) for d in (fn.__defaults__ or ())] if fn else []
+        kwdefaults = {k: ast.Constant(value=v) for k, v in (fn.__kwdefaults__ or {}).items()} if fn else None
+        from .function import is_literal
+        if fn and not all(is_literal(d) for d in (fn.__defaults__ or ())):
+            defaults = []
+        if fn and not all(is_literal(v) for v in (fn.__kwdefaults__ or {}).values()):
+            kwdefaults = None
+        name = overwrite_fn_name or code.co_name
+        if not name.isidentifier():
+            name = "__unveil_" + "".join(c if c.isalnum() else "_" for c in name)
+        node, ctx = function_def(code, defaults, kwdefaults, name=name)
+        if code.co_freevars:
+            node = _closure_wrapper(node, code.co_freevars)
+        return ast.Module(body=[node], type_ignores=[]), ctx
+
+    def decompile(self, indentation=4, temp_prefix="__temp_", overwite_fn_name=None,
+                  overwrite_fn_name=None) -> str:
+        module, _ = self.decompile_ast(overwrite_fn_name or overwite_fn_name)
+        text = to_source(module)
+        if indentation != 4:
+            text = _reindent(text, indentation)
+        return text
+
+
+def _reindent(text, width):
+    out = []
+    for line in text.splitlines(True):
+        stripped = line.lstrip(" ")
+        levels = (len(line) - len(stripped)) // 4
+        out.append(" " * (levels * width) + stripped)
+    return "".join(out)
+
+
+def decompile(obj: Any) -> str:
+    """Python source for a function, method, lambda, code object, partial,
+    wrapper or callable instance. The text compiles on its own."""
+    return Decompiler(obj).decompile()
+
+
+def recompile(code: Any) -> types.CodeType:
+    """Decompile ``code`` and compile the source back into a code object that
+    can replace it (``fn.__code__ = recompile(fn.__code__)``)."""
+    from .recompile import recompile as _recompile
+    code, _ = resolve(code)
+    return _recompile(code)

@@ -1,0 +1,158 @@
+"""Basic blocks, edges, dominators and loops of a normalized instruction stream."""
+from typing import Dict, List, Optional, Set
+
+from .instructions import CONDITIONAL_JUMPS, TERMINATORS, Program
+
+
+class Block:
+    __slots__ = ("id", "start", "end", "succs", "preds", "handler", "exc_preds")
+
+    def __init__(self, id_, start, end):
+        self.id = id_
+        self.start = start  # first instruction index
+        self.end = end  # one past the last
+        self.succs: List["Block"] = []  # normal successors: [fallthrough?, target?]
+        self.preds: List["Block"] = []
+        self.handler: Optional[int] = None  # index of the handler entry covering it
+        self.exc_preds: List["Block"] = []
+
+    def __repr__(self):
+        return "B%d[%d:%d]" % (self.id, self.start, self.end)
+
+
+class CFG:
+    def __init__(self, program: Program):
+        self.program = program
+        instrs = program.instrs
+        n = len(instrs)
+        leaders: Set[int] = {0}
+        for ins in instrs:
+            if ins.target is not None:
+                leaders.add(ins.target)
+                leaders.add(ins.index + 1)
+            elif ins.op in TERMINATORS:
+                leaders.add(ins.index + 1)
+        for h in program.handlers:
+            leaders.update((h.start, h.end, h.target))
+        leaders = sorted(x for x in leaders if 0 <= x < n)
+        self.blocks: List[Block] = []
+        self.block_at: Dict[int, Block] = {}
+        for k, start in enumerate(leaders):
+            end = leaders[k + 1] if k + 1 < len(leaders) else n
+            b = Block(k, start, end)
+            self.blocks.append(b)
+            self.block_at[start] = b
+        for b in self.blocks:
+            last = instrs[b.end - 1]
+            if last.op not in TERMINATORS and b.end < n:
+                b.succs.append(self.block_at[b.end])
+            if last.target is not None and last.target < n and last.op not in (
+                    "SETUP_FINALLY", "SETUP_WITH", "SETUP_ASYNC_WITH"):
+                t = self.block_at[last.target]
+                if t not in b.succs:
+                    b.succs.append(t)
+            for s in b.succs:
+                s.preds.append(b)
+            for h in program.handlers:
+                if h.start <= b.start < h.end:
+                    b.handler = h.target
+                    break
+        for b in self.blocks:
+            if b.handler is not None and b.handler < n:
+                self.block_at[b.handler].exc_preds.append(b)
+        self._dominators()
+
+    def at(self, index) -> Optional[Block]:
+        return self.block_at.get(index)
+
+    # Cooper, Harvey & Kennedy, "A Simple, Fast Dominance Algorithm".
+    def _dominators(self):
+        blocks = self.blocks
+        if not blocks:
+            self.idom = {}
+            return
+        order = []
+        seen = set()
+
+        def succs_all(b):
+            out = list(b.succs)
+            if b.handler is not None and b.handler in self.block_at:
+                out.append(self.block_at[b.handler])
+            # SETUP_* (<=3.10) reaches its handler too
+            return out
+
+        stack = [(blocks[0], iter(succs_all(blocks[0])))]
+        seen.add(blocks[0].id)
+        while stack:
+            b, it = stack[-1]
+            nxt = next(it, None)
+            if nxt is None:
+                order.append(b)
+                stack.pop()
+            elif nxt.id not in seen:
+                seen.add(nxt.id)
+                stack.append((nxt, iter(succs_all(nxt))))
+        order.reverse()  # reverse postorder
+        rpo = {b.id: i for i, b in enumerate(order)}
+        preds: Dict[int, List[Block]] = {b.id: [] for b in blocks}
+        for b in order:
+            for s in succs_all(b):
+                preds[s.id].append(b)
+        idom = {order[0].id: order[0].id}
+
+        def intersect(a, b):
+            while a != b:
+                while rpo[a] > rpo[b]:
+                    a = idom[a]
+                while rpo[b] > rpo[a]:
+                    b = idom[b]
+            return a
+
+        changed = True
+        while changed:
+            changed = False
+            for b in order[1:]:
+                ps = [p.id for p in preds[b.id] if p.id in idom]
+                if not ps:
+                    continue
+                new = ps[0]
+                for p in ps[1:]:
+                    new = intersect(p, new)
+                if idom.get(b.id) != new:
+                    idom[b.id] = new
+                    changed = True
+        self.idom = idom
+        self.rpo = rpo
+
+    def dominates(self, a: Block, b: Block) -> bool:
+        """Whether every path from the entry to ``b`` passes ``a``."""
+        if b.id not in self.idom:
+            return False
+        x = b.id
+        while True:
+            if x == a.id:
+                return True
+            nxt = self.idom[x]
+            if nxt == x:
+                return False
+            x = nxt
+
+    def back_edge_sources(self, header: Block) -> List[Block]:
+        """Blocks that jump back to ``header`` and are dominated by it."""
+        return [p for p in header.preds if self.dominates(header, p)
+                and p.start >= header.start]
+
+    def loop_body(self, header: Block) -> Set[int]:
+        """Block ids of the natural loop of ``header``."""
+        body = {header.id}
+        work = [b for b in self.back_edge_sources(header)]
+        while work:
+            b = work.pop()
+            if b.id in body:
+                continue
+            body.add(b.id)
+            work.extend(p for p in b.preds if p.id not in body)
+        return body
+
+    def is_conditional(self, b: Block) -> bool:
+        return self.program.instrs[b.end - 1].op in CONDITIONAL_JUMPS

@@ -1,0 +1,830 @@
+"""Symbolic stack execution of straight-line instructions.
+
+A :class:`Frame` holds the symbolic value stack and the statements produced so
+far. :func:`execute` runs one instruction that does not transfer control;
+control flow is the structurer's job.
+"""
+import ast
+from typing import List
+
+from . import values as V
+from .errors import DecompilationError
+
+BINOPS = {
+    "+": ast.Add, "-": ast.Sub, "*": ast.Mult, "@": ast.MatMult, "/": ast.Div,
+    "//": ast.FloorDiv, "%": ast.Mod, "**": ast.Pow, "<<": ast.LShift,
+    ">>": ast.RShift, "&": ast.BitAnd, "|": ast.BitOr, "^": ast.BitXor,
+}
+CMPOPS = {
+    "<": ast.Lt, "<=": ast.LtE, "==": ast.Eq, "!=": ast.NotEq, ">": ast.Gt,
+    ">=": ast.GtE,
+}
+UNARY = {
+    "UNARY_NEGATIVE": ast.USub, "UNARY_POSITIVE": ast.UAdd,
+    "UNARY_INVERT": ast.Invert, "UNARY_NOT": ast.Not,
+}
+
+
+def name(id_, ctx=None):
+    return ast.Name(id=id_, ctx=ctx or ast.Load())
+
+
+def const(value):
+    return ast.Constant(value=value)
+
+
+class Frame:
+    """The symbolic state while decompiling one stretch of code."""
+
+    def __init__(self, ctx, stack=None):
+        self.ctx = ctx  # the per-code-object Context (names, consts, callbacks)
+        self.stack: list = list(stack or [])
+        self.stmts: List[ast.stmt] = []
+        self.pending = []  # (target, value) of a tuple assignment being collected
+        self.current = None  # the instruction being executed
+
+    # -- stack helpers ---------------------------------------------------
+    def push(self, v):
+        if isinstance(v, ast.AST) and not hasattr(v, "_seq"):
+            v._seq = self.ctx.next_seq()
+        self.stack.append(v)
+
+    def pop(self, ins=None):
+        if not self.stack:
+            raise DecompilationError("stack underflow", self.ctx.name,
+                                     ins.offset if ins else None, ins and ins.op)
+        return self.stack.pop()
+
+    def popn(self, n, ins=None):
+        if n == 0:
+            return []
+        if len(self.stack) < n:
+            raise DecompilationError("stack underflow", self.ctx.name,
+                                     ins.offset if ins else None, ins and ins.op)
+        vals = self.stack[-n:]
+        del self.stack[-n:]
+        return vals
+
+    def expr(self, v, ins=None):
+        """``v`` as an expression; raises for values source cannot name."""
+        return self.ctx.as_expr(v, ins)
+
+    def pop_expr(self, ins=None):
+        return self.expr(self.pop(ins), ins)
+
+    def emit(self, stmt):
+        self.stmts.append(stmt)
+
+    def copy(self):
+        f = Frame(self.ctx, self.stack)
+        f.pending = list(self.pending)
+        return f
+
+
+# ---------------------------------------------------------------- stores
+def store(frame: Frame, target: ast.expr, ins):
+    """Store the top of the stack into ``target``."""
+    value = frame.pop(ins)
+    assign_to(frame, target, value, ins)
+
+
+def assign_to(frame: Frame, target, value, ins):
+    ctx = frame.ctx
+    if isinstance(value, V.UnpackSlot):
+        value.group.fill(value.index, target)
+        return
+    if isinstance(value, V.Stored):
+        # another target of a chained assignment (a = b = value)
+        value.assign.targets.append(target)
+        if any(v is value for v in frame.stack):
+            return
+        return
+    if isinstance(value, V.InPlace) and _same_target(value.target, target):
+        frame.emit(ast.AugAssign(target=target, op=value.op, value=value.value))
+        return
+    if isinstance(value, V.Function):
+        if isinstance(target, ast.Name) and ctx.make_def(frame, value, target.id):
+            return
+    if isinstance(value, V.ClassValue):
+        if isinstance(target, ast.Name) and ctx.make_class(frame, value, target.id):
+            return
+    if isinstance(value, (V.Import, V.ImportedName)):
+        if ctx.make_import(frame, value, target):
+            return
+    expr = frame.expr(value, ins)
+    if any(v is value for v in frame.stack):
+        # a copy of the value is still on the stack: chained assignment or walrus
+        node = ast.Assign(targets=[target], value=expr)
+        frame.emit(node)
+        for k, v in enumerate(frame.stack):
+            if v is value:
+                frame.stack[k] = V.Stored(node, expr)
+        return
+    simple_assign(frame, target, expr, ins)
+
+
+_STORES = {"STORE_FAST", "STORE_NAME", "STORE_GLOBAL", "STORE_DEREF", "STORE_ATTR",
+           "STORE_SUBSCR", "UNPACK_SEQUENCE", "UNPACK_EX"}
+_FEEDS = {"LOAD_FAST", "LOAD_NAME", "LOAD_GLOBAL", "LOAD_DEREF", "LOAD_CONST",
+          "LOAD_ATTR", "SWAP", "ROT", "BINARY_SUBSCR"}
+
+
+def _store_follows(frame, ins):
+    """Whether the instructions after ``ins`` store another value computed
+    before it: ``a, b = x, y`` stores one after the other."""
+    instrs = frame.ctx.instrs
+    if ins is None or instrs is None:
+        return False
+    for k in range(ins.index + 1, min(ins.index + 5, len(instrs))):
+        op = instrs[k].op
+        if op in _STORES:
+            return True
+        if op not in _FEEDS:
+            return False
+    return False
+
+
+def simple_assign(frame, target, expr, ins):
+    """``target = expr``, or one part of a tuple assignment whose values were
+    all computed before the first store (``a, b = b, a``)."""
+    ins = ins or frame.current
+    top_is_value = bool(frame.stack) and isinstance(frame.stack[-1], ast.expr)
+    if frame.pending or (top_is_value and _store_follows(frame, ins)):
+        frame.pending.append((target, expr))
+        if not (_store_follows(frame, ins) and top_is_value):
+            flush_pending(frame)
+        return
+    frame.emit(ast.Assign(targets=[target], value=expr))
+
+
+def flush_pending(frame):
+    pending, frame.pending = frame.pending, []
+    if not pending:
+        return
+    if len(pending) == 1:
+        frame.emit(ast.Assign(targets=[pending[0][0]], value=pending[0][1]))
+        return
+    pending.sort(key=lambda tv: getattr(tv[1], "_seq", 0))
+    frame.emit(ast.Assign(targets=[ast.Tuple(elts=[t for t, _ in pending], ctx=ast.Store())],
+                          value=ast.Tuple(elts=[v for _, v in pending], ctx=ast.Load())))
+
+
+def _same_target(a, b):
+    return ast.dump(a) == ast.dump(b)
+
+
+# ------------------------------------------------------------- execution
+def execute(frame: Frame, ins) -> None:
+    """Run one non-control-flow instruction on ``frame``."""
+    handler = _HANDLERS.get(ins.op)
+    if handler is None:
+        raise DecompilationError("unsupported instruction", frame.ctx.name, ins.offset, ins.op)
+    frame.current = ins
+    handler(frame, ins)
+
+
+def _load_const(f, ins):
+    f.push(f.ctx.constant(ins.arg))
+
+
+def _load_name(f, ins):
+    f.push(name(ins.arg))
+
+
+def _load_global(f, ins):
+    f.push(name(ins.arg))
+
+
+def _load_deref(f, ins):
+    f.push(name(f.ctx.deref_name(ins.arg)))
+
+
+def _store_name(f, ins):
+    store(f, name(ins.arg, ast.Store()), ins)
+
+
+def _store_global(f, ins):
+    f.ctx.declare_global(ins.arg)
+    store(f, name(ins.arg, ast.Store()), ins)
+
+
+def _store_deref(f, ins):
+    n = f.ctx.deref_name(ins.arg)
+    f.ctx.declare_nonlocal(n)
+    store(f, name(n, ast.Store()), ins)
+
+
+def _delete(ctx_fn):
+    def run(f, ins):
+        f.emit(ast.Delete(targets=[ctx_fn(f, ins)]))
+    return run
+
+
+def _delete_global(f, ins):
+    f.ctx.declare_global(ins.arg)
+    f.emit(ast.Delete(targets=[name(ins.arg, ast.Del())]))
+
+
+def _delete_deref(f, ins):
+    n = f.ctx.deref_name(ins.arg)
+    f.ctx.declare_nonlocal(n)
+    f.emit(ast.Delete(targets=[name(n, ast.Del())]))
+
+
+def _load_attr(f, ins):
+    obj = f.pop_expr(ins)
+    f.push(ast.Attribute(value=obj, attr=ins.arg, ctx=ast.Load()))
+
+
+def _load_method(f, ins):
+    obj = f.pop_expr(ins)
+    f.push(ast.Attribute(value=obj, attr=ins.arg, ctx=ast.Load()))
+    f.push(V.NULL)
+
+
+def _load_super_attr(f, ins):
+    attr, is_method, two_args = ins.arg
+    self_, cls, sup = f.pop(ins), f.pop(ins), f.pop(ins)
+    args = [f.expr(cls), f.expr(self_)] if two_args else []
+    call = ast.Call(func=f.expr(sup), args=args, keywords=[])
+    f.push(ast.Attribute(value=call, attr=attr, ctx=ast.Load()))
+    if is_method:
+        f.push(V.NULL)
+
+
+def _store_attr(f, ins):
+    obj = f.pop_expr(ins)
+    store(f, ast.Attribute(value=obj, attr=ins.arg, ctx=ast.Store()), ins)
+
+
+def _delete_attr(f, ins):
+    obj = f.pop_expr(ins)
+    f.emit(ast.Delete(targets=[ast.Attribute(value=obj, attr=ins.arg, ctx=ast.Del())]))
+
+
+def _binary_op(f, ins):
+    right = f.pop_expr(ins)
+    left_v = f.pop(ins)
+    op = ins.arg
+    if op.endswith("=") and op[:-1] in BINOPS:
+        left = f.expr(left_v, ins)
+        f.push(V.InPlace(_as_store(left), BINOPS[op[:-1]](), right))
+        return
+    left = f.expr(left_v, ins)
+    f.push(ast.BinOp(left=left, op=BINOPS[op](), right=right))
+
+
+def _as_store(e):
+    import copy
+    e = copy.copy(e)
+    if isinstance(e, (ast.Name, ast.Attribute, ast.Subscript)):
+        e.ctx = ast.Store()
+    return e
+
+
+def _binary_subscr(f, ins):
+    index = f.pop_expr(ins)
+    obj = f.pop_expr(ins)
+    f.push(ast.Subscript(value=obj, slice=_index(index), ctx=ast.Load()))
+
+
+def _index(e):
+    # ast.Index wraps non-slice subscripts before 3.9; ast handles both forms
+    # when we keep plain expressions (3.9+) - emit.py wraps for 3.8.
+    return e
+
+
+def _binary_slice(f, ins):
+    stop = f.pop_expr(ins)
+    start = f.pop_expr(ins)
+    obj = f.pop_expr(ins)
+    f.push(ast.Subscript(value=obj, slice=_slice(start, stop, None), ctx=ast.Load()))
+
+
+def _store_slice(f, ins):
+    stop = f.pop_expr(ins)
+    start = f.pop_expr(ins)
+    obj = f.pop_expr(ins)
+    store(f, ast.Subscript(value=obj, slice=_slice(start, stop, None), ctx=ast.Store()), ins)
+
+
+def _none_or(e):
+    return None if isinstance(e, ast.Constant) and e.value is None else e
+
+
+def _slice(lower, upper, step):
+    return ast.Slice(lower=_none_or(lower), upper=_none_or(upper),
+                     step=_none_or(step) if step is not None else None)
+
+
+def _build_slice(f, ins):
+    step = f.pop_expr(ins) if ins.arg == 3 else None
+    upper = f.pop_expr(ins)
+    lower = f.pop_expr(ins)
+    f.push(_slice(lower, upper, step))
+
+
+def _store_subscr(f, ins):
+    index = f.pop_expr(ins)
+    obj = f.pop(ins)
+    if isinstance(obj, V.AnnotationsDict):
+        # module/class level ``x: T`` is ``__annotations__['x'] = T``
+        ann = f.pop_expr(ins)
+        f.emit(ast.AnnAssign(target=name(index.value, ast.Store()), annotation=ann,
+                             value=None, simple=1))
+        return
+    store(f, ast.Subscript(value=f.expr(obj), slice=index, ctx=ast.Store()), ins)
+
+
+def _delete_subscr(f, ins):
+    index = f.pop_expr(ins)
+    obj = f.pop_expr(ins)
+    f.emit(ast.Delete(targets=[ast.Subscript(value=obj, slice=index, ctx=ast.Del())]))
+
+
+def _unary(f, ins):
+    v = f.pop_expr(ins)
+    f.push(ast.UnaryOp(op=UNARY[ins.op](), operand=v))
+
+
+def _compare(f, ins):
+    right = f.pop_expr(ins)
+    left = f.pop_expr(ins)
+    f.push(ast.Compare(left=left, ops=[CMPOPS[ins.arg]()], comparators=[right]))
+
+
+def _is_op(f, ins):
+    right = f.pop_expr(ins)
+    left = f.pop_expr(ins)
+    f.push(ast.Compare(left=left, ops=[ast.IsNot() if ins.arg else ast.Is()], comparators=[right]))
+
+
+def _contains_op(f, ins):
+    right = f.pop_expr(ins)
+    left = f.pop_expr(ins)
+    f.push(ast.Compare(left=left, ops=[ast.NotIn() if ins.arg else ast.In()], comparators=[right]))
+
+
+def _build(kind):
+    def run(f, ins):
+        items = [f.expr(v, ins) for v in f.popn(ins.arg, ins)]
+        if kind is ast.Tuple:
+            f.push(ast.Tuple(elts=items, ctx=ast.Load()))
+        elif kind is ast.List:
+            f.push(ast.List(elts=items, ctx=ast.Load()))
+        else:
+            f.push(ast.Set(elts=items))
+    return run
+
+
+def _build_map(f, ins):
+    items = [f.expr(v, ins) for v in f.popn(2 * ins.arg, ins)]
+    f.push(ast.Dict(keys=items[0::2], values=items[1::2]))
+
+
+def _build_const_key_map(f, ins):
+    keys = f.pop(ins)
+    vals = [f.expr(v, ins) for v in f.popn(ins.arg, ins)]
+    keys = f.expr(keys)
+    if isinstance(keys, ast.Constant):
+        knodes = [const(k) for k in keys.value]
+    else:
+        knodes = list(keys.elts)
+    f.push(ast.Dict(keys=knodes, values=vals))
+
+
+def _build_string(f, ins):
+    parts = [f.expr(v, ins) for v in f.popn(ins.arg, ins)]
+    vals = []
+    for p in parts:
+        if isinstance(p, ast.JoinedStr):
+            vals.extend(p.values)
+        else:
+            vals.append(p)
+    f.push(ast.JoinedStr(values=vals))
+
+
+def _format_value(f, ins):
+    conv, has_spec = ins.arg
+    spec = f.pop_expr(ins) if has_spec else None
+    v = f.pop_expr(ins)
+    if spec is not None and not isinstance(spec, ast.JoinedStr):
+        spec = ast.JoinedStr(values=[spec])
+    f.push(ast.JoinedStr(values=[ast.FormattedValue(value=v, conversion=conv, format_spec=spec)]))
+
+
+def _collection_add(kind):
+    # LIST_APPEND / SET_ADD / MAP_ADD inside a comprehension body: the
+    # collection is below; the structurer turns these statements into the
+    # comprehension's element.
+    def run(f, ins):
+        if kind == "map":
+            v = f.pop_expr(ins)
+            k = f.pop_expr(ins)
+            f.emit(f.ctx.comprehension_element(kind, (k, v)))
+        else:
+            v = f.pop_expr(ins)
+            f.emit(f.ctx.comprehension_element(kind, v))
+    return run
+
+
+def _list_extend(f, ins):
+    v = f.pop_expr(ins)
+    lst = f.stack[-ins.arg]
+    lst = f.expr(lst)
+    if isinstance(v, ast.Constant) and isinstance(v.value, tuple):
+        extra = [const(x) for x in v.value]
+    elif isinstance(v, (ast.List, ast.Tuple)) and lst is not None and False:
+        extra = list(v.elts)
+    else:
+        extra = [ast.Starred(value=v, ctx=ast.Load())]
+    if isinstance(lst, (ast.List, ast.Set)):
+        new = type(lst)(elts=list(lst.elts) + extra, **({"ctx": ast.Load()} if isinstance(lst, ast.List) else {}))
+    else:
+        raise DecompilationError("LIST_EXTEND on a non-list", f.ctx.name, ins.offset, ins.op)
+    f.stack[-ins.arg] = new
+
+
+def _set_update(f, ins):
+    v = f.pop_expr(ins)
+    s = f.expr(f.stack[-ins.arg])
+    if isinstance(v, ast.Constant) and isinstance(v.value, frozenset):
+        extra = [const(x) for x in v.value]
+    else:
+        extra = [ast.Starred(value=v, ctx=ast.Load())]
+    f.stack[-ins.arg] = ast.Set(elts=list(s.elts) + extra)
+
+
+def _dict_update(f, ins):
+    v = f.pop_expr(ins)
+    d = f.expr(f.stack[-ins.arg])
+    f.stack[-ins.arg] = ast.Dict(keys=list(d.keys) + [None], values=list(d.values) + [v])
+
+
+def _build_unpack(kind):
+    def run(f, ins):
+        parts = [f.expr(v, ins) for v in f.popn(ins.arg, ins)]
+        if kind == "map":
+            keys, vals = [], []
+            for p in parts:
+                if isinstance(p, ast.Dict):
+                    keys.extend(p.keys)
+                    vals.extend(p.values)
+                else:
+                    keys.append(None)
+                    vals.append(p)
+            f.push(ast.Dict(keys=keys, values=vals))
+            return
+        elts = []
+        for p in parts:
+            if isinstance(p, (ast.Tuple, ast.List)) and kind != "set":
+                elts.extend(p.elts)
+            elif isinstance(p, ast.Set) and kind == "set":
+                elts.extend(p.elts)
+            else:
+                elts.append(ast.Starred(value=p, ctx=ast.Load()))
+        if kind == "tuple":
+            f.push(ast.Tuple(elts=elts, ctx=ast.Load()))
+        elif kind == "list":
+            f.push(ast.List(elts=elts, ctx=ast.Load()))
+        else:
+            f.push(ast.Set(elts=elts))
+    return run
+
+
+def _intrinsic(f, ins):
+    what = ins.arg
+    if what == "INTRINSIC_LIST_TO_TUPLE":
+        v = f.pop_expr(ins)
+        f.push(ast.Tuple(elts=list(v.elts), ctx=ast.Load()) if isinstance(v, ast.List) else
+               ast.Call(func=name("tuple"), args=[v], keywords=[]))
+    elif what == "INTRINSIC_UNARY_POSITIVE":
+        f.push(ast.UnaryOp(op=ast.UAdd(), operand=f.pop_expr(ins)))
+    elif what == "INTRINSIC_IMPORT_STAR":
+        mod = f.pop(ins)
+        f.emit(ast.ImportFrom(module=mod.name, names=[ast.alias(name="*", asname=None)],
+                              level=mod.level))
+        f.push(V.NULL)  # the POP_TOP that follows discards it
+    elif what == "INTRINSIC_STOPITERATION_ERROR":
+        pass  # generator epilogue; handled as an exception region
+    elif what == "INTRINSIC_ASYNC_GEN_WRAP":
+        pass  # the value stays the same for source purposes
+    else:
+        raise DecompilationError("unsupported intrinsic %s" % what, f.ctx.name, ins.offset, ins.op)
+
+
+def _call(f, ins):
+    argc, kwnames, slots = ins.arg
+    nkw = len(kwnames) if kwnames else 0
+    raw = f.popn(argc + nkw, ins)
+    head = f.popn(slots, ins)
+    callee = [h for h in head if h is not V.NULL]
+    if not callee:
+        raise DecompilationError("call of NULL", f.ctx.name, ins.offset, ins.op)
+    if len(callee) == 2:
+        # 3.11+ method call without the NULL: [method, self] (or 3.13
+        # [callable, self]); self is already inside the Attribute.
+        func = callee[0]
+    else:
+        func = callee[0]
+    if isinstance(func, V.WithExit):
+        f.push(V.NULL)  # the exit's result, discarded by the following POP_TOP
+        return
+    if isinstance(func, V.BuildClass):
+        f.push(f.ctx.build_class(raw, kwnames, ins))
+        return
+    args = raw[:argc]
+    kwvals = raw[argc:]
+    if (isinstance(func, V.Function) or isinstance(func, V.Iterator)) or any(isinstance(a, V.Iterator) for a in args):
+        comp = f.ctx.comprehension_call(f, func, args, ins)
+        if comp is not None:
+            f.push(comp)
+            return
+    if len(args) == 1 and isinstance(args[0], (V.Function, V.ClassValue)) and not kwvals:
+        # a decorator applied to a def or class
+        target = args[0]
+        target.decorators.insert(0, f.expr(func, ins))
+        f.push(target)
+        return
+    fexpr = f.expr(func, ins)
+    arg_nodes = [f.expr(a, ins) for a in args]
+    keywords = [ast.keyword(arg=k, value=f.expr(v, ins)) for k, v in zip(kwnames or (), kwvals)]
+    f.push(ast.Call(func=fexpr, args=arg_nodes, keywords=keywords))
+
+
+def _call_function_ex(f, ins):
+    has_kw, slots = ins.arg
+    kw = f.pop_expr(ins) if has_kw else None
+    args = f.pop_expr(ins)
+    head = f.popn(slots, ins)
+    func = [h for h in head if h is not V.NULL][0]
+    fexpr = f.expr(func, ins)
+    if isinstance(args, ast.Tuple):
+        arg_nodes = list(args.elts)
+    elif isinstance(args, ast.Constant) and isinstance(args.value, tuple):
+        arg_nodes = [const(x) for x in args.value]
+    else:
+        arg_nodes = [ast.Starred(value=args, ctx=ast.Load())]
+    keywords = []
+    if kw is not None:
+        if isinstance(kw, ast.Dict):
+            for k, v in zip(kw.keys, kw.values):
+                if k is None:
+                    keywords.append(ast.keyword(arg=None, value=v))
+                else:
+                    keywords.append(ast.keyword(arg=k.value, value=v))
+        else:
+            keywords.append(ast.keyword(arg=None, value=kw))
+    f.push(ast.Call(func=fexpr, args=arg_nodes, keywords=keywords))
+
+
+def _dict_merge(f, ins):
+    v = f.pop_expr(ins)
+    d = f.stack[-ins.arg]
+    if isinstance(d, ast.Dict):
+        f.stack[-ins.arg] = ast.Dict(keys=list(d.keys) + [None], values=list(d.values) + [v])
+    else:
+        raise DecompilationError("DICT_MERGE on a non-dict", f.ctx.name, ins.offset, ins.op)
+
+
+def _make_function(f, ins):
+    flags, has_qualname = ins.arg
+    if has_qualname:
+        f.pop(ins)
+    code = f.pop(ins)
+    code = code.value if isinstance(code, ast.Constant) else code
+    closure = f.pop(ins) if flags & 0x08 else None
+    annotations = f.pop(ins) if flags & 0x04 else None
+    kwdefaults = f.pop(ins) if flags & 0x02 else None
+    defaults = f.pop(ins) if flags & 0x01 else None
+    fn = V.Function(code)
+    if defaults is not None:
+        d = f.expr(defaults)
+        fn.defaults = ([const(x) for x in d.value] if isinstance(d, ast.Constant) else list(d.elts))
+    if kwdefaults is not None:
+        d = f.expr(kwdefaults)
+        fn.kwdefaults = {k.value: v for k, v in zip(d.keys, d.values)}
+    if annotations is not None:
+        fn.annotations = f.expr(annotations)
+    fn.closure = closure
+    f.push(fn)
+
+
+def _load_closure(f, ins):
+    f.push(name(f.ctx.deref_name(ins.arg)))
+
+
+def _pop_top(f, ins):
+    v = f.pop(ins)
+    if v is V.NULL or isinstance(v, (V.Iterator, V.WithExit, V.Exception_)):
+        return
+    if isinstance(v, V.Stored):
+        # ``(x := value)`` as a statement: the assignment already emitted is it
+        return
+    if isinstance(v, V.Import):
+        return  # end of ``from m import a, b``
+    if isinstance(v, V.InPlace):
+        raise DecompilationError("in-place result discarded", f.ctx.name, ins.offset, ins.op)
+    f.emit(ast.Expr(value=f.expr(v, ins)))
+
+
+def _copy(f, ins):
+    if len(f.stack) < ins.arg:
+        raise DecompilationError("stack underflow", f.ctx.name, ins.offset, ins.op)
+    f.push(f.stack[-ins.arg])
+
+
+def _swap(f, ins):
+    n = ins.arg
+    s = f.stack
+    s[-1], s[-n] = s[-n], s[-1]
+
+
+def _rot(f, ins):
+    n = ins.arg
+    top = f.stack.pop()
+    f.stack.insert(len(f.stack) - (n - 1), top)
+
+
+def _unpack_sequence(f, ins):
+    _unpack(f, ins, ins.arg, None)
+
+
+def _unpack_ex(f, ins):
+    before = ins.arg & 0xFF
+    after = ins.arg >> 8
+    _unpack(f, ins, before + after + 1, before)
+
+
+def _unpack(f, ins, n, starred):
+    v = f.pop(ins)
+    if isinstance(v, V.UnpackSlot):
+        group = V.TargetGroup(n, None, starred, parent=(v.group, v.index))
+    else:
+        value = f.expr(v, ins)
+        frame_ref = f
+
+        def done(target, value=value, frame_ref=frame_ref):
+            frame_ref.ctx.emit_unpack(frame_ref, target, value)
+        group = V.TargetGroup(n, done, starred)
+    # pushed so that the first target is on top
+    for i in reversed(range(n)):
+        f.push(V.UnpackSlot(group, i))
+
+
+def _return_value(f, ins):
+    v = f.pop(ins)
+    f.emit(ast.Return(value=f.expr(v, ins)))
+
+
+def _raise(f, ins):
+    n = ins.arg
+    cause = exc = None
+    if n == 2:
+        cause = f.pop_expr(ins)
+    if n >= 1:
+        exc = f.pop_expr(ins)
+    f.emit(ast.Raise(exc=exc, cause=cause))
+
+
+def _load_assertion_error(f, ins):
+    f.push(name("AssertionError"))
+
+
+def _import_name(f, ins):
+    fromlist = f.pop_expr(ins)
+    level = f.pop_expr(ins)
+    f.push(V.Import(ins.arg, fromlist.value, level.value))
+
+
+def _import_from(f, ins):
+    mod = f.stack[-1]
+    f.push(V.ImportedName(mod, ins.arg))
+
+
+def _import_star(f, ins):
+    mod = f.pop(ins)
+    f.emit(ast.ImportFrom(module=mod.name, names=[ast.alias(name="*", asname=None)], level=mod.level))
+
+
+def _setup_annotations(f, ins):
+    pass  # implied by the first annotated assignment
+
+
+def _load_build_class(f, ins):
+    f.push(V.BuildClass())
+
+
+def _push_null(f, ins):
+    f.push(V.NULL)
+
+
+def _get_iter(f, ins):
+    v = f.pop(ins)
+    if isinstance(v, V.Iterator):
+        f.push(v)
+        return
+    f.push(V.Iterator(f.expr(v, ins)))
+
+
+def _get_aiter(f, ins):
+    f.push(V.Iterator(f.pop_expr(ins), is_async=True))
+
+
+def _print_expr(f, ins):
+    f.emit(ast.Expr(value=f.pop_expr(ins)))
+
+
+def _load_locals(f, ins):
+    f.push(ast.Call(func=name("locals"), args=[], keywords=[]))
+
+
+def _load_from_dict_or_deref(f, ins):
+    f.pop(ins)
+    f.push(name(f.ctx.deref_name(ins.arg)))
+
+
+def _load_from_dict_or_globals(f, ins):
+    f.pop(ins)
+    f.push(name(ins.arg))
+
+
+def _get_len(f, ins):
+    f.push(ast.Call(func=name("len"), args=[f.expr(f.stack[-1])], keywords=[]))
+
+
+def _await(f, ins):
+    # GET_AWAITABLE; LOAD_CONST None; YIELD_FROM/SEND... -> the structurer
+    # sees GET_AWAITABLE and folds the loop that follows.
+    f.push(ast.Await(value=f.pop_expr(ins)))
+
+
+def _yield_value(f, ins):
+    v = f.pop(ins)
+    if isinstance(v, ast.Await):
+        f.push(v)
+        return
+    f.push(ast.Yield(value=_none_or(f.expr(v, ins))))
+
+
+def _yield_from(f, ins):
+    f.pop(ins)  # the None sent in
+    v = f.pop_expr(ins)
+    if isinstance(v, ast.Await):
+        f.push(v)
+    else:
+        f.push(ast.YieldFrom(value=v))
+
+
+def _get_yield_from_iter(f, ins):
+    pass
+
+
+_HANDLERS = {
+    "LOAD_CONST": _load_const,
+    "LOAD_FAST": _load_name, "LOAD_NAME": _load_name, "LOAD_GLOBAL": _load_global,
+    "LOAD_DEREF": _load_deref, "LOAD_CLASSDEREF": _load_deref,
+    "LOAD_CLOSURE": _load_closure,
+    "STORE_FAST": _store_name, "STORE_NAME": _store_name,
+    "STORE_GLOBAL": _store_global, "STORE_DEREF": _store_deref,
+    "DELETE_FAST": _delete(lambda f, i: name(i.arg, ast.Del())),
+    "DELETE_NAME": _delete(lambda f, i: name(i.arg, ast.Del())),
+    "DELETE_GLOBAL": _delete_global, "DELETE_DEREF": _delete_deref,
+    "LOAD_ATTR": _load_attr, "LOAD_METHOD": _load_method,
+    "LOAD_SUPER_ATTR": _load_super_attr,
+    "STORE_ATTR": _store_attr, "DELETE_ATTR": _delete_attr,
+    "BINARY_OP": _binary_op, "BINARY_SUBSCR": _binary_subscr,
+    "BINARY_SLICE": _binary_slice, "STORE_SLICE": _store_slice,
+    "BUILD_SLICE": _build_slice,
+    "STORE_SUBSCR": _store_subscr, "DELETE_SUBSCR": _delete_subscr,
+    "UNARY_NEGATIVE": _unary, "UNARY_POSITIVE": _unary, "UNARY_INVERT": _unary,
+    "UNARY_NOT": _unary,
+    "COMPARE_OP": _compare, "IS_OP": _is_op, "CONTAINS_OP": _contains_op,
+    "BUILD_TUPLE": _build(ast.Tuple), "BUILD_LIST": _build(ast.List),
+    "BUILD_SET": _build(ast.Set), "BUILD_MAP": _build_map,
+    "BUILD_CONST_KEY_MAP": _build_const_key_map, "BUILD_STRING": _build_string,
+    "FORMAT_VALUE": _format_value,
+    "LIST_APPEND": _collection_add("list"), "SET_ADD": _collection_add("set"),
+    "MAP_ADD": _collection_add("map"),
+    "LIST_EXTEND": _list_extend, "SET_UPDATE": _set_update,
+    "DICT_UPDATE": _dict_update, "DICT_MERGE": _dict_merge,
+    "BUILD_LIST_UNPACK": _build_unpack("list"), "BUILD_TUPLE_UNPACK": _build_unpack("tuple"),
+    "BUILD_TUPLE_UNPACK_WITH_CALL": _build_unpack("tuple"),
+    "BUILD_SET_UNPACK": _build_unpack("set"), "BUILD_MAP_UNPACK": _build_unpack("map"),
+    "BUILD_MAP_UNPACK_WITH_CALL": _build_unpack("map"),
+    "CALL_INTRINSIC_1": _intrinsic,
+    "CALL": _call, "CALL_FUNCTION_EX": _call_function_ex,
+    "MAKE_FUNCTION": _make_function,
+    "POP_TOP": _pop_top, "COPY": _copy, "SWAP": _swap, "ROT": _rot,
+    "UNPACK_SEQUENCE": _unpack_sequence, "UNPACK_EX": _unpack_ex,
+    "RETURN_VALUE": _return_value, "RAISE_VARARGS": _raise,
+    "LOAD_ASSERTION_ERROR": _load_assertion_error,
+    "IMPORT_NAME": _import_name, "IMPORT_FROM": _import_from, "IMPORT_STAR": _import_star,
+    "SETUP_ANNOTATIONS": _setup_annotations, "LOAD_BUILD_CLASS": _load_build_class,
+    "PUSH_NULL": _push_null, "GET_ITER": _get_iter, "GET_AITER": _get_aiter,
+    "PRINT_EXPR": _print_expr, "LOAD_LOCALS": _load_locals,
+    "LOAD_FROM_DICT_OR_DEREF": _load_from_dict_or_deref,
+    "LOAD_FROM_DICT_OR_GLOBALS": _load_from_dict_or_globals,
+    "GET_AWAITABLE": _await, "YIELD_VALUE": _yield_value, "YIELD_FROM": _yield_from,
+    "GET_YIELD_FROM_ITER": _get_yield_from_iter,
+}

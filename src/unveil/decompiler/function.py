@@ -1,0 +1,323 @@
+"""One code object -> its ``def``/``lambda``/comprehension/class body.
+
+:class:`Context` is the per-code-object state the other stages consult: names,
+constants without a literal form, ``global``/``nonlocal`` declarations, and
+the callbacks that turn stack values into definitions.
+"""
+import ast
+import inspect
+import types
+
+from . import expressions as E
+from . import values as V
+from .errors import DecompilationError
+from .instructions import read
+
+CO_VARARGS = inspect.CO_VARARGS
+CO_VARKEYWORDS = inspect.CO_VARKEYWORDS
+CO_COROUTINE = inspect.CO_COROUTINE
+CO_ASYNC_GENERATOR = inspect.CO_ASYNC_GENERATOR
+COMPREHENSIONS = {"<listcomp>": "list", "<setcomp>": "set", "<dictcomp>": "dict", "<genexpr>": "gen"}
+
+_LITERAL_TYPES = (int, float, complex, str, bytes, bool, type(None), type(Ellipsis))
+
+
+def is_literal(value):
+    if isinstance(value, _LITERAL_TYPES):
+        return True
+    if isinstance(value, (tuple, frozenset)):
+        return all(is_literal(v) for v in value)
+    return False
+
+
+class Element(ast.stmt):
+    """A comprehension's element (LIST_APPEND/SET_ADD/MAP_ADD) as a statement."""
+    _fields = ("kind", "value")
+
+
+class Context:
+    """Per-code-object facts and callbacks used while structuring."""
+
+    def __init__(self, code, consts=None):
+        self.code = code
+        self.name = code.co_qualname if hasattr(code, "co_qualname") else code.co_name
+        self.globals = []
+        self.nonlocals = []
+        # non-literal constants, shared with nested code objects
+        self.consts = consts if consts is not None else {}
+        self.seq = 0
+        self.instrs = None  # set by decompile_code: lets stores look ahead
+
+    # names -----------------------------------------------------------
+    def deref_name(self, arg):
+        return arg
+
+    def declare_global(self, n):
+        if self.code.co_name not in ("<module>",) and n not in self.globals:
+            self.globals.append(n)
+
+    def declare_nonlocal(self, n):
+        if n in self.code.co_freevars and n not in self.nonlocals:
+            self.nonlocals.append(n)
+
+    def constant(self, value):
+        if isinstance(value, types.CodeType):
+            return ast.Constant(value=value)
+        if is_literal(value):
+            return ast.Constant(value=value)
+        for k, v in self.consts.items():
+            if v is value:
+                return E.name(k)
+        key = "__unveil_const_%d" % len(self.consts)
+        self.consts[key] = value
+        return E.name(key)
+
+    # values ----------------------------------------------------------
+    def as_expr(self, v, ins=None):
+        if isinstance(v, ast.expr):
+            return v
+        if isinstance(v, V.Stored):
+            a = v.assign
+            if len(a.targets) == 1 and isinstance(a.targets[0], ast.Name):
+                a._cancelled = True
+                return ast.NamedExpr(target=a.targets[0], value=v.value)
+            return v.value
+        if isinstance(v, V.Function):
+            if v.code.co_name == "<lambda>":
+                return self.make_lambda(v)
+        raise DecompilationError("%s used as a value" % type(v).__name__, self.name,
+                                 ins.offset if ins else None, ins.op if ins else None)
+
+    def emit_unpack(self, frame, target, value):
+        E.simple_assign(frame, target, value, frame.current)
+
+    def next_seq(self):
+        self.seq += 1
+        return self.seq
+
+    def comprehension_element(self, kind, value):
+        return Element(kind=kind, value=value)
+
+    # definitions -----------------------------------------------------
+    def nested(self, code):
+        return decompile_code(code, self.consts)
+
+    def make_lambda(self, fn):
+        body, ctx = self.nested(fn.code)
+        args = arguments(fn.code, fn.defaults, fn.kwdefaults, None)
+        if len(body) == 1 and isinstance(body[0], ast.Return):
+            return ast.Lambda(args=args, body=body[0].value or E.const(None))
+        if len(body) == 1 and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Yield):
+            return ast.Lambda(args=args, body=body[0].value)
+        raise DecompilationError("lambda body is not one expression", fn.code.co_name)
+
+    def make_def(self, frame, fn, name):
+        code = fn.code
+        if code.co_name in COMPREHENSIONS or code.co_name == "<lambda>" and name != "<lambda>":
+            if code.co_name == "<lambda>":
+                return False
+        body, ctx = self.nested(code)
+        if code.co_name != name:
+            return False
+        node_t = ast.AsyncFunctionDef if code.co_flags & (CO_COROUTINE | CO_ASYNC_GENERATOR) else ast.FunctionDef
+        ann = annotations_of(fn)
+        args = arguments(code, fn.defaults, fn.kwdefaults, ann)
+        node = node_t(name=name, args=args, body=body or [ast.Pass()],
+                      decorator_list=fn.decorators, returns=ann.get("return") if ann else None,
+                      type_comment=None)
+        if hasattr(ast, "TypeVar"):
+            node.type_params = []
+        frame.emit(node)
+        return True
+
+    def build_class(self, raw, kwnames, ins):
+        nkw = len(kwnames) if kwnames else 0
+        pos = raw[:len(raw) - nkw]
+        kws = raw[len(raw) - nkw:]
+        body_fn, cls_name = pos[0], pos[1]
+        bases = [self.as_expr(b) for b in pos[2:]]
+        keywords = [ast.keyword(arg=k, value=self.as_expr(v)) for k, v in zip(kwnames or (), kws)]
+        return V.ClassValue(body_fn, cls_name.value, bases, keywords)
+
+    def make_class(self, frame, cls, name):
+        if cls.name != name:
+            return False
+        body, ctx = self.nested(cls.body.code)
+        body = clean_class_body(body)
+        node = ast.ClassDef(name=name, bases=cls.bases, keywords=cls.keywords,
+                            body=body or [ast.Pass()], decorator_list=cls.decorators)
+        if hasattr(ast, "TypeVar"):
+            node.type_params = []
+        frame.emit(node)
+        return True
+
+    def make_import(self, frame, value, target):
+        if not isinstance(target, ast.Name):
+            return False
+        if isinstance(value, V.Import):
+            # ``import a.b.c`` binds ``a``; ``import a.b.c as d`` binds the leaf
+            top = value.name.split(".")[0]
+            asname = None if target.id == top and value.fromlist is None else target.id
+            if asname is not None and value.fromlist is None and "." in value.name and False:
+                pass
+            frame.emit(ast.Import(names=[ast.alias(name=value.name, asname=asname)]))
+            return True
+        mod = value.module
+        asname = None if target.id == value.name else target.id
+        if mod.node is not None and mod.node in frame.stmts and frame.stmts[-1] is mod.node:
+            mod.node.names.append(ast.alias(name=value.name, asname=asname))
+        else:
+            mod.node = ast.ImportFrom(module=mod.name or None, names=[
+                ast.alias(name=value.name, asname=asname)], level=mod.level)
+            frame.emit(mod.node)
+        return True
+
+    def comprehension_call(self, frame, func, args, ins):
+        if not isinstance(func, V.Function) or func.code.co_name not in COMPREHENSIONS:
+            return None
+        if len(args) != 1 or not isinstance(args[0], V.Iterator):
+            return None
+        body, ctx = self.nested(func.code)
+        return comprehension(func.code.co_name, body, args[0].expr)
+
+
+def annotations_of(fn):
+    ann = fn.annotations
+    if ann is None:
+        return {}
+    out = {}
+    if isinstance(ann, ast.Dict):
+        for k, v in zip(ann.keys, ann.values):
+            out[k.value] = v
+    elif isinstance(ann, ast.Tuple):
+        for k, v in zip(ann.elts[0::2], ann.elts[1::2]):
+            out[k.value] = v
+    elif isinstance(ann, ast.Constant) and isinstance(ann.value, tuple):
+        vals = ann.value
+        for k, v in zip(vals[0::2], vals[1::2]):
+            out[k] = ast.Constant(value=v)
+    return out
+
+
+def arguments(code, defaults=(), kwdefaults=None, ann=None):
+    ann = ann or {}
+    names = code.co_varnames
+    posonly = getattr(code, "co_posonlyargcount", 0)
+    argc = code.co_argcount
+    kwc = code.co_kwonlyargcount
+    i = argc + kwc
+
+    def arg(n):
+        return ast.arg(arg=n, annotation=ann.get(n), type_comment=None)
+
+    vararg = kwarg = None
+    if code.co_flags & CO_VARARGS:
+        vararg = arg(names[i])
+        i += 1
+    if code.co_flags & CO_VARKEYWORDS:
+        kwarg = arg(names[i])
+    kwdefaults = kwdefaults or {}
+    kwonly = [arg(n) for n in names[argc:argc + kwc]]
+    return ast.arguments(
+        posonlyargs=[arg(n) for n in names[:posonly]],
+        args=[arg(n) for n in names[posonly:argc]],
+        vararg=vararg, kwonlyargs=kwonly,
+        kw_defaults=[kwdefaults.get(a.arg) for a in kwonly],
+        kwarg=kwarg, defaults=list(defaults or []))
+
+
+def comprehension(kind_name, body, outer_iter):
+    """Turn the statements of a comprehension's code object back into the
+    comprehension expression."""
+    stmts = [s for s in body if not isinstance(s, ast.Return)]
+    if len(stmts) != 1 or not isinstance(stmts[0], (ast.For, ast.AsyncFor)):
+        raise DecompilationError("unrecognised comprehension body", kind_name)
+    gens = []
+    node = stmts[0]
+    elt = None
+    while True:
+        if isinstance(node, (ast.For, ast.AsyncFor)):
+            gens.append(ast.comprehension(target=node.target, iter=node.iter, ifs=[],
+                                          is_async=int(isinstance(node, ast.AsyncFor))))
+            inner = node.body
+        elif isinstance(node, ast.If) and not node.orelse:
+            gens[-1].ifs.append(node.test)
+            inner = node.body
+        elif isinstance(node, Element):
+            elt = node
+            break
+        elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Yield):
+            elt = Element(kind="gen", value=node.value.value)
+            break
+        else:
+            raise DecompilationError("unrecognised comprehension body", kind_name)
+        if len(inner) != 1:
+            raise DecompilationError("unrecognised comprehension body", kind_name)
+        node = inner[0]
+    first = gens[0]
+    if isinstance(first.iter, ast.Name) and first.iter.id == ".0":
+        first.iter = outer_iter
+    kind = COMPREHENSIONS[kind_name]
+    if kind == "list":
+        return ast.ListComp(elt=elt.value, generators=gens)
+    if kind == "set":
+        return ast.SetComp(elt=elt.value, generators=gens)
+    if kind == "dict":
+        k, v = elt.value
+        return ast.DictComp(key=k, value=v, generators=gens)
+    return ast.GeneratorExp(elt=elt.value, generators=gens)
+
+
+def clean_class_body(body):
+    """Drop what the compiler adds to every class body."""
+    out = []
+    for s in body:
+        if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name):
+            t = s.targets[0].id
+            if t in ("__module__", "__qualname__", "__firstlineno__", "__static_attributes__"):
+                continue
+            if t == "__classcell__":
+                continue
+        if isinstance(s, ast.Return):
+            continue
+        out.append(s)
+    return out
+
+
+def strip_implicit_return(body):
+    """The ``return None`` the compiler adds at the end is implied."""
+    if body and isinstance(body[-1], ast.Return):
+        v = body[-1].value
+        if v is None or isinstance(v, ast.Constant) and v.value is None:
+            return body[:-1]
+    return body
+
+
+def decompile_code(code, consts=None):
+    """Statements of ``code``'s body and the :class:`Context` used."""
+    from .structure import Structurer
+    from .cleanup import tidy
+    ctx = Context(code, consts)
+    program = read(code)
+    ctx.instrs = program.instrs
+    body = Structurer(ctx, program).run()
+    body = tidy(body)
+    if code.co_name not in COMPREHENSIONS and code.co_name != "<lambda>":
+        body = strip_implicit_return(body)
+    decls = []
+    if ctx.globals:
+        decls.append(ast.Global(names=list(ctx.globals)))
+    if ctx.nonlocals:
+        decls.append(ast.Nonlocal(names=list(ctx.nonlocals)))
+    return decls + body, ctx
+
+
+def function_def(code, defaults=(), kwdefaults=None, name=None, consts=None):
+    """``code`` as a complete ``def`` statement (defaults given as nodes)."""
+    body, ctx = decompile_code(code, consts)
+    node_t = ast.AsyncFunctionDef if code.co_flags & (CO_COROUTINE | CO_ASYNC_GENERATOR) else ast.FunctionDef
+    node = node_t(name=name or code.co_name, args=arguments(code, defaults, kwdefaults),
+                  body=body or [ast.Pass()], decorator_list=[], returns=None, type_comment=None)
+    if hasattr(ast, "TypeVar"):
+        node.type_params = []
+    return node, ctx

@@ -1,0 +1,459 @@
+"""One version-independent instruction stream for CPython 3.8-3.13.
+
+Every difference between bytecode versions that the later stages would otherwise
+have to test ``sys.version_info`` for is settled here:
+
+* operators: ``BINARY_ADD``/``INPLACE_ADD`` (<=3.10) and ``BINARY_OP`` (3.11+)
+  all become ``BINARY_OP`` with the operator's source text (``"+"``, ``"+="``);
+* calls: ``CALL_FUNCTION``/``CALL_FUNCTION_KW``/``CALL_METHOD`` (<=3.10),
+  ``PRECALL``/``KW_NAMES``/``CALL`` (3.11, 3.12) and ``CALL``/``CALL_KW`` (3.13)
+  all become ``CALL`` with ``(argc, kwnames, slots)``, where ``slots`` is how
+  many stack entries hold the callable (2 when a NULL or ``self`` sits beside it);
+* NULL pushes folded into ``LOAD_GLOBAL``/``LOAD_ATTR`` low bits become an
+  explicit ``PUSH_NULL``; method loads become ``LOAD_METHOD`` (pushing the bound
+  callable and a NULL);
+* jumps carry the *index* of their target instruction; 3.12's
+  ``POP_JUMP_IF_X over JUMP_BACKWARD`` becomes one backward conditional jump,
+  3.12+'s ``COPY 1; POP_JUMP_IF_X; POP_TOP`` becomes ``JUMP_IF_X_OR_POP``;
+* stack shuffles become ``COPY n``/``SWAP n``/``ROT n``; superinstructions are
+  split; ``TO_BOOL``, ``RESUME``, ``NOP``, ``PRECALL``, ``CACHE``, ``GEN_START``
+  and ``RETURN_GENERATOR`` are dropped; ``RETURN_CONST`` is split;
+* f-string pieces become ``FORMAT_VALUE`` with ``(conversion, has_spec)``;
+* ``MAKE_FUNCTION`` carries ``(flags, has_qualname)``, 3.13's
+  ``SET_FUNCTION_ATTRIBUTE`` folded in;
+* exception regions: the 3.11+ exception table, or the ``SETUP_*``/``POP_BLOCK``
+  block stack of <=3.10 propagated along the control flow, become one list of
+  :class:`Handler` ranges.
+"""
+import dis
+import sys
+from typing import Dict, List, NamedTuple, Optional
+
+PY = sys.version_info[:2]
+
+#: Operator text for the <=3.10 operator opcodes.
+_OLD_BINARY = {
+    "POWER": "**", "MULTIPLY": "*", "MATRIX_MULTIPLY": "@", "FLOOR_DIVIDE": "//",
+    "TRUE_DIVIDE": "/", "MODULO": "%", "ADD": "+", "SUBTRACT": "-", "LSHIFT": "<<",
+    "RSHIFT": ">>", "AND": "&", "XOR": "^", "OR": "|",
+}
+
+_CONDITIONAL_JUMPS = {
+    "POP_JUMP_IF_FALSE", "POP_JUMP_IF_TRUE", "POP_JUMP_IF_NONE",
+    "POP_JUMP_IF_NOT_NONE", "JUMP_IF_FALSE_OR_POP", "JUMP_IF_TRUE_OR_POP",
+    "JUMP_IF_NOT_EXC_MATCH",
+}
+JUMPS = _CONDITIONAL_JUMPS | {"JUMP", "FOR_ITER", "SEND", "SETUP_FINALLY",
+                              "SETUP_WITH", "SETUP_ASYNC_WITH", "CALL_FINALLY"}
+CONDITIONAL_JUMPS = frozenset(_CONDITIONAL_JUMPS)
+#: Instructions after which control never falls through to the next one.
+TERMINATORS = frozenset({"JUMP", "RETURN_VALUE", "RAISE_VARARGS", "RERAISE"})
+
+NEGATED_JUMP = {
+    "POP_JUMP_IF_FALSE": "POP_JUMP_IF_TRUE", "POP_JUMP_IF_TRUE": "POP_JUMP_IF_FALSE",
+    "POP_JUMP_IF_NONE": "POP_JUMP_IF_NOT_NONE", "POP_JUMP_IF_NOT_NONE": "POP_JUMP_IF_NONE",
+}
+
+
+class Instr:
+    """One normalized instruction.
+
+    ``target`` is the index of the jump target (or ``None``); ``offset`` is the
+    original byte offset of the first raw instruction it came from, used in
+    error messages.
+    """
+
+    __slots__ = ("op", "arg", "offset", "line", "target", "index")
+
+    def __init__(self, op, arg=None, offset=0, line=None, target=None):
+        self.op = op
+        self.arg = arg
+        self.offset = offset
+        self.line = line
+        self.target = target  # byte offset until resolved, then an index
+        self.index = -1
+
+    def __repr__(self):
+        t = " -> %d" % self.target if self.target is not None else ""
+        return "%d@%d %s %r%s" % (self.index, self.offset, self.op, self.arg, t)
+
+
+class Handler(NamedTuple):
+    """Instructions ``start <= i < end`` raise into ``target`` with the value
+    stack cut to ``depth`` entries (plus the exception pushed by the handler)."""
+    start: int
+    end: int
+    target: int
+    depth: int
+    lasti: bool
+
+
+class Program(NamedTuple):
+    code: object
+    instrs: List[Instr]
+    handlers: List[Handler]
+
+
+def _raw(code):
+    """Raw instructions with ``CACHE`` entries hidden and their line numbers."""
+    kwargs = {"show_caches": False} if PY >= (3, 11) and PY < (3, 13) else {}
+    line = None
+    for ins in dis.get_instructions(code, **kwargs):
+        if PY >= (3, 13):
+            ln = ins.line_number
+        else:
+            ln = ins.starts_line
+        if ln is not None:
+            line = ln
+        yield ins, line
+
+
+def _binary_name(opname):
+    if opname.startswith("BINARY_") and opname[7:] in _OLD_BINARY:
+        return _OLD_BINARY[opname[7:]]
+    if opname.startswith("INPLACE_") and opname[8:] in _OLD_BINARY:
+        return _OLD_BINARY[opname[8:]] + "="
+    return None
+
+
+def _translate(code) -> List[Instr]:
+    """Map raw instructions to normalized ones (targets still byte offsets)."""
+    out: List[Instr] = []
+    kw_names = None  # 3.11/3.12 KW_NAMES waiting for its CALL
+    pending_flags = 0  # 3.13 SET_FUNCTION_ATTRIBUTE
+    raw = list(_raw(code))
+
+    def emit(op, arg=None, target=None):
+        out.append(Instr(op, arg, ins.offset, line, target))
+
+    skip_pop = False
+    for ins, line in raw:
+        name, arg, val = ins.opname, ins.arg, ins.argval
+        if name == "RETURN_GENERATOR":
+            skip_pop = True  # 3.11+: the POP_TOP after it drops the generator itself
+            continue
+        if skip_pop and name == "POP_TOP":
+            skip_pop = False
+            continue
+        if name in ("NOP", "RESUME", "PRECALL", "CACHE", "EXTENDED_ARG", "GEN_START",
+                    "RETURN_GENERATOR", "TO_BOOL", "COPY_FREE_VARS", "MAKE_CELL",
+                    "END_FOR_NOP", "NOT_TAKEN"):
+            continue
+        op = _binary_name(name)
+        if op is not None:
+            emit("BINARY_OP", op)
+        elif name == "BINARY_OP":
+            emit("BINARY_OP", ins.argrepr)
+        elif name == "LOAD_GLOBAL":
+            if PY >= (3, 11) and arg & 1:
+                if PY >= (3, 13):
+                    emit("LOAD_GLOBAL", val)
+                    emit("PUSH_NULL")
+                else:
+                    emit("PUSH_NULL")
+                    emit("LOAD_GLOBAL", val)
+            else:
+                emit("LOAD_GLOBAL", val)
+        elif name == "LOAD_ATTR" and PY >= (3, 12) and arg & 1:
+            emit("LOAD_METHOD", val)
+        elif name == "LOAD_METHOD":
+            emit("LOAD_METHOD", val)
+        elif name == "LOAD_SUPER_ATTR":
+            # arg bit 0: method load, bit 1: two-argument super() form
+            emit("LOAD_SUPER_ATTR", (val, bool(arg & 1), bool(arg & 2)))
+        elif name in ("LOAD_FAST_LOAD_FAST", "STORE_FAST_STORE_FAST", "STORE_FAST_LOAD_FAST"):
+            first, second = val
+            ops = {"LOAD_FAST_LOAD_FAST": ("LOAD_FAST", "LOAD_FAST"),
+                   "STORE_FAST_STORE_FAST": ("STORE_FAST", "STORE_FAST"),
+                   "STORE_FAST_LOAD_FAST": ("STORE_FAST", "LOAD_FAST")}[name]
+            emit(ops[0], first)
+            emit(ops[1], second)
+        elif name in ("LOAD_FAST_CHECK", "LOAD_FAST_BORROW"):
+            emit("LOAD_FAST", val)
+        elif name == "RETURN_CONST":
+            emit("LOAD_CONST", val)
+            emit("RETURN_VALUE")
+        elif name == "KW_NAMES":
+            kw_names = code.co_consts[arg]
+        elif name in ("CALL_FUNCTION", "CALL_FUNCTION_KW"):
+            names = None
+            if name == "CALL_FUNCTION_KW":
+                names = out.pop().arg  # the LOAD_CONST of the keyword names
+            emit("CALL", (arg - (len(names) if names else 0), names, 1))
+        elif name == "CALL_METHOD":
+            emit("CALL", (arg, None, 2))
+        elif name == "CALL":
+            names = kw_names
+            kw_names = None
+            emit("CALL", (arg - (len(names) if names else 0), names, 2))
+        elif name == "CALL_KW":
+            names = out.pop().arg
+            emit("CALL", (arg - len(names), names, 2))
+        elif name == "CALL_FUNCTION_EX":
+            has_kw = bool(arg & 1) if PY < (3, 14) else True
+            emit("CALL_FUNCTION_EX", (has_kw, 2 if PY >= (3, 11) else 1))
+        elif name == "MAKE_FUNCTION":
+            if PY >= (3, 13):
+                emit("MAKE_FUNCTION", (0, False))
+            else:
+                emit("MAKE_FUNCTION", (arg, PY < (3, 11)))
+        elif name == "SET_FUNCTION_ATTRIBUTE":
+            # 3.13 sets one attribute at a time on the function above it;
+            # fold into the MAKE_FUNCTION it follows.
+            mk = out.pop()
+            mk.arg = (mk.arg[0] | arg, False)
+            out.append(mk)
+        elif name == "FORMAT_VALUE":
+            conv = {0: -1, 1: 115, 2: 114, 3: 97}[arg & 3]
+            emit("FORMAT_VALUE", (conv, bool(arg & 4)))
+        elif name == "CONVERT_VALUE":
+            emit("CONVERT_VALUE", {1: 115, 2: 114, 3: 97}[arg])
+        elif name == "FORMAT_SIMPLE":
+            _fold_format(out, False, ins, line)
+        elif name == "FORMAT_WITH_SPEC":
+            _fold_format(out, True, ins, line)
+        elif name in ("POP_JUMP_FORWARD_IF_FALSE", "POP_JUMP_BACKWARD_IF_FALSE"):
+            emit("POP_JUMP_IF_FALSE", None, val)
+        elif name in ("POP_JUMP_FORWARD_IF_TRUE", "POP_JUMP_BACKWARD_IF_TRUE"):
+            emit("POP_JUMP_IF_TRUE", None, val)
+        elif name in ("POP_JUMP_FORWARD_IF_NONE", "POP_JUMP_BACKWARD_IF_NONE"):
+            emit("POP_JUMP_IF_NONE", None, val)
+        elif name in ("POP_JUMP_FORWARD_IF_NOT_NONE", "POP_JUMP_BACKWARD_IF_NOT_NONE"):
+            emit("POP_JUMP_IF_NOT_NONE", None, val)
+        elif name in ("POP_JUMP_IF_FALSE", "POP_JUMP_IF_TRUE", "POP_JUMP_IF_NONE",
+                      "POP_JUMP_IF_NOT_NONE", "JUMP_IF_FALSE_OR_POP",
+                      "JUMP_IF_TRUE_OR_POP", "JUMP_IF_NOT_EXC_MATCH", "SEND",
+                      "SETUP_FINALLY", "SETUP_WITH", "SETUP_ASYNC_WITH", "CALL_FINALLY"):
+            emit(name, None, val)
+        elif name in ("JUMP_FORWARD", "JUMP_ABSOLUTE", "JUMP_BACKWARD",
+                      "JUMP_BACKWARD_NO_INTERRUPT", "JUMP", "JUMP_NO_INTERRUPT"):
+            emit("JUMP", None, val)
+        elif name == "FOR_ITER":
+            emit("FOR_ITER", None, val)
+        elif name == "DUP_TOP":
+            emit("COPY", 1)
+        elif name == "DUP_TOP_TWO":
+            emit("COPY", 2)
+            emit("COPY", 2)
+        elif name == "ROT_TWO":
+            emit("SWAP", 2)
+        elif name == "ROT_THREE":
+            emit("ROT", 3)
+        elif name == "ROT_FOUR":
+            emit("ROT", 4)
+        elif name == "ROT_N":
+            emit("ROT", arg)
+        elif name == "COMPARE_OP":
+            cmp = val if isinstance(val, str) else dis.cmp_op[arg]
+            if cmp.startswith("bool(") and cmp.endswith(")"):
+                cmp = cmp[5:-1]
+            if cmp in ("in", "not in"):
+                emit("CONTAINS_OP", int(cmp == "not in"))
+            elif cmp in ("is", "is not"):
+                emit("IS_OP", int(cmp == "is not"))
+            elif cmp == "exception match":
+                emit("CHECK_EXC_MATCH")
+            else:
+                emit("COMPARE_OP", cmp)
+        elif name == "CALL_INTRINSIC_1":
+            emit("CALL_INTRINSIC_1", ins.argrepr)
+        elif name == "LOAD_CLOSURE":
+            emit("LOAD_CLOSURE", val)
+        elif name in ("UNARY_POSITIVE", "UNARY_NEGATIVE", "UNARY_INVERT", "UNARY_NOT"):
+            emit(name)
+        elif name == "BUILD_SLICE":
+            emit("BUILD_SLICE", arg)
+        elif name == "LIST_TO_TUPLE":
+            emit("CALL_INTRINSIC_1", "INTRINSIC_LIST_TO_TUPLE")
+        elif name in ("BUILD_LIST_UNPACK", "BUILD_TUPLE_UNPACK", "BUILD_SET_UNPACK",
+                      "BUILD_TUPLE_UNPACK_WITH_CALL", "BUILD_MAP_UNPACK",
+                      "BUILD_MAP_UNPACK_WITH_CALL"):
+            emit(name, arg)
+        elif name == "END_FOR":
+            continue  # folded into FOR_ITER's target below
+        else:
+            emit(name, val if ins.arg is not None else None)
+    return out
+
+
+def _fold_format(out, has_spec, ins, line):
+    """3.13: ``[CONVERT_VALUE] FORMAT_SIMPLE`` / ``FORMAT_WITH_SPEC`` -> FORMAT_VALUE."""
+    conv = -1
+    # the conversion, if any, was emitted just before the value's format
+    # spec (or just before FORMAT_SIMPLE); find the nearest CONVERT_VALUE that
+    # belongs to this value: it is the last one not yet folded.
+    for k in range(len(out) - 1, -1, -1):
+        if out[k].op == "CONVERT_VALUE":
+            conv = out[k].arg
+            del out[k]
+            break
+        if out[k].op == "FORMAT_VALUE" or not has_spec:
+            break
+    out.append(Instr("FORMAT_VALUE", (conv, has_spec), ins.offset, line))
+
+
+def _resolve(code, out: List[Instr]) -> List[Instr]:
+    """Turn byte-offset targets into indices and apply stream-level rewrites."""
+    by_offset: Dict[int, int] = {}
+    for i, ins in enumerate(out):
+        by_offset.setdefault(ins.offset, i)
+    # Offsets of dropped instructions map to the next kept one.
+    ordered = sorted(by_offset)
+
+    def index_of(off):
+        if off in by_offset:
+            return by_offset[off]
+        for o in ordered:
+            if o >= off:
+                return by_offset[o]
+        return len(out)
+
+    for ins in out:
+        if ins.target is not None:
+            tgt = ins.target
+            if ins.op == "FOR_ITER" and PY >= (3, 12):
+                tgt = _after_end_for(code, tgt)
+            ins.target = index_of(tgt)
+    for i, ins in enumerate(out):
+        ins.index = i
+    return out
+
+
+def _after_end_for(code, off):
+    """3.12+: FOR_ITER's target is END_FOR (3.13: END_FOR, POP_TOP); the loop
+    really exits after them."""
+    raws = [i for i in dis.get_instructions(code)]
+    for k, r in enumerate(raws):
+        if r.offset == off and r.opname == "END_FOR":
+            nxt = raws[k + 1] if k + 1 < len(raws) else None
+            if PY >= (3, 13) and nxt is not None and nxt.opname == "POP_TOP":
+                nxt = raws[k + 2] if k + 2 < len(raws) else None
+            return nxt.offset if nxt is not None else off + 1_000_000
+    return off
+
+
+def _rewrite(instrs: List[Instr]) -> List[Instr]:
+    """Stream rewrites that make 3.12+ look like earlier versions."""
+    targeted = {ins.target for ins in instrs if ins.target is not None}
+    out: List[Instr] = []
+    i = 0
+    remap: Dict[int, int] = {}
+    n = len(instrs)
+    while i < n:
+        ins = instrs[i]
+        remap[i] = len(out)
+        # COPY 1; POP_JUMP_IF_X L; POP_TOP  ->  JUMP_IF_X_OR_POP L
+        if (ins.op == "COPY" and ins.arg == 1 and i + 2 < n
+                and instrs[i + 1].op in ("POP_JUMP_IF_FALSE", "POP_JUMP_IF_TRUE")
+                and instrs[i + 2].op == "POP_TOP"
+                and (i + 1) not in targeted and (i + 2) not in targeted
+                and instrs[i + 1].target > i + 2):
+            j = instrs[i + 1]
+            op = "JUMP_IF_FALSE_OR_POP" if j.op == "POP_JUMP_IF_FALSE" else "JUMP_IF_TRUE_OR_POP"
+            new = Instr(op, None, ins.offset, ins.line, j.target)
+            remap[i + 1] = remap[i + 2] = len(out)
+            out.append(new)
+            i += 3
+            continue
+        # POP_JUMP_IF_X L; JUMP_BACKWARD H; L:  ->  POP_JUMP_IF_NOT_X H
+        if (ins.op in NEGATED_JUMP and i + 1 < n and ins.target == i + 2
+                and instrs[i + 1].op == "JUMP" and instrs[i + 1].target <= i
+                and (i + 1) not in targeted):
+            new = Instr(NEGATED_JUMP[ins.op], None, ins.offset, ins.line, instrs[i + 1].target)
+            remap[i + 1] = len(out)
+            out.append(new)
+            i += 2
+            continue
+        out.append(ins)
+        i += 1
+    remap[n] = len(out)
+    for ins in out:
+        if ins.target is not None:
+            ins.target = remap.get(ins.target, len(out))
+    for k, ins in enumerate(out):
+        ins.index = k
+    return out, remap
+
+
+def _exception_table(code, by_offset_index) -> List[Handler]:
+    """3.11+: the exception table as index ranges."""
+    entries = dis._parse_exception_table(code)
+    out = []
+    for e in entries:
+        start = by_offset_index(e.start)
+        end = by_offset_index(e.end)
+        target = by_offset_index(e.target)
+        if start < end:
+            out.append(Handler(start, end, target, e.depth, e.lasti))
+    return out
+
+
+def _block_stack_handlers(instrs: List[Instr]) -> List[Handler]:
+    """<=3.10: derive exception ranges from SETUP_*/POP_BLOCK by following the
+    control flow (the block stack at an instruction is the same on every path
+    that reaches it), so a POP_BLOCK before a ``break`` does not end the
+    region early for the code after it.  ``depth`` is -1: the structurer knows
+    the stack at the SETUP instruction itself."""
+    n = len(instrs)
+    state: List[Optional[tuple]] = [None] * (n + 1)
+    state[0] = ()
+    work = [0]
+    while work:
+        i = work.pop()
+        if i >= n:
+            continue
+        ins = instrs[i]
+        blocks = state[i]
+        op = ins.op
+        succ = []
+        if op in ("SETUP_FINALLY", "SETUP_WITH", "SETUP_ASYNC_WITH"):
+            succ.append((i + 1, blocks + (ins.target,)))
+            succ.append((ins.target, blocks))  # the handler runs outside its block
+        elif op == "POP_BLOCK":
+            succ.append((i + 1, blocks[:-1]))
+        else:
+            if op not in TERMINATORS:
+                succ.append((i + 1, blocks))
+            if ins.target is not None:
+                succ.append((ins.target, blocks))
+        for j, b in succ:
+            if j <= n and state[j] is None:
+                state[j] = b
+                work.append(j)
+    handlers = []
+    i = 0
+    while i < n:
+        b = state[i]
+        if b:
+            j = i
+            while j + 1 < n and state[j + 1] == b:
+                j += 1
+            handlers.append(Handler(i, j + 1, b[-1], -1, False))
+            i = j + 1
+        else:
+            i += 1
+    return handlers
+
+
+def read(code) -> Program:
+    """Read ``code`` into a :class:`Program` of normalized instructions."""
+    raw = _translate(code)
+    instrs = _resolve(code, raw)
+    # offsets -> index before rewriting, to place exception ranges
+    first_index: Dict[int, int] = {}
+    for ins in instrs:
+        first_index.setdefault(ins.offset, ins.index)
+    offsets = sorted(first_index)
+    instrs, remap = _rewrite(instrs)
+
+    def by_offset_index(off):
+        for o in offsets:
+            if o >= off:
+                return remap.get(first_index[o], len(instrs))
+        return len(instrs)
+
+    if PY >= (3, 11):
+        handlers = _exception_table(code, by_offset_index)
+    else:
+        handlers = _block_stack_handlers(instrs)
+    return Program(code, instrs, handlers)

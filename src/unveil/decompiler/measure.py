@@ -1,0 +1,44 @@
+"""The round-trip measure of DESIGN.md section 3.
+
+Normalized bytecode: opname and argument per instruction, jumps as instruction
+indices, NOP/EXTENDED_ARG/CACHE/RESUME dropped, nested code objects compared
+the same way. Used by the tests and by ``bench/corpus.py``.
+"""
+import dis
+import types
+
+_DROP = {"NOP", "EXTENDED_ARG", "CACHE", "RESUME"}
+
+
+def normalized(code):
+    """A comparable form of ``code``'s bytecode."""
+    ins = [i for i in dis.get_instructions(code) if i.opname not in _DROP]
+    index = {i.offset: k for k, i in enumerate(ins)}
+    out = []
+    for i in ins:
+        if i.opcode in dis.hasjrel or i.opcode in dis.hasjabs:
+            arg = ("jump", index.get(i.argval, i.argval))
+        elif isinstance(i.argval, types.CodeType):
+            arg = ("code", normalized(i.argval))
+        elif i.opname in ("LOAD_CONST", "RETURN_CONST"):
+            arg = (type(i.argval).__name__, repr(i.argval))
+        else:
+            arg = i.argrepr if i.arg is not None else None
+        out.append((i.opname, arg))
+    return tuple(out)
+
+
+def find_code(container, name, firstlineno=None):
+    """The code object called ``name`` inside ``container`` (depth first)."""
+    for c in container.co_consts:
+        if isinstance(c, types.CodeType):
+            if c.co_name == name:
+                return c
+            found = find_code(c, name)
+            if found is not None:
+                return found
+    return None
+
+
+def same_bytecode(a, b):
+    return normalized(a) == normalized(b)

@@ -1,0 +1,1 @@
+"""Everything in unveil that knows about torch. Imports torch lazily."""

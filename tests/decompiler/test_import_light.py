@@ -1,0 +1,10 @@
+"""Runs under every interpreter: ``import unveil`` must not import torch."""
+import subprocess
+import sys
+
+
+def test_import_unveil_does_not_import_torch():
+    code = "import sys, unveil; print('torch' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "False"
