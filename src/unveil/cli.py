@@ -1,6 +1,30 @@
-"""The ``unveil`` command line: a thin layer over the decompiler and the dump."""
+"""The ``unveil`` command line: a thin layer over the decompiler and the dump.
+
+Commands::
+
+    unveil decompile TARGET [--out FILE]     module:qualname, a .py file or a .pyc file
+    unveil run [--dump DIR] [--backend B] SCRIPT [ARGS...]
+    unveil show DIR
+
+Exit codes: 0 success, 1 decompilation error, 2 bad input (one-line reason on
+stderr, never a traceback). ``unveil run`` exits with the script's own code.
+"""
 import argparse
+import ast
+import importlib
+import importlib.util
+import inspect
+import json
+import marshal
+import os
 import sys
+import types
+
+DEFAULT_DUMP_DIR = "unveil_dump"
+
+
+class BadInput(Exception):
+    """Input the command cannot use; the message is the one-line reason (exit 2)."""
 
 
 def _build_parser():
@@ -8,45 +32,578 @@ def _build_parser():
         prog="unveil",
         description="Open up torch.compile: decompile bytecode, dump and explain what the compiler did.")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
-    d = sub.add_parser("decompile", help="print Python source for a function, .py or .pyc file")
+
+    d = sub.add_parser(
+        "decompile", help="print Python source for a function, .py or .pyc file",
+        description="Print Python source decompiled from bytecode. TARGET is module:qualname "
+                    "(e.g. json:dumps), a .py file (each function and method in it) or a .pyc "
+                    "file written by this Python.")
     d.add_argument("target", help="module:qualname, a .py file or a .pyc file")
-    d.add_argument("--out", help="write the source to this file instead of stdout")
+    d.add_argument("--out", metavar="FILE", help="write the source to FILE instead of stdout")
+
+    r = sub.add_parser(
+        "run", help="run a script with everything torch.compile does dumped",
+        description="Run SCRIPT as __main__ inside unveil.prepare_debug(DIR), without editing "
+                    "it, then print a summary of the dump.")
+    r.add_argument("--dump", metavar="DIR", default=DEFAULT_DUMP_DIR,
+                   help="dump directory (default: ./%s)" % DEFAULT_DUMP_DIR)
+    r.add_argument("--backend", metavar="B",
+                   help="backend for torch.compile calls that do not name one "
+                        "(e.g. eager, aot_eager, inductor)")
+    r.add_argument("script", metavar="SCRIPT", help="the Python script to run")
+    r.add_argument("args", nargs=argparse.REMAINDER, metavar="ARGS",
+                   help="arguments passed to the script")
+
+    s = sub.add_parser(
+        "show", help="summarize a dump directory",
+        description="Summarize a dump written by unveil run / unveil.prepare_debug: per "
+                    "function its cache entries, guards, recompile reasons and graph files.")
+    s.add_argument("dir", metavar="DIR", help="the dump directory")
     return p
 
 
-def _decompile(args):
-    import importlib
-    from . import decompile, DecompilationError
-    if ":" not in args.target:
-        print("unveil: only module:qualname targets are supported so far", file=sys.stderr)
-        return 2
-    mod_name, _, qual = args.target.partition(":")
+def _err(message):
+    print("unveil: %s" % message, file=sys.stderr)
+
+
+def _one_line(text):
+    lines = str(text).strip().splitlines()
+    return lines[0] if lines else ""
+
+
+# ---------------------------------------------------------------------------
+# unveil decompile
+
+# (first, last) magic-number words per CPython release, from
+# Lib/importlib/_bootstrap_external.py; used only to name a foreign version.
+_MAGIC_RANGES = [
+    (20121, 20121, "1.5"), (50428, 50428, "1.6"), (50823, 50823, "2.0"),
+    (60202, 60202, "2.1"), (60717, 60717, "2.2"), (62011, 62021, "2.3"),
+    (62041, 62061, "2.4"), (62071, 62131, "2.5"), (62151, 62161, "2.6"),
+    (62171, 62211, "2.7"), (3000, 3131, "3.0"), (3141, 3151, "3.1"),
+    (3160, 3180, "3.2"), (3190, 3230, "3.3"), (3250, 3310, "3.4"),
+    (3320, 3351, "3.5"), (3360, 3379, "3.6"), (3390, 3399, "3.7"),
+    (3400, 3419, "3.8"), (3420, 3429, "3.9"), (3430, 3449, "3.10"),
+    (3450, 3499, "3.11"), (3500, 3549, "3.12"), (3550, 3599, "3.13"),
+    (3600, 3649, "3.14"), (3650, 3699, "3.15"),
+]
+
+
+def python_version_for_magic(magic: bytes):
+    """The CPython version that writes ``magic`` (4 bytes), or None if unknown."""
+    if len(magic) != 4 or magic[2:] != b"\r\n":
+        return None
+    word = int.from_bytes(magic[:2], "little")
+    for first, last, version in _MAGIC_RANGES:
+        if first <= word <= last:
+            return version
+    return None
+
+
+def load_pyc(path):
+    """The module code object in the .pyc at ``path``; BadInput if it is not one
+    this Python can run."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError as e:
+        raise BadInput("cannot read %s: %s" % (path, e.strerror or e))
+    magic = data[:4]
+    if magic != importlib.util.MAGIC_NUMBER:
+        if len(magic) < 4 or magic[2:] != b"\r\n":
+            raise BadInput("%s is not a .pyc file (no Python magic number)" % path)
+        version = python_version_for_magic(magic)
+        word = int.from_bytes(magic[:2], "little")
+        running = "%d.%d" % sys.version_info[:2]
+        if version is None:
+            raise BadInput("%s was written by an unknown Python (magic number %d); "
+                           "this is Python %s" % (path, word, running))
+        raise BadInput("%s was written by Python %s (magic number %d); this is Python %s "
+                       "- run unveil under Python %s" % (path, version, word, running, version))
+    # PEP 552 header: magic, flags, then mtime+size or a source hash - 16 bytes.
+    if len(data) < 16:
+        raise BadInput("%s is truncated (header is %d bytes, expected 16)" % (path, len(data)))
+    try:
+        obj = marshal.loads(data[16:])
+    except (EOFError, ValueError, TypeError) as e:
+        raise BadInput("%s is corrupt: %s" % (path, e))
+    if not isinstance(obj, types.CodeType):
+        raise BadInput("%s does not hold a code object (found %s)" % (path, type(obj).__name__))
+    return obj
+
+
+def load_py(path):
+    """The module code object compiled (not run) from the .py file at ``path``."""
+    try:
+        with open(path, "rb") as f:
+            source = f.read()
+    except OSError as e:
+        raise BadInput("cannot read %s: %s" % (path, e.strerror or e))
+    try:
+        return compile(source, path, "exec", dont_inherit=True)
+    except SyntaxError as e:
+        raise BadInput("%s does not compile: %s (line %s)" % (path, e.msg, e.lineno))
+    except ValueError as e:  # e.g. null bytes
+        raise BadInput("%s does not compile: %s" % (path, e))
+
+
+def _is_function_code(code):
+    # Function bodies get fast locals; module and class bodies do not.
+    return bool(code.co_flags & inspect.CO_OPTIMIZED)
+
+
+def _qualname(code):
+    return getattr(code, "co_qualname", code.co_name)
+
+
+def _literal_defaults(body):
+    """{function code: defaults tuple} for functions that ``body`` (a module or
+    class body) creates with a constant tuple of positional defaults."""
+    import dis
+    found = {}
+    instrs = [i for i in dis.get_instructions(body) if i.opname not in ("CACHE", "EXTENDED_ARG")]
+    for k, ins in enumerate(instrs):
+        if ins.opname != "MAKE_FUNCTION" or not (ins.arg or 0) & 0x01:
+            continue
+        # The code object is pushed last (before its qualname on <= 3.10), the
+        # defaults tuple first; only the case where both are constants is known.
+        j = k - 1
+        while j >= 0 and instrs[j].opname == "LOAD_CONST" and not isinstance(instrs[j].argval, types.CodeType):
+            j -= 1
+        if j < 1 or instrs[j].opname != "LOAD_CONST":
+            continue
+        code = instrs[j].argval
+        if (ins.arg & 0x0E) == 0 and instrs[j - 1].opname == "LOAD_CONST" \
+                and isinstance(instrs[j - 1].argval, tuple):
+            found[code] = instrs[j - 1].argval
+    return found
+
+
+def units_from_code(body):
+    """The functions and classes defined directly in a module or class body:
+    a list of ("function", code, defaults) and ("class", name, [units])."""
+    units = []
+    defaults = _literal_defaults(body)
+    for const in body.co_consts:
+        if not isinstance(const, types.CodeType):
+            continue
+        if _is_function_code(const):
+            if const.co_name.startswith("<") and const.co_name != "<lambda>":
+                continue  # comprehensions and generator expressions are not definitions
+            units.append(("function", const, defaults.get(const)))
+        else:
+            units.append(("class", const.co_name, units_from_code(const)))
+    return units
+
+
+def units_from_class(cls):
+    """Units for the methods of a live class (defaults and decorators known)."""
+    units = []
+    for name, value in vars(cls).items():
+        if isinstance(value, (staticmethod, classmethod)):
+            value = value.__func__
+        elif isinstance(value, property):
+            value = value.fget
+        if isinstance(value, types.FunctionType) and value.__qualname__.startswith(cls.__qualname__ + "."):
+            units.append(("function", value, None))
+        elif isinstance(value, type) and value.__qualname__ == cls.__qualname__ + "." + name:
+            units.append(("class", _class_header(value), units_from_class(value)))
+    return units
+
+
+def _class_header(cls):
+    """``Name(Base, ...)`` for a live class whose bases have simple names."""
+    bases = [b for b in cls.__bases__ if b is not object]
+    if not bases or not all(b.__qualname__.isidentifier() for b in bases):
+        return cls.__name__
+    return "%s(%s)" % (cls.__name__, ", ".join(b.__qualname__ for b in bases))
+
+
+def _decompile_unit(obj, defaults, in_class):
+    """Source of one function (code object or function), as text."""
+    from .decompiler.api import Decompiler
+    from .decompiler.emit import to_source
+    if isinstance(obj, types.CodeType) and defaults:
+        obj = types.FunctionType(obj, {}, obj.co_name, defaults,
+                                 tuple(types.CellType() for _ in obj.co_freevars) or None)
+    module, _ = Decompiler(obj).decompile_ast()
+    if in_class:
+        _unwrap_class_cell(module)
+    return to_source(module)
+
+
+def _unwrap_class_cell(module):
+    """A method using super() has the free variable __class__, which the class
+    statement provides; drop the closure wrapper the decompiler adds for it."""
+    node = module.body[0] if len(module.body) == 1 else None
+    if not isinstance(node, ast.FunctionDef) or not node.name.startswith("__unveil_closure_"):
+        return
+    assigns = [s for s in node.body if isinstance(s, ast.Assign)]
+    if [t.id for a in assigns for t in a.targets if isinstance(t, ast.Name)] != ["__class__"]:
+        return
+    inner = [s for s in node.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    if len(inner) == 1:
+        module.body = inner
+
+
+def render_units(units, indent=""):
+    """(text, failures): the decompiled units, failures as comments in place."""
+    from .decompiler import DecompilationError
+    parts, failures = [], []
+    for unit in units:
+        if unit[0] == "class":
+            _, name, members = unit
+            text, fails = render_units(members, indent + "    ")
+            failures.extend(fails)
+            if text.strip():
+                if all(not l.strip() or l.lstrip().startswith("#") for l in text.splitlines()):
+                    text += "%s    pass\n" % indent  # every member failed: keep it valid
+                parts.append("%sclass %s:\n%s" % (indent, name, text))
+            continue
+        _, obj, defaults = unit
+        code = obj if isinstance(obj, types.CodeType) else obj.__code__
+        try:
+            text = _decompile_unit(obj, defaults, in_class=bool(indent))
+        except DecompilationError as e:
+            failures.append((_qualname(code), str(e)))
+            text = "# unveil: could not decompile %s: %s\n" % (_qualname(code), _one_line(e))
+        if indent:
+            text = "".join(indent + line if line.strip() else line
+                           for line in text.splitlines(True))
+        parts.append(text if text.endswith("\n") else text + "\n")
+    return "\n".join(parts), failures
+
+
+def _resolve_target(target):
+    """(source text, failures) for TARGET; raises BadInput / DecompilationError."""
+    from . import decompile
+    lower = target.lower()
+    if lower.endswith(".pyc") or lower.endswith(".py"):
+        if not os.path.exists(target):
+            raise BadInput("no such file: %s" % target)
+        if os.path.isdir(target):
+            raise BadInput("%s is a directory, not a file" % target)
+        module = load_pyc(target) if lower.endswith(".pyc") else load_py(target)
+        text, failures = render_units(units_from_code(module))
+        if not text.strip():
+            text = "# unveil: %s defines no functions\n" % target
+        return text, failures
+    if ":" not in target:
+        if os.path.exists(target):
+            raise BadInput("%s: expected a .py or .pyc file" % target)
+        raise BadInput("TARGET must be module:qualname, a .py file or a .pyc file, not %r" % target)
+    mod_name, _, qual = target.partition(":")
+    if not mod_name or not qual:
+        raise BadInput("TARGET must be module:qualname, e.g. json:dumps, not %r" % target)
     try:
         obj = importlib.import_module(mod_name)
-        for part in qual.split("."):
+    except ImportError as e:
+        raise BadInput("cannot import module %s: %s" % (mod_name, e))
+    except Exception as e:  # the module ran and failed; still the user's input
+        raise BadInput("importing %s failed: %s: %s" % (mod_name, type(e).__name__, _one_line(e)))
+    for part in qual.split("."):
+        try:
             obj = getattr(obj, part)
-    except (ImportError, AttributeError) as e:
-        print("unveil: cannot find %s: %s" % (args.target, e), file=sys.stderr)
-        return 2
+        except AttributeError:
+            raise BadInput("%s has no attribute %s (looking up %s)"
+                           % (getattr(obj, "__name__", mod_name), part, target))
+    if isinstance(obj, type):
+        return render_units([("class", _class_header(obj), units_from_class(obj))])
     try:
-        src = decompile(obj)
+        return decompile(obj), []
     except (TypeError, ValueError) as e:
-        print("unveil: %s" % e, file=sys.stderr)
+        raise BadInput("%s: %s" % (target, e))
+
+
+def _decompile(args):
+    from .decompiler import DecompilationError
+    try:
+        text, failures = _resolve_target(args.target)
+    except BadInput as e:
+        _err(e)
         return 2
     except DecompilationError as e:
-        print("unveil: %s" % e, file=sys.stderr)
+        _err("cannot decompile %s: %s" % (args.target, _one_line(e)))
         return 1
     if args.out:
-        with open(args.out, "w") as f:
-            f.write(src)
+        try:
+            with open(args.out, "w") as f:
+                f.write(text)
+        except OSError as e:
+            _err("cannot write %s: %s" % (args.out, e.strerror or e))
+            return 2
     else:
-        sys.stdout.write(src)
+        sys.stdout.write(text)
+    for name, message in failures:
+        _err("cannot decompile %s: %s" % (name, _one_line(message)))
+    return 1 if failures else 0
+
+
+# ---------------------------------------------------------------------------
+# unveil show
+
+def load_index(path):
+    """The parsed index.json of the dump directory ``path``; BadInput otherwise."""
+    if not os.path.exists(path):
+        raise BadInput("no such directory: %s" % path)
+    if not os.path.isdir(path):
+        raise BadInput("%s is not a directory (expected an unveil dump directory)" % path)
+    index_path = os.path.join(path, "index.json")
+    if not os.path.isfile(index_path):
+        raise BadInput("%s is not an unveil dump (no index.json in it)" % path)
+    try:
+        with open(index_path, encoding="utf-8") as f:
+            index = json.load(f)
+    except (OSError, ValueError) as e:
+        raise BadInput("%s is not a readable unveil index: %s" % (index_path, _one_line(e)))
+    if not isinstance(index, dict) or "format" not in index:
+        raise BadInput("%s is not an unveil index (no \"format\" field)" % index_path)
+    if index["format"] != 1:
+        raise BadInput("%s has dump format %r; this unveil reads format 1"
+                       % (index_path, index["format"]))
+    for key in ("functions", "graphs", "graph_breaks", "errors"):
+        if not isinstance(index.get(key, []), list):
+            raise BadInput("%s is malformed: %r is not a list" % (index_path, key))
+    return index
+
+
+def summary_counts(index):
+    """{functions, entries, graph_breaks, recompiles, errors} of a dump index."""
+    functions = index.get("functions", [])
+    entries = sum(len(fn.get("entries", [])) for fn in functions)
+    return {
+        "functions": len(functions),
+        "entries": entries,
+        "graph_breaks": len(index.get("graph_breaks", [])),
+        # every entry after a function's first exists because a guard failed
+        "recompiles": sum(max(len(fn.get("entries", [])) - 1, 0) for fn in functions),
+        "errors": len(index.get("errors", [])),
+    }
+
+
+def _plural(n, word):
+    return "%d %s%s" % (n, word, "" if n == 1 else "s")
+
+
+def summary_line(index):
+    c = summary_counts(index)
+    line = ", ".join([_plural(c["functions"], "function"), _plural(c["entries"], "entry")
+                      .replace("entrys", "entries"), _plural(c["graph_breaks"], "graph break"),
+                      _plural(c["recompiles"], "recompile")])
+    if c["errors"]:
+        line += ", " + _plural(c["errors"], "error")
+    return line
+
+
+def format_show(index, path):
+    """The text ``unveil show`` prints for a dump index."""
+    out = []
+    w = out.append
+    w("unveil dump %s (torch %s, unveil %s)" % (path, index.get("torch", "?"), index.get("unveil", "?")))
+    w(summary_line(index))
+    graphs_by_fn = {}
+    for g in index.get("graphs", []):
+        graphs_by_fn.setdefault(g.get("compiled_fn"), []).append(g)
+    shown_graphs = set()
+    breaks_by_fn = {}
+    for b in index.get("graph_breaks", []):
+        breaks_by_fn.setdefault(b.get("function"), []).append(b)
+
+    for fn in index.get("functions", []):
+        w("")
+        where = ""
+        if fn.get("source_file"):
+            where = "  %s" % fn["source_file"]
+            if fn.get("first_line") is not None:
+                where += ":%d" % fn["first_line"]
+        entries = fn.get("entries", [])
+        w("function %s%s" % (fn.get("qualname") or fn.get("name"), where))
+        w("  full code: %s" % fn.get("full_code"))
+        w("  %s" % _plural(len(entries), "entry").replace("entrys", "entries"))
+        for entry in entries:
+            w("  entry %s: %s" % (entry.get("index"),
+                                  entry.get("transformed_file") or "(no transformed code)"))
+            if entry.get("reason"):
+                w("    recompiled because: %s" % _one_line(entry["reason"]))
+            guards = entry.get("guard") or []
+            w("    guard (%d):" % len(guards) if guards else "    guard: (none)")
+            for g in guards:
+                w("      %s" % g)
+            for name in entry.get("compiled_fns") or []:
+                files = graphs_by_fn.get(name, [])
+                shown_graphs.add(name)
+                if not files:
+                    w("    graph %s" % name)
+                for g in files:
+                    w("    graph %s [%s]: %s" % (name, g.get("stage"), g.get("file")))
+            for name in entry.get("resume_functions") or []:
+                w("    resumes in %s" % name)
+            if entry.get("error"):
+                w("    error: %s" % _one_line(entry["error"]))
+        for key in (fn.get("qualname"), fn.get("name")):
+            for b in breaks_by_fn.pop(key, []):
+                loc = " at %s" % b["location"] if b.get("location") else ""
+                w("  graph break%s: %s" % (loc, _one_line(b.get("reason"))))
+
+    other = [g for g in index.get("graphs", []) if g.get("compiled_fn") not in shown_graphs]
+    if other:
+        w("")
+        w("other graphs and kernels:")
+        for g in other:
+            w("  %s [%s]: %s" % (g.get("compiled_fn"), g.get("stage"), g.get("file")))
+    rest = [b for bs in breaks_by_fn.values() for b in bs]
+    if rest:
+        w("")
+        w("graph breaks:")
+        for b in rest:
+            loc = " at %s" % b["location"] if b.get("location") else ""
+            w("  %s%s: %s" % (b.get("function"), loc, _one_line(b.get("reason"))))
+    if index.get("errors"):
+        w("")
+        w("errors:")
+        for e in index["errors"]:
+            w("  %s: %s" % (e.get("where"), _one_line(e.get("message"))))
+    return "\n".join(out) + "\n"
+
+
+def _show(args):
+    try:
+        index = load_index(args.dir)
+        text = format_show(index, args.dir)
+    except BadInput as e:
+        _err(e)
+        return 2
+    except (AttributeError, TypeError, KeyError) as e:  # fields of the wrong type
+        _err("%s: index.json is malformed: %s" % (args.dir, e))
+        return 2
+    sys.stdout.write(text)
     return 0
 
 
+# ---------------------------------------------------------------------------
+# unveil run
+
+class _DefaultBackend:
+    """While active, torch.compile calls that name no backend use ``backend``.
+
+    Uses torch's own default-backend setting where it exists, else wraps
+    ``torch.compile``; either way restored on exit."""
+
+    def __init__(self, backend):
+        self.backend = backend
+        self._undo = None
+
+    def __enter__(self):
+        if self.backend is None:
+            return self
+        import functools
+        import torch
+        registry = getattr(getattr(getattr(torch, "_dynamo", None), "backends", None), "registry", None)
+        if registry is not None and hasattr(registry, "set_default_backend") \
+                and hasattr(registry, "get_default_backend"):
+            previous = registry.get_default_backend()
+            registry.set_default_backend(self.backend)
+            self._undo = lambda: registry.set_default_backend(previous)
+            return self
+        original = torch.compile
+
+        @functools.wraps(original)
+        def compile(*args, **kwargs):
+            kwargs.setdefault("backend", self.backend)
+            return original(*args, **kwargs)
+
+        torch.compile = compile
+        self._undo = lambda: setattr(torch, "compile", original)
+        return self
+
+    def __exit__(self, *exc):
+        if self._undo is not None:
+            self._undo()
+            self._undo = None
+        return False
+
+
+def run_script(script, script_args, dump_dir, backend=None):
+    """Run ``script`` as __main__ under prepare_debug(dump_dir); return the exit
+    code (an exception in the script is printed and gives 1, as python does)."""
+    import runpy
+    import traceback
+    import unveil
+    saved_argv, saved_path0 = sys.argv[:], sys.path[0] if sys.path else None
+    sys.argv = [script] + list(script_args)
+    # as `python SCRIPT` does: the script's directory comes first on sys.path
+    script_dir = os.path.dirname(os.path.abspath(script))
+    if sys.path:
+        sys.path[0] = script_dir
+    else:
+        sys.path.insert(0, script_dir)
+    code = 0
+    try:
+        with unveil.prepare_debug(dump_dir):
+            with _DefaultBackend(backend):
+                try:
+                    runpy.run_path(script, run_name="__main__")
+                except SystemExit as e:
+                    code = _exit_code(e.code)
+                except BaseException:
+                    traceback.print_exc()
+                    code = 1
+    finally:
+        sys.argv = saved_argv
+        if saved_path0 is not None and sys.path:
+            sys.path[0] = saved_path0
+    return code
+
+
+def _exit_code(value):
+    if value is None:
+        return 0
+    if isinstance(value, int):
+        return value
+    print(value, file=sys.stderr)
+    return 1
+
+
+def _run(args):
+    if not os.path.exists(args.script):
+        _err("no such file: %s" % args.script)
+        return 2
+    if os.path.isdir(args.script):
+        _err("%s is a directory, not a script" % args.script)
+        return 2
+    try:
+        import torch  # noqa: F401  - the dump needs torch; say so plainly
+    except ImportError:
+        _err("unveil run needs torch (pip install torch)")
+        return 2
+    dump_dir = args.dump
+    try:
+        code = run_script(args.script, args.args, dump_dir, args.backend)
+    except NotImplementedError as e:
+        _err("the torch dump is not available in this build: %s" % e)
+        return 2
+    sys.stdout.flush()
+    try:
+        index = load_index(dump_dir)
+    except BadInput as e:
+        print("unveil: no summary: %s" % e, file=sys.stderr)
+        return code
+    print("unveil: %s" % summary_line(index), file=sys.stderr)
+    print("unveil: dump in %s (see: unveil show %s)" % (os.path.abspath(dump_dir), dump_dir),
+          file=sys.stderr)
+    return code
+
+
+# ---------------------------------------------------------------------------
+
 def main(argv=None) -> int:
-    args = _build_parser().parse_args(argv)
+    parser = _build_parser()
+    args = parser.parse_args(argv)
     if args.command == "decompile":
         return _decompile(args)
-    _build_parser().print_help()
+    if args.command == "run":
+        return _run(args)
+    if args.command == "show":
+        return _show(args)
+    parser.print_help()
     return 0
