@@ -229,7 +229,22 @@ def _decompile_unit(obj, defaults, in_class):
     module, _ = Decompiler(obj).decompile_ast()
     if in_class:
         _unwrap_class_cell(module)
-    return to_source(module)
+    return checked_source(to_source(module))
+
+
+class InvalidOutput(Exception):
+    """The decompiler produced text that is not valid Python (a decompiler bug)."""
+
+
+def checked_source(text):
+    """``text`` if it compiles; InvalidOutput otherwise. The command promises
+    valid Python, so text that does not compile is reported, never printed."""
+    try:
+        compile(text, "<decompiled>", "exec", dont_inherit=True)
+    except (SyntaxError, ValueError) as e:
+        raise InvalidOutput("the decompiled source does not compile: %s (line %s)"
+                            % (getattr(e, "msg", e), getattr(e, "lineno", "?")))
+    return text
 
 
 def _unwrap_class_cell(module):
@@ -246,9 +261,17 @@ def _unwrap_class_cell(module):
         module.body = inner
 
 
+def _failure_message(exc):
+    """One line for a failed decompilation; errors other than
+    DecompilationError are decompiler bugs and say so."""
+    from .decompiler import DecompilationError
+    if isinstance(exc, (DecompilationError, InvalidOutput)):
+        return _one_line(exc)
+    return "internal error (%s: %s)" % (type(exc).__name__, _one_line(exc))
+
+
 def render_units(units, indent=""):
     """(text, failures): the decompiled units, failures as comments in place."""
-    from .decompiler import DecompilationError
     parts, failures = [], []
     for unit in units:
         if unit[0] == "class":
@@ -264,9 +287,10 @@ def render_units(units, indent=""):
         code = obj if isinstance(obj, types.CodeType) else obj.__code__
         try:
             text = _decompile_unit(obj, defaults, in_class=bool(indent))
-        except DecompilationError as e:
-            failures.append((_qualname(code), str(e)))
-            text = "# unveil: could not decompile %s: %s\n" % (_qualname(code), _one_line(e))
+        except Exception as e:  # a decompiler bug is this function's failure, not the file's
+            message = _failure_message(e)
+            failures.append((_qualname(code), message))
+            text = "# unveil: could not decompile %s: %s\n" % (_qualname(code), message)
         if indent:
             text = "".join(indent + line if line.strip() else line
                            for line in text.splitlines(True))
@@ -309,21 +333,30 @@ def _resolve_target(target):
                            % (getattr(obj, "__name__", mod_name), part, target))
     if isinstance(obj, type):
         return render_units([("class", _class_header(obj), units_from_class(obj))])
+    from .decompiler.api import resolve, _check_python
     try:
-        return decompile(obj), []
+        _check_python()
+        resolve(obj)
     except (TypeError, ValueError) as e:
         raise BadInput("%s: %s" % (target, e))
+    try:
+        return checked_source(decompile(obj)), []
+    except Exception as e:
+        raise _Failed(_failure_message(e))
+
+
+class _Failed(Exception):
+    """The one target could not be decompiled (exit 1)."""
 
 
 def _decompile(args):
-    from .decompiler import DecompilationError
     try:
         text, failures = _resolve_target(args.target)
     except BadInput as e:
         _err(e)
         return 2
-    except DecompilationError as e:
-        _err("cannot decompile %s: %s" % (args.target, _one_line(e)))
+    except _Failed as e:
+        _err("cannot decompile %s: %s" % (args.target, e))
         return 1
     if args.out:
         try:

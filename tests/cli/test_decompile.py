@@ -271,3 +271,52 @@ def test_magic_table_names_versions():
     assert cli.python_version_for_magic((3413).to_bytes(2, "little") + b"\r\n") == "3.8"
     assert cli.python_version_for_magic((3439).to_bytes(2, "little") + b"\r\n") == "3.10"
     assert cli.python_version_for_magic(b"abcd") is None
+
+
+def test_decompiler_bug_is_a_failure_not_a_traceback(sample_py, monkeypatch, capsys):
+    from unveil.decompiler import api
+
+    real = api.Decompiler.decompile_ast
+
+    def buggy(self, overwrite_fn_name=None):
+        if self.code.co_name == "area":
+            raise RecursionError("maximum recursion depth exceeded")
+        return real(self, overwrite_fn_name)
+    monkeypatch.setattr(api.Decompiler, "decompile_ast", buggy)
+    assert cli.main(["decompile", str(sample_py)]) == 1
+    out, err = capsys.readouterr()
+    assert "# unveil: could not decompile area: internal error (RecursionError: " \
+           "maximum recursion depth exceeded)" in out
+    assert "def clamp(" in out
+    assert "Traceback" not in err
+
+
+def test_source_that_does_not_compile_is_never_printed(sample_py, monkeypatch, capsys):
+    from unveil.decompiler import emit
+
+    real = emit.to_source
+
+    def broken(module):
+        text = real(module)
+        return "3\n    " + text if "def clamp" in text else text
+    monkeypatch.setattr(emit, "to_source", broken)
+    assert cli.main(["decompile", str(sample_py)]) == 1
+    out, err = capsys.readouterr()
+    ast.parse(out)
+    assert "# unveil: could not decompile clamp: the decompiled source does not compile" in out
+    assert "def area(" in out
+
+
+def test_qualname_with_invalid_output_or_crash_exits_1(monkeypatch, capsys):
+    import unveil
+    monkeypatch.setattr(unveil, "decompile", lambda obj: "def f(:\n")
+    assert cli.main(["decompile", "json:dumps"]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and "does not compile" in err
+
+    def crash(obj):
+        raise KeyError("oops")
+    monkeypatch.setattr(unveil, "decompile", crash)
+    assert cli.main(["decompile", "json:dumps"]) == 1
+    out, err = capsys.readouterr()
+    assert err.strip() == "unveil: cannot decompile json:dumps: internal error (KeyError: 'oops')"
