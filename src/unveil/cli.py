@@ -428,6 +428,21 @@ def summary_line(index):
     return line
 
 
+def _breaks_of(fn, breaks):
+    """The graph breaks that happened in function ``fn`` of the index: same
+    (qual)name and, when both are known, a location in its source file."""
+    names = {fn.get("qualname"), fn.get("name")} - {None}
+    found = []
+    for b in breaks:
+        if b.get("function") not in names:
+            continue
+        loc, src = b.get("location"), fn.get("source_file")
+        if loc and src and loc.rpartition(":")[0] not in (src, os.path.basename(src)):
+            continue
+        found.append(b)
+    return found
+
+
 def format_show(index, path):
     """The text ``unveil show`` prints for a dump index."""
     out = []
@@ -438,9 +453,7 @@ def format_show(index, path):
     for g in index.get("graphs", []):
         graphs_by_fn.setdefault(g.get("compiled_fn"), []).append(g)
     shown_graphs = set()
-    breaks_by_fn = {}
-    for b in index.get("graph_breaks", []):
-        breaks_by_fn.setdefault(b.get("function"), []).append(b)
+    breaks = list(index.get("graph_breaks", []))
 
     for fn in index.get("functions", []):
         w("")
@@ -452,7 +465,8 @@ def format_show(index, path):
         entries = fn.get("entries", [])
         w("function %s%s" % (fn.get("qualname") or fn.get("name"), where))
         w("  full code: %s" % fn.get("full_code"))
-        w("  %s" % _plural(len(entries), "entry").replace("entrys", "entries"))
+        w("  %s%s" % (_plural(len(entries), "entry").replace("entrys", "entries"),
+                      ", in the order torch checks them" if len(entries) > 1 else ""))
         for entry in entries:
             w("  entry %s: %s" % (entry.get("index"),
                                   entry.get("transformed_file") or "(no transformed code)"))
@@ -473,10 +487,10 @@ def format_show(index, path):
                 w("    resumes in %s" % name)
             if entry.get("error"):
                 w("    error: %s" % _one_line(entry["error"]))
-        for key in (fn.get("qualname"), fn.get("name")):
-            for b in breaks_by_fn.pop(key, []):
-                loc = " at %s" % b["location"] if b.get("location") else ""
-                w("  graph break%s: %s" % (loc, _one_line(b.get("reason"))))
+        for b in _breaks_of(fn, breaks):
+            breaks.remove(b)
+            loc = " at %s" % b["location"] if b.get("location") else ""
+            w("  graph break%s: %s" % (loc, _one_line(b.get("reason"))))
 
     other = [g for g in index.get("graphs", []) if g.get("compiled_fn") not in shown_graphs]
     if other:
@@ -484,11 +498,10 @@ def format_show(index, path):
         w("other graphs and kernels:")
         for g in other:
             w("  %s [%s]: %s" % (g.get("compiled_fn"), g.get("stage"), g.get("file")))
-    rest = [b for bs in breaks_by_fn.values() for b in bs]
-    if rest:
+    if breaks:
         w("")
         w("graph breaks:")
-        for b in rest:
+        for b in breaks:
             loc = " at %s" % b["location"] if b.get("location") else ""
             w("  %s%s: %s" % (b.get("function"), loc, _one_line(b.get("reason"))))
     if index.get("errors"):

@@ -19,6 +19,7 @@ def test_show_summarizes_functions_entries_guards_and_files():
     assert lines[1] == "2 functions, 3 entries, 2 graph breaks, 1 recompile, 1 error"
     assert "function Model.forward  /home/me/model.py:12" in lines
     assert "  full code: full_code_for_forward_0.py" in lines
+    assert "  2 entries, in the order torch checks them" in lines
     assert "  entry 0: __transformed_code_0_for_forward.py" in lines
     # each guard on one line of its own, in order, under its entry
     g0 = lines.index("    guard (2):")
@@ -94,3 +95,19 @@ def test_show_malformed_fields(tmp_path):
     index["functions"][0]["entries"] = 5
     (tmp_path / "index.json").write_text(json.dumps(index))
     assert_bad_input(run_unveil("show", tmp_path), "malformed")
+
+
+def test_graph_break_goes_to_the_function_in_its_file(tmp_path):
+    def fn(qualname, src):
+        return {"name": "forward", "qualname": qualname, "source_file": src, "first_line": 1,
+                "full_code": "full_code_for_%s_0.py" % qualname, "entries": []}
+    index = {"format": 1, "torch": "2.13.0", "unveil": "0.1.0",
+             "functions": [fn("A.forward", "/x/a.py"), fn("B.forward", "/x/b.py")],
+             "graphs": [], "errors": [],
+             "graph_breaks": [{"function": "forward", "reason": "print", "location": "/x/b.py:7"}]}
+    (tmp_path / "index.json").write_text(json.dumps(index))
+    r = run_unveil("show", tmp_path)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    b = lines.index("function B.forward  /x/b.py:1")
+    assert lines.index("  graph break at /x/b.py:7: print") > b
