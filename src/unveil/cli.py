@@ -59,6 +59,8 @@ def _build_parser():
         description="Summarize a dump written by unveil run / unveil.prepare_debug: per "
                     "function its cache entries, guards, recompile reasons and graph files.")
     s.add_argument("dir", metavar="DIR", help="the dump directory")
+    s.add_argument("--brief", action="store_true",
+                   help="count the guards of each entry instead of listing them")
     return p
 
 
@@ -443,7 +445,7 @@ def _breaks_of(fn, breaks):
     return found
 
 
-def format_show(index, path):
+def format_show(index, path, brief=False):
     """The text ``unveil show`` prints for a dump index."""
     out = []
     w = out.append
@@ -473,9 +475,12 @@ def format_show(index, path):
             if entry.get("reason"):
                 w("    recompiled because: %s" % _one_line(entry["reason"]))
             guards = entry.get("guard") or []
-            w("    guard (%d):" % len(guards) if guards else "    guard: (none)")
-            for g in guards:
-                w("      %s" % g)
+            if brief:
+                w("    guard: %s" % (_plural(len(guards), "condition") if guards else "(none)"))
+            else:
+                w("    guard (%d):" % len(guards) if guards else "    guard: (none)")
+                for g in guards:
+                    w("      %s" % g)
             for name in entry.get("compiled_fns") or []:
                 files = graphs_by_fn.get(name, [])
                 shown_graphs.add(name)
@@ -515,7 +520,7 @@ def format_show(index, path):
 def _show(args):
     try:
         index = load_index(args.dir)
-        text = format_show(index, args.dir)
+        text = format_show(index, args.dir, brief=args.brief)
     except BadInput as e:
         _err(e)
         return 2

@@ -126,3 +126,25 @@ def test_unexpected_exception_never_reaches_the_program(bytecode_log, monkeypatc
     out = torch.compile(mul, backend="eager")(torch.ones(2))
     assert torch.equal(out, torch.full((2,), 3.0))
     assert any("RuntimeError: decompiler bug" in m for m in bytecode_log)
+
+
+def test_round_trip_check_flags_unverified_source():
+    def f(a, b):
+        x = a + b
+        if x > 3:
+            return x
+        return -x
+    assert unveil_logging.round_trips(unveil.decompile(f), f.__code__)
+    wrong = "def f(a, b):\n    return a - b\n"
+    assert not unveil_logging.round_trips(wrong, f.__code__)
+    assert not unveil_logging.round_trips("def f(:\n", f.__code__)
+
+
+def test_unverified_source_is_marked_in_the_log(bytecode_log, monkeypatch):
+    monkeypatch.setattr(unveil.decompiler, "decompile",
+                        lambda code: "def add_one(x):\n    return x - 1\n")
+    unveil.install()
+    _compile_and_call()
+    (record,) = _decompiled(bytecode_log)
+    assert record.splitlines()[1:] == ["def add_one(x):", "    return x - 1",
+                                       unveil_logging.UNVERIFIED]

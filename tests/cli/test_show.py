@@ -111,3 +111,13 @@ def test_graph_break_goes_to_the_function_in_its_file(tmp_path):
     lines = r.stdout.splitlines()
     b = lines.index("function B.forward  /x/b.py:1")
     assert lines.index("  graph break at /x/b.py:7: print") > b
+
+
+def test_brief_counts_guards():
+    r = run_unveil("show", "--brief", BASIC)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines.count("    guard: 2 conditions") == 2
+    assert "    guard: (none)" in lines
+    assert not any("check_tensor" in l for l in lines)
+    assert "    recompiled because: tensor 'x' size mismatch at index 0. expected 8, actual 16" in lines

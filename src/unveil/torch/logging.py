@@ -20,13 +20,35 @@ def _bytecode_logger():
     return torch._logging.getArtifactLogger("torch._dynamo.convert_frame", "bytecode")
 
 
+UNVERIFIED = ("# unveil: unverified - this source does not compile back to Dynamo's exact "
+              "bytecode; read it as an approximation")
+
+
+def round_trips(source: str, code) -> bool:
+    """Whether ``source`` compiles to a function whose normalized bytecode is
+    exactly ``code``'s (the strict round trip of DESIGN.md section 3)."""
+    from ..decompiler.measure import find_code, normalized
+    try:
+        module = compile(source, "<unveil>", "exec", dont_inherit=True)
+    except (SyntaxError, ValueError):
+        return False
+    found = find_code(module, code.co_name)
+    if found is None:  # the decompiler renames functions whose name is not an identifier
+        found = next((c for c in module.co_consts if hasattr(c, "co_code")), None)
+    return found is not None and normalized(found) == normalized(code)
+
+
 def format_decompiled(old_code, new_code) -> str:
-    """The log record for ``new_code``, Dynamo's replacement of ``old_code``."""
+    """The log record for ``new_code``, Dynamo's replacement of ``old_code``:
+    a header like Dynamo's, the source, and a note if it is not verified."""
     from ..decompiler import decompile
     source = decompile(new_code)
     header = "DECOMPILED SOURCE %s %s line %d" % (
         old_code.co_name, old_code.co_filename, old_code.co_firstlineno)
-    return "%s\n%s" % (header, source.rstrip("\n"))
+    text = "%s\n%s" % (header, source.rstrip("\n"))
+    if not round_trips(source, new_code):
+        text += "\n" + UNVERIFIED
+    return text
 
 
 def _hook(old_code, new_code):
