@@ -1,8 +1,339 @@
-"""Placeholder until its issue lands."""
+"""``prepare_debug``: dump everything ``torch.compile`` does inside the context.
+
+Orchestrates the parts: :mod:`.hook` (transformed code -> debuggable files),
+:mod:`.capture` (graphs, kernels, recompile reasons, graph breaks),
+:mod:`.cache` (entries and guards in torch's order), :mod:`.render` (file
+text) and :mod:`.store` (process-safe writing and the merged index).
+"""
+import os
+import threading
+import warnings
+
+from . import cache, capture, names
+from .hook import BytecodeHook, comment_block, decompile_as, disassembly, transform
+from .render import FullCode, code_or_comment, readme
+
+_ACTIVE = []  # sessions currently inside prepare_debug (unveil.debug() refuses to run inside one)
 
 
-def _missing(*args, **kwargs):
-    raise NotImplementedError("unveil.torch.dump is not implemented yet")
+def active() -> bool:
+    """True while a ``prepare_debug`` context is open in this process."""
+    return bool(_ACTIVE)
 
 
-prepare_debug = _missing
+class EntryRecord:
+    """One cache entry as unveil knows it."""
+
+    def __init__(self, index, cid, transformed_file, dynamo_code, run_code, error, body, pre_existing=False):
+        self.index = index
+        self.cid = cid
+        self.transformed_file = transformed_file
+        self.dynamo_code = dynamo_code
+        self.run_code = run_code
+        self.error = error
+        self.body = body
+        self.pre_existing = pre_existing
+        self.compiled_fns = names.compiled_fns_of(dynamo_code)
+        self.resume_globals = names.resume_globals_of(dynamo_code)
+        self.resume_functions = []
+        self.guard_lines = []
+        self.reasons = []
+
+
+class FnRecord:
+    """A compiled function (or resume function) and its entries."""
+
+    def __init__(self, code):
+        self.code = code
+        self.fn = names.sanitize(code.co_name)
+        self.qualname = getattr(code, "co_qualname", code.co_name)
+        self.name = code.co_name
+        self.source_file = code.co_filename if os.path.isfile(code.co_filename) else None
+        self.first_line = code.co_firstlineno if self.source_file else None
+        self.entries = {}  # compile id -> EntryRecord
+        self.next_index = 0
+        self.ordered = []
+        self.aliases = []
+        self.resume_of = None
+        self.full_code = None
+
+    def index_of(self, cid):
+        e = self.entries.get(cid)
+        return e.index if e else None
+
+
+class Session:
+    """The state of one ``prepare_debug`` context."""
+
+    def __init__(self, dump_src_dir, clean_wild_fx_code=True, log_bytecode=False):
+        self.dir = os.path.abspath(os.fspath(dump_src_dir))
+        self.clean_wild_fx_code = clean_wild_fx_code  # unveil writes no stray fx files; kept for depyf
+        self.log_bytecode = log_bytecode
+        self.lock = threading.RLock()
+        self.records = {}  # id(original code) -> FnRecord
+        self.by_alias = {}  # __resume_at_* -> FnRecord
+        self.graphs = []  # index records
+        self.captured = {}  # compiled fn -> Dynamo's graph text
+        self.pending = {}  # compile id -> [Event] before the hook saw that compile
+        self.cid_fns = {}  # compile id -> [compiled fn names], [current graph position]
+        self.reasons = {}  # compile id -> [(failed compile id, guard)]
+        self.graph_breaks = []  # (compile id, reason, location)
+        self.errors = []
+        self.warned = False
+        self.store = None
+        self.hook = None
+        self.trace = None
+
+    # -- context ---------------------------------------------------------
+    def __enter__(self):
+        import torch
+        import unveil
+        from .store import Store
+        self.torch_version = str(torch.__version__)
+        self.unveil_version = getattr(unveil, "__version__", "?")
+        os.makedirs(self.dir, exist_ok=True)
+        self.store = Store(self.dir)
+        self.store.start()
+        self.trace = capture.TraceCapture(self.on_event)
+        self.trace.install()
+        self.hook = BytecodeHook(self.on_bytecode)
+        self.hook.install()
+        _ACTIVE.append(self)
+        return self
+
+    def __exit__(self, *exc):
+        if self in _ACTIVE:
+            _ACTIVE.remove(self)
+        if self.hook is not None:
+            self.hook.remove()
+        if self.trace is not None:
+            self.trace.remove()
+        try:
+            self.finish()
+        except Exception as err:  # never turn a dump problem into a user-visible crash
+            self.warn("unveil: writing the dump index failed (%s: %s)" % (type(err).__name__, err))
+        return False
+
+    def warn(self, message):
+        if not self.warned:
+            self.warned = True
+            warnings.warn(message, RuntimeWarning, stacklevel=3)
+
+    def error(self, where, message):
+        self.errors.append({"where": where, "message": message})
+
+    # -- records ---------------------------------------------------------
+    def record(self, code):
+        rec = self.records.get(id(code))
+        if rec is None:
+            rec = self.records[id(code)] = FnRecord(code)
+        return rec
+
+    def new_entry(self, rec, cid, dynamo_code, for_running):
+        """Claim the entry's file, write it, and return the EntryRecord."""
+        i, fname = self.store.claim(lambda k: "__transformed_code_%d_for_%s.py" % (k, rec.fn), rec.next_index)
+        rec.next_index = i + 1
+        path = self.store.path(fname)
+        def_name = "__transformed_code_%d_for_%s" % (i, rec.fn)
+        header = "# %s: cache entry %d of %s (compile id %s), written by unveil.\n" % (
+            fname, i, rec.qualname, cid)
+        if for_running:
+            t = transform(dynamo_code, def_name, path, header, self.log_bytecode)
+            text, code, err, body = t.text, t.code, t.error, t.text[len(header):]
+        else:
+            text, body = self.readable(dynamo_code, def_name, header)
+            code, err = None, None
+        self.store.write(fname, text)
+        e = EntryRecord(i, cid, fname, dynamo_code, code, err, body, pre_existing=not for_running)
+        rec.entries[cid] = e
+        if err:
+            self.error("%s entry %d (%s)" % (rec.qualname, i, fname), err)
+            self.warn("unveil: could not make the code torch runs for %s debuggable (%s); torch runs "
+                      "Dynamo's own bytecode for it instead. Details: %s" % (rec.qualname, err, path))
+        return e
+
+    def readable(self, dynamo_code, def_name, header):
+        header += ("# Compiled before prepare_debug: torch runs Dynamo's own bytecode for this entry;\n"
+                   "# this text is for reading (call torch._dynamo.reset() before prepare_debug to\n"
+                   "# run entries from their files).\n\n")
+        try:
+            body = code_or_comment(decompile_as(dynamo_code, def_name), "decompiled code")
+        except Exception as err:
+            body = comment_block("unveil could not decompile it (%s: %s); Dynamo's bytecode:\n%s"
+                                 % (type(err).__name__, err, disassembly(dynamo_code)))
+        return header + body, body
+
+    # -- torch callbacks ---------------------------------------------------
+    def on_bytecode(self, code, new_code):
+        """Dynamo's bytecode hook: returns the code compiled from the dumped file, or None."""
+        with self.lock:
+            cid, attempt = capture.current_compile()
+            cid = cid or "?/%d" % len(self.cid_fns)
+            rec = self.record(code)
+            try:
+                e = self.new_entry(rec, cid, new_code, for_running=True)
+            except Exception as err:
+                self.error("%s (compile id %s)" % (rec.qualname, cid), "%s: %s" % (type(err).__name__, err))
+                self.warn("unveil: dumping %s failed (%s); torch runs Dynamo's own code" % (rec.qualname, err))
+                return None
+            self.cid_fns[cid] = [e.compiled_fns, -1]
+            for ev in self.pending.pop(cid, []):
+                if attempt is None or ev.attempt is None or ev.attempt == attempt:
+                    self.place(ev)
+            return e.run_code
+
+    def on_event(self, ev):
+        with self.lock:
+            if ev.kind == "recompile_reasons":
+                self.reasons[ev.cid] = capture.reason_lines(ev.payload)
+            elif ev.kind == "dynamo_graph_break_reason":
+                reason, location = capture.graph_break_of(ev.payload)
+                self.graph_breaks.append((ev.cid, reason, location))
+            elif ev.cid in self.cid_fns:
+                self.place(ev)
+            else:
+                self.pending.setdefault(ev.cid, []).append(ev)
+
+    def place(self, ev):
+        """Write a graph/kernel event to ``__compiled_fn_<n>.<stage>.py``."""
+        fns, pos = self.cid_fns[ev.cid]
+        if not fns:
+            return
+        pos = pos + 1 if ev.stage == "captured" else max(pos, 0)
+        pos = min(pos, len(fns) - 1)
+        self.cid_fns[ev.cid][1] = pos
+        fn = fns[pos]
+        payload = ev.payload if isinstance(ev.payload, str) else str(ev.payload)
+        try:
+            if ev.stage == "kernel":
+                start = sum(1 for g in self.graphs if g["compiled_fn"] == fn and g["stage"] == "kernel")
+                _, fname = self.store.claim(lambda k: "%s.kernel_%d.py" % (fn, k), start)
+            else:
+                _, fname = self.store.claim(
+                    lambda k: "%s.%s.py" % (fn, ev.stage) if k == 0 else "%s.%s.%d.py" % (fn, ev.stage, k))
+            what = {"captured": "Dynamo's captured graph", "aot_joint": "AOT autograd joint graph",
+                    "aot_forward": "AOT autograd forward graph", "aot_backward": "AOT autograd backward graph",
+                    "post_grad": "inductor post-grad graph", "kernel": "inductor output code"}[ev.stage]
+            header = "# %s: %s of %s (compile id %s, torch artifact %s), written by unveil.\n\n" % (
+                fname, what, fn, ev.cid, ev.kind)
+            self.store.write(fname, header + code_or_comment(payload, what))
+            self.graphs.append({"compiled_fn": fn, "stage": ev.stage, "file": fname})
+            if ev.stage == "captured" and fn not in self.captured:
+                self.captured[fn] = payload
+        except Exception as err:
+            self.error("graph %s (%s)" % (fn, ev.stage), "%s: %s" % (type(err).__name__, err))
+
+    # -- exit --------------------------------------------------------------
+    def finish(self):
+        with self.lock:
+            for code in cache.compiled_originals():
+                if code.co_filename != "<unveil>":
+                    self.collect(code, create=True)
+            queue = list(self.records.values())
+            seen = set()
+            while queue:
+                rec = queue.pop(0)
+                if id(rec) in seen:
+                    continue
+                seen.add(id(rec))
+                self.collect(rec.code, create=False)
+                for e in rec.ordered:
+                    for alias, code in e.resume_codes:
+                        target = self.record(code)
+                        if target.resume_of is None:
+                            target.resume_of = rec.qualname
+                        if alias not in target.aliases:
+                            target.aliases.append(alias)
+                        if alias not in self.by_alias:
+                            self.by_alias[alias] = target
+                        if id(target) not in seen:
+                            queue.append(target)
+            for rec in self.records.values():
+                if rec.aliases:
+                    rec.name = rec.aliases[0]
+            for rec in self.records.values():
+                for e in rec.ordered:
+                    e.resume_functions = []
+                    for alias, code in e.resume_codes:
+                        target = self.records.get(id(code))
+                        name = target.name if target else alias
+                        if name not in e.resume_functions:
+                            e.resume_functions.append(name)
+                    for alias in e.resume_globals:
+                        if alias not in {a for a, _ in e.resume_codes} and alias not in e.resume_functions:
+                            e.resume_functions.append(alias)
+            for rec in list(self.records.values()):
+                if not rec.ordered and not rec.resume_of:
+                    continue
+                _, rec.full_code = self.store.claim(lambda k: "full_code_for_%s_%d.py" % (rec.fn, k))
+            for rec in self.records.values():
+                if rec.full_code:
+                    try:
+                        self.store.write(rec.full_code, FullCode(self, rec).text())
+                    except Exception as err:
+                        self.error(rec.full_code, "%s: %s" % (type(err).__name__, err))
+            self.store.finish(self.index_part(), readme)
+
+    def collect(self, code, create):
+        """Fill ``rec.ordered`` with ``code``'s entries in torch's order."""
+        infos = cache.entries(code)
+        if not infos and id(code) not in self.records:
+            return
+        rec = self.record(code)
+        ordered = []
+        for info in infos:
+            e = rec.entries.get(info.compile_id)
+            if e is None:
+                e = next((x for x in rec.entries.values() if x.run_code is info.code), None)
+            if e is None:
+                e = self.new_entry(rec, info.compile_id, info.code, for_running=False)
+            e.guard_lines = info.guard_lines
+            e.resume_codes = []
+            for alias in e.resume_globals:
+                rc = cache.resume_code(info.global_scope, alias)
+                if rc is not None:
+                    e.resume_codes.append((alias, rc))
+            ordered.append(e)
+        if not infos:  # the cache was reset inside the context: newest first, like torch
+            ordered = sorted(rec.entries.values(), key=lambda x: -x.index)
+            for e in ordered:
+                e.resume_codes = getattr(e, "resume_codes", [])
+        for e in ordered:
+            e.reasons = self.reasons.get(e.cid, [])
+        rec.ordered = ordered
+
+    def index_part(self) -> dict:
+        functions = []
+        for rec in self.records.values():
+            if not rec.full_code:
+                continue
+            entries = []
+            for e in rec.ordered:
+                reason = None
+                if e.reasons:
+                    reason = "; ".join(
+                        "entry %s (compile id %s) failed guard: %s" % (rec.index_of(cid), cid, g)
+                        if rec.index_of(cid) is not None else "compile id %s failed guard: %s" % (cid, g)
+                        for cid, g in e.reasons)
+                from .guards import one_line
+                entries.append({"index": e.index, "transformed_file": e.transformed_file,
+                                "guard": [one_line(p) for p in e.guard_lines], "reason": reason,
+                                "compiled_fns": list(e.compiled_fns),
+                                "resume_functions": list(e.resume_functions), "error": e.error})
+            functions.append({"name": rec.name, "qualname": rec.qualname, "source_file": rec.source_file,
+                              "first_line": rec.first_line, "full_code": rec.full_code, "entries": entries})
+        by_cid = {}
+        for rec in self.records.values():
+            for e in rec.entries.values():
+                by_cid[e.cid] = rec.name
+        breaks = [{"function": by_cid.get(cid, "?"), "reason": reason, "location": location}
+                  for cid, reason, location in self.graph_breaks]
+        return {"format": 1, "torch": self.torch_version, "unveil": self.unveil_version,
+                "functions": functions, "graphs": list(self.graphs), "graph_breaks": breaks,
+                "errors": list(self.errors)}
+
+
+def prepare_debug(dump_src_dir, clean_wild_fx_code=True, log_bytecode=False):
+    """Context manager: everything ``torch.compile`` does inside goes to ``dump_src_dir``, and the
+    code torch runs for each new cache entry is compiled from its dumped file."""
+    return Session(dump_src_dir, clean_wild_fx_code=clean_wild_fx_code, log_bytecode=log_bytecode)

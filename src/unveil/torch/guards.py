@@ -1,0 +1,139 @@
+"""Torch's guard text -> Python.
+
+Dynamo describes each guard with a line of text (``verbose_code_parts``). Most
+lines are Python expressions over ``L`` (the frame's locals) and ``G`` (its
+globals); some are not: ``___check_global_state() against {...}``,
+``___check_type_id(L['b'], 94...), type=<class 'int'>``,
+``...top_saved_tensors_hooks ids == None``. Each line becomes one Python
+statement: the expression when it is one, the Python call with the rest as a
+comment when torch appended a description to a call, otherwise a faithful call
+``___torch_guard("<torch's text>")`` (a guard torch evaluates in C++).
+"""
+import ast
+import io
+import tokenize
+
+# Suffixes torch appends to a Python call: "<call> against {...}", "<call>, type=<class ...>".
+_SUFFIXES = (" against ", ", type=")
+
+
+def split_comment(text: str):
+    """``text`` -> (code, comment) at the first comment token outside strings."""
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+            if tok.type == tokenize.COMMENT:
+                lines = text.splitlines(True)
+                offset = sum(len(l) for l in lines[:tok.start[0] - 1]) + tok.start[1]
+                return text[:offset].rstrip(), text[offset + 1:].strip()
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        pass
+    return text.rstrip(), ""
+
+
+def _is_expression(text: str) -> bool:
+    try:
+        node = ast.parse(text.strip(), mode="eval")
+    except SyntaxError:
+        return False
+    return not isinstance(node.body, ast.Tuple)
+
+
+def to_python(part: str):
+    """One guard line -> (expression, note, location).
+
+    ``expression`` is valid Python; ``note`` is torch's text that is not Python
+    (for a comment), ``location`` the source position torch attached.
+    """
+    code, location = split_comment(part)
+    code = code.strip()
+    if _is_expression(code):
+        return code, "", location
+    for suffix in _SUFFIXES:
+        cut = code.find(suffix)
+        while cut != -1:
+            head = code[:cut]
+            if _is_expression(head):
+                return head.strip(), code[cut:].strip(" ,"), location
+            cut = code.find(suffix, cut + 1)
+    return "___torch_guard(%r)" % code, "torch's own text, checked in C++", location
+
+
+def one_line(part: str, limit: int = 240) -> str:
+    """A one-line summary of a guard line for the index."""
+    expr, note, _ = to_python(part)
+    if expr.startswith("___torch_guard("):
+        text = " ".join(split_comment(part)[0].split())
+    else:
+        text = " ".join(expr.split()) + ("  # " + " ".join(note.split()) if note else "")
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _comment(text: str, indent: str) -> str:
+    lines = [l for l in text.splitlines() if l.strip()] or [""]
+    return ("\n" + indent + "# ").join(lines)
+
+
+def guard_function(name: str, parts, notes=()) -> str:
+    """``def <name>(L, G, **___kwargs_ignored):`` returning True when all guard lines hold."""
+    out = ["def %s(L, G, **___kwargs_ignored):" % name]
+    for n in notes:
+        out.append("    # " + _comment(n, "    "))
+    out.append("    __guard_hit = True")
+    for part in parts:
+        expr, note, location = to_python(part)
+        if "\n" in expr:
+            expr = "(\n        " + "\n        ".join(expr.splitlines()) + ")"
+        elif expr[:1] != "(" or not expr.endswith(")"):
+            expr = "(%s)" % expr if not _is_atom(expr) else expr
+        comment = "  | ".join(x for x in (note, "from: " + location if location else "") if x)
+        if comment:
+            if "\n" in comment or len(comment) > 160:
+                out.append("    # " + _comment(comment, "    "))
+                out.append("    __guard_hit = __guard_hit and %s" % expr)
+            else:
+                out.append("    __guard_hit = __guard_hit and %s  # %s" % (expr, comment))
+        else:
+            out.append("    __guard_hit = __guard_hit and %s" % expr)
+    out.append("    return __guard_hit")
+    return "\n".join(out) + "\n"
+
+
+def _is_atom(expr: str) -> bool:
+    try:
+        node = ast.parse(expr, mode="eval").body
+    except SyntaxError:
+        return False
+    return isinstance(node, (ast.Call, ast.Name, ast.Attribute, ast.Subscript, ast.Constant))
+
+
+def guard_parts(guard_manager) -> list:
+    """Torch's verbose guard lines of one cache entry, in the order torch lists them."""
+    parts = []
+    root = getattr(guard_manager, "root", None)
+    if root is not None and hasattr(root, "get_leaf_guards"):
+        def walk(mgr):
+            for leaf in mgr.get_leaf_guards():
+                parts.extend(leaf.verbose_code_parts())
+            for child in mgr.get_child_managers():
+                walk(child)
+        try:
+            walk(root)
+        except Exception:
+            parts = []
+    if not parts:
+        for attr in ("code_parts", "verbose_code_parts"):
+            value = getattr(guard_manager, attr, None)
+            if callable(value):
+                try:
+                    value = value()
+                except Exception:
+                    value = None
+            if value:
+                parts = list(value)
+                break
+    seen, out = set(), []
+    for p in parts:  # torch may list a shared guard under several managers
+        if p not in seen:
+            seen.add(p)
+            out.append(p)
+    return out

@@ -1,0 +1,197 @@
+"""Text of the dump's files: ``full_code_for_<fn>_<k>.py`` and the ``README.md`` index."""
+import inspect
+import re
+import textwrap
+
+from .guards import guard_function
+from .hook import comment_block, disassembly
+
+RULE = "# " + "=" * 76 + "\n"
+
+
+def valid(text: str) -> bool:
+    try:
+        compile(text, "<unveil>", "exec", dont_inherit=True)
+        return True
+    except (SyntaxError, ValueError):
+        return False
+
+
+def code_or_comment(text: str, what: str) -> str:
+    """``text`` when it is valid Python, else the same text as comments (the file stays valid)."""
+    if valid(text):
+        return text if text.endswith("\n") else text + "\n"
+    return comment_block("(%s is not valid Python; shown as a comment)\n%s" % (what, text))
+
+
+def ordinal(k: int) -> str:
+    n = k + 1
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return "%d%s" % (n, suffix)
+
+
+def graph_class(compiled_fn: str, payload: str) -> str:
+    """Dynamo's captured graph as ``class <compiled_fn>(torch.nn.Module)``."""
+    text = re.sub(r"^class GraphModule\(", "class %s(" % compiled_fn, payload.strip("\n"), count=1)
+    return code_or_comment(text, "graph " + compiled_fn)
+
+
+def original_source(code) -> str:
+    try:
+        lines, start = inspect.getsourcelines(code)
+    except (OSError, TypeError):
+        return comment_block("(source of %s is not available)" % code.co_name)
+    text = textwrap.dedent("".join(lines))
+    return code_or_comment(text, "source of " + code.co_name)
+
+
+def reason_text(reason_pairs, index_of) -> list:
+    """Lines explaining why an entry exists, from torch's recompile reasons."""
+    out = []
+    for cid, guard in reason_pairs:
+        i = index_of(cid)
+        who = "entry %s (compile id %s)" % (i, cid) if i is not None else "the entry with compile id %s" % cid
+        out.append("%s failed its guard: %s" % (who, guard))
+    return out
+
+
+class FullCode:
+    """Builds one ``full_code_for_<fn>_<k>.py``: entries in torch's order, then the source."""
+
+    def __init__(self, session, record):
+        self.s = session
+        self.rec = record
+        self.out = []
+        self.shown = set()
+
+    def text(self) -> str:
+        rec = self.rec
+        s = self.s
+        where = "%s:%s" % (rec.source_file, rec.first_line) if rec.source_file else "(no source file)"
+        ents = rec.ordered
+        self.out.append("# %s -- everything torch.compile made of %s\n" % (rec.full_code, rec.qualname))
+        self.out.append("# written by unveil %s for torch %s; every part of this file is valid Python.\n"
+                        % (s.unveil_version, s.torch_version))
+        self.out.append("# source: %s\n#\n" % where)
+        if rec.resume_of:
+            self.out.append("# This is a resume function Dynamo generated: %s continues here after a\n"
+                            "# graph break (it is called as %s).\n#\n" % (rec.resume_of, ", ".join(rec.aliases)))
+        if ents:
+            self.out.append(
+                "# %s has %d cache entr%s. On each call torch checks them in the order below: it runs\n"
+                "# the guard of each entry in turn and runs the transformed code of the first entry\n"
+                "# whose guard returns True; when none does, it compiles a new entry.\n#\n"
+                % (rec.qualname, len(ents), "y" if len(ents) == 1 else "ies"))
+            for k, e in enumerate(ents):
+                self.out.append("#   %s: entry %d (compile id %s) -> %s\n"
+                                % (ordinal(k), e.index, e.cid, e.transformed_file))
+        else:
+            self.out.append("# %s has no cache entries (it was not compiled inside prepare_debug).\n"
+                            % rec.qualname)
+        self.out.append("\n")
+        self.entries(rec, depth=0)
+        self.out.append("\n" + RULE + "# Original source of %s (%s)\n" % (rec.qualname, where) + RULE)
+        if rec.resume_of:
+            self.out.append(comment_block("Dynamo generated this function; its bytecode:\n"
+                                          + disassembly(rec.code)))
+        else:
+            self.out.append(original_source(rec.code))
+        return "".join(self.out)
+
+    def entries(self, rec, depth):
+        self.shown.add(id(rec))
+        for k, e in enumerate(rec.ordered):
+            self.entry(rec, e, k, depth)
+
+    def entry(self, rec, e, k, depth):
+        s = self.s
+        out = self.out
+        out.append(RULE)
+        out.append("# %sentry %d of %s -- checked %s -- compile id %s\n"
+                   % ("resume function: " if depth else "", e.index, rec.qualname, ordinal(k), e.cid))
+        reasons = reason_text(e.reasons, lambda cid: rec.index_of(cid))
+        if reasons:
+            out.append("# Why it exists: torch compiled it because, for that call,\n")
+            out.extend("#   %s\n" % r for r in reasons)
+        elif e.pre_existing:
+            out.append("# Compiled before prepare_debug: torch runs Dynamo's own bytecode for it (call\n"
+                       "# torch._dynamo.reset() before prepare_debug to debug it from the files).\n")
+        else:
+            out.append("# Why it exists: first compilation of %s.\n" % rec.qualname)
+        out.append(RULE + "\n")
+        out.append(code_or_comment(guard_function("__guard_%d_for_%s" % (e.index, rec.fn), e.guard_lines,
+                                                  ["guard of entry %d (compile id %s), torch's text turned into Python"
+                                                   % (e.index, e.cid)]), "guard"))
+        out.append("\n")
+        for fn in e.compiled_fns:
+            files = [g["file"] for g in s.graphs if g["compiled_fn"] == fn]
+            out.append("# The graph this entry calls: %s (Dynamo's captured graph).\n" % fn)
+            if files:
+                out.append("# Files for every stage: %s\n" % ", ".join(files))
+            captured = s.captured.get(fn)
+            if captured:
+                out.append(graph_class(fn, captured))
+            else:
+                out.append("# (graph not captured: it was compiled before prepare_debug)\n")
+            out.append("\n")
+        out.append("# Transformed code of entry %d: %s\n" % (e.index, e.transformed_file))
+        if e.error:
+            out.append("# unveil could not make it debuggable, torch runs Dynamo's bytecode: %s\n"
+                       % " ".join(e.error.split())[:300])
+        out.append(code_or_comment(e.body, "transformed code"))
+        out.append("\n")
+        for name in e.resume_functions:
+            target = s.by_alias.get(name)
+            out.append("# Resume function %s: after the graph break this entry jumps to it.\n" % name)
+            if target is None:
+                out.append("# (its code is not known to unveil)\n\n")
+                continue
+            if id(target) in self.shown:
+                out.append("# (its entries are shown above; file %s)\n\n" % target.full_code)
+                continue
+            out.append("# Its own file: %s. Its entries, in the order torch checks them:\n" % target.full_code)
+            if not target.ordered:
+                out.append("# (no entries: it has not been called inside prepare_debug)\n")
+            out.append("\n")
+            self.entries(target, depth + 1)
+
+
+def readme(index: dict) -> str:
+    """The human index of a dump (``README.md``), from the merged ``index.json``."""
+    out = ["# torch.compile dump (unveil %s, torch %s)\n\n" % (index.get("unveil"), index.get("torch")),
+           "Each compiled function has a `full_code_for_<fn>_<k>.py` that reads top to bottom: its cache\n"
+           "entries in the order torch checks them (guard, reason, graph, transformed code, resume\n"
+           "functions), then the original source. Torch runs the code compiled from each\n"
+           "`__transformed_code_<i>_for_<fn>.py`, so breakpoints set there are hit.\n"
+           "The same information, machine-readable: `index.json`.\n\n## Functions\n\n"]
+    for f in index.get("functions", []):
+        where = " (%s:%s)" % (f["source_file"], f["first_line"]) if f.get("source_file") else ""
+        out.append("### `%s`%s\n\n[%s](%s)\n\n" % (f["name"], where, f["full_code"], f["full_code"]))
+        for k, e in enumerate(f.get("entries", [])):
+            link = "[%s](%s)" % (e["transformed_file"], e["transformed_file"]) if e.get("transformed_file") else "-"
+            out.append("%d. entry %d: %s" % (k + 1, e["index"], link))
+            if e.get("compiled_fns"):
+                out.append(" -- calls %s" % ", ".join("`%s`" % c for c in e["compiled_fns"]))
+            if e.get("resume_functions"):
+                out.append(" -- resumes in %s" % ", ".join("`%s`" % c for c in e["resume_functions"]))
+            out.append("\n")
+            if e.get("reason"):
+                out.append("   - reason: %s\n" % e["reason"].replace("\n", " "))
+            if e.get("error"):
+                out.append("   - unveil error (Dynamo's bytecode runs): %s\n" % e["error"].replace("\n", " ")[:300])
+            key = [g for g in e.get("guard", []) if "L[" in g or "G[" in g][:8]
+            for g in key:
+                out.append("   - guard: `%s`\n" % g.replace("`", "'"))
+        out.append("\n")
+    out.append("## Graphs\n\n")
+    for g in index.get("graphs", []):
+        out.append("- `%s` %s: [%s](%s)\n" % (g["compiled_fn"], g["stage"], g["file"], g["file"]))
+    out.append("\n## Graph breaks\n\n")
+    for b in index.get("graph_breaks", []):
+        out.append("- `%s`%s: %s\n" % (b["function"], " at %s" % b["location"] if b.get("location") else "",
+                                        b["reason"].replace("\n", " ")))
+    if index.get("errors"):
+        out.append("\n## Errors inside unveil (the program's results are unaffected)\n\n")
+        for err in index["errors"]:
+            out.append("- %s: %s\n" % (err["where"], err["message"].replace("\n", " ")[:400]))
+    return "".join(out)

@@ -1,0 +1,224 @@
+"""Process-safe writing into one dump directory.
+
+Several processes (``torch.multiprocessing.spawn`` workers, a re-run of the same
+program) may dump into one directory. Each ``prepare_debug`` session is a
+*store* with a unique token. Under an inter-process lock (``.unveil/lock``):
+
+* file names are *claimed*: a name is free when nobody claimed it, or its
+  claimant session has ended (a re-run overwrites its earlier files), so two
+  live processes never write the same file;
+* every write goes to a temporary file first and is moved in place with
+  ``os.replace``, so a reader never sees half a file;
+* each session leaves its part of the index in ``.unveil/parts/<token>.json``
+  and ``index.json`` / ``README.md`` are rebuilt from all parts, so no
+  session's functions, graphs or errors are lost.
+"""
+import contextlib
+import json
+import os
+import time
+import uuid
+
+from .names import inside
+
+try:
+    import fcntl
+except ImportError:  # Windows
+    fcntl = None
+    try:
+        import msvcrt
+    except ImportError:
+        msvcrt = None
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OSError):
+        return True
+    return True
+
+
+def _process_start_ns() -> int:
+    """When this process started (wall clock, ns); import time where /proc is unavailable."""
+    try:
+        with open("/proc/self/stat") as fh:
+            ticks = int(fh.read().rsplit(")", 1)[1].split()[19])
+        with open("/proc/stat") as fh:
+            btime = next(int(l.split()[1]) for l in fh if l.startswith("btime"))
+        return int((btime + ticks / os.sysconf("SC_CLK_TCK")) * 1e9) - 10**9  # 1 s of slack
+    except Exception:
+        return time.time_ns()
+
+
+_STARTED_NS = _process_start_ns()
+
+
+def _read_json(path, default):
+    try:
+        with open(path, "r", encoding="utf-8") as fh:
+            return json.load(fh)
+    except (OSError, ValueError):
+        return default
+
+
+class Store:
+    """One session's view of a dump directory (see module docstring)."""
+
+    def __init__(self, root: str):
+        self.root = os.path.abspath(root)
+        self.meta = os.path.join(self.root, ".unveil")
+        self.token = "%d-%d-%s" % (os.getpid(), time.time_ns(), uuid.uuid4().hex[:8])
+        self.mine = set()  # file names this session claimed
+
+    # -- locking ----------------------------------------------------------
+    @contextlib.contextmanager
+    def locked(self):
+        path = os.path.join(self.meta, "lock")
+        fh = open(path, "a+")
+        try:
+            if fcntl is not None:
+                fcntl.flock(fh.fileno(), fcntl.LOCK_EX)
+            elif msvcrt is not None:  # pragma: no cover - Windows
+                while True:
+                    try:
+                        msvcrt.locking(fh.fileno(), msvcrt.LK_LOCK, 1)
+                        break
+                    except OSError:
+                        time.sleep(0.01)
+            yield
+        finally:
+            if fcntl is not None:
+                fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
+            elif msvcrt is not None:  # pragma: no cover
+                try:
+                    msvcrt.locking(fh.fileno(), msvcrt.LK_UNLCK, 1)
+                except OSError:
+                    pass
+            fh.close()
+
+    def _sessions(self):
+        return _read_json(os.path.join(self.meta, "sessions.json"), {})
+
+    def _claims(self):
+        return _read_json(os.path.join(self.meta, "claims.json"), {})
+
+    def _live(self, sessions, token):
+        pid = sessions.get(token)
+        return pid is not None and _alive(pid)
+
+    def _reusable(self, sessions, owner):
+        """A name claimed by ``owner`` may be reused when that session ended in a process that
+        is gone and claimed it before this process started (an earlier run of the program).
+        Files of a sibling process (torch.multiprocessing.spawn) are never taken over."""
+        if owner == self.token:
+            return True
+        if self._live(sessions, owner):
+            return False
+        try:
+            pid, claimed_ns = int(owner.split("-")[0]), int(owner.split("-")[1])
+        except (ValueError, IndexError):
+            return True
+        if pid == os.getpid():
+            return True  # an earlier prepare_debug of this process: the newer dump replaces it
+        return not _alive(pid) and claimed_ns < _STARTED_NS
+
+    # -- session ----------------------------------------------------------
+    def start(self):
+        os.makedirs(os.path.join(self.meta, "parts"), exist_ok=True)
+        with self.locked():
+            sessions = self._sessions()
+            sessions[self.token] = os.getpid()
+            self._write_meta("sessions.json", sessions)
+
+    def claim(self, make_name, start: int = 0) -> tuple:
+        """The first free name ``make_name(k)`` for k = start, start+1, ...; claimed for this session."""
+        with self.locked():
+            claims = self._claims()
+            sessions = self._sessions()
+            k = start
+            while True:
+                name = make_name(k)
+                owner = claims.get(name)
+                if name in self.mine or owner is None or self._reusable(sessions, owner):
+                    if name not in self.mine:
+                        break
+                k += 1
+            claims[name] = self.token
+            self.mine.add(name)
+            self._write_meta("claims.json", claims)
+        return k, name
+
+    def path(self, name: str) -> str:
+        return inside(self.root, name)
+
+    def write(self, name: str, text: str) -> str:
+        """Write ``text`` to ``name`` in the dump (temp file + ``os.replace``); returns the path."""
+        path = self.path(name)
+        tmp = os.path.join(self.meta, "%s.%s.tmp" % (name, self.token))
+        with open(tmp, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+        return path
+
+    def _write_meta(self, name, data):
+        tmp = os.path.join(self.meta, "%s.%s.tmp" % (name, self.token))
+        with open(tmp, "w", encoding="utf-8") as fh:
+            json.dump(data, fh, indent=1)
+        os.replace(tmp, os.path.join(self.meta, name))
+
+    def finish(self, part: dict, render_readme) -> dict:
+        """Store this session's part of the index, rebuild ``index.json`` and ``README.md``.
+
+        Returns the merged index."""
+        with self.locked():
+            self._write_meta(os.path.join("parts", self.token + ".json"), part)
+            sessions = self._sessions()
+            sessions.pop(self.token, None)
+            self._write_meta("sessions.json", sessions)
+            merged = self._merge(sessions, part)
+            self._replace(os.path.join(self.root, "index.json"), json.dumps(merged, indent=1))
+            self._replace(os.path.join(self.root, "README.md"), render_readme(merged))
+        return merged
+
+    def _replace(self, path, text):
+        tmp = os.path.join(self.meta, os.path.basename(path) + "." + self.token + ".tmp")
+        with open(tmp, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+
+    def _merge(self, sessions, own_part):
+        claims = self._claims()
+        parts_dir = os.path.join(self.meta, "parts")
+        parts = []
+        for fn in sorted(os.listdir(parts_dir)):
+            if not fn.endswith(".json"):
+                continue
+            token = fn[:-5]
+            part = own_part if token == self.token else _read_json(os.path.join(parts_dir, fn), None)
+            if part is None:
+                continue
+            owned = {f for f, t in claims.items() if t == token}
+            if not owned and not self._live(sessions, token) and token != self.token:
+                try:
+                    os.remove(os.path.join(parts_dir, fn))  # nothing of it is left on disk
+                except OSError:
+                    pass
+                continue
+            start = int(token.split("-")[1]) if token.count("-") >= 2 else 0
+            parts.append((start, token, part, owned))
+        parts.sort(key=lambda p: (p[0], p[1]))
+        merged = {"format": 1, "torch": own_part.get("torch", ""), "unveil": own_part.get("unveil", ""),
+                  "functions": [], "graphs": [], "graph_breaks": [], "errors": []}
+        for _, token, part, owned in parts:
+            merged["functions"] += [f for f in part.get("functions", []) if f.get("full_code") in owned]
+            merged["graphs"] += [g for g in part.get("graphs", []) if g.get("file") in owned]
+            for key in ("graph_breaks", "errors"):
+                for item in part.get(key, []):
+                    if item not in merged[key]:
+                        merged[key].append(item)
+        return merged
