@@ -272,6 +272,22 @@ def _failure_message(exc):
     return "internal error (%s: %s)" % (type(exc).__name__, _one_line(exc))
 
 
+UNVERIFIED = "# unveil: unverified - this source does not compile back to the same bytecode"
+
+
+def _round_trips(text, code, in_class=False):
+    """Whether ``text`` compiles back to ``code``'s exact normalized bytecode.
+    Methods are compiled inside a class, so super() and __class__ match."""
+    from .torch.logging import round_trips  # torch-free; shared with the bytecode log
+    if in_class:
+        text = "class __unveil_check:\n" + "".join(
+            "    " + line for line in text.splitlines(True))
+    try:
+        return round_trips(text, code)
+    except Exception:  # a check that cannot run proves nothing either way
+        return False
+
+
 def render_units(units, indent=""):
     """(text, failures): the decompiled units, failures as comments in place."""
     parts, failures = [], []
@@ -293,6 +309,9 @@ def render_units(units, indent=""):
             message = _failure_message(e)
             failures.append((_qualname(code), message))
             text = "# unveil: could not decompile %s: %s\n" % (_qualname(code), message)
+        else:
+            if not _round_trips(text, code, in_class=bool(indent)):
+                text = UNVERIFIED + "\n" + text
         if indent:
             text = "".join(indent + line if line.strip() else line
                            for line in text.splitlines(True))
@@ -342,9 +361,13 @@ def _resolve_target(target):
     except (TypeError, ValueError) as e:
         raise BadInput("%s: %s" % (target, e))
     try:
-        return checked_source(decompile(obj)), []
+        text = checked_source(decompile(obj))
     except Exception as e:
         raise _Failed(_failure_message(e))
+    code, _ = resolve(obj)
+    if not _round_trips(text, code):
+        text = UNVERIFIED + "\n" + text
+    return text, []
 
 
 class _Failed(Exception):

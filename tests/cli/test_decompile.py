@@ -320,3 +320,26 @@ def test_qualname_with_invalid_output_or_crash_exits_1(monkeypatch, capsys):
     assert cli.main(["decompile", "json:dumps"]) == 1
     out, err = capsys.readouterr()
     assert err.strip() == "unveil: cannot decompile json:dumps: internal error (KeyError: 'oops')"
+
+
+def test_source_that_does_not_round_trip_is_marked_unverified(sample_py, monkeypatch, capsys):
+    from unveil.decompiler import emit
+
+    real = emit.to_source
+
+    def wrong(module):
+        text = real(module)
+        return text.replace("return hi", "return lo") if "def clamp" in text else text
+    monkeypatch.setattr(emit, "to_source", wrong)
+    assert cli.main(["decompile", str(sample_py)]) == 0  # unverified is a note, not a failure
+    out, err = capsys.readouterr()
+    lines = out.splitlines()
+    assert lines.count(cli.UNVERIFIED) == 1
+    assert lines[lines.index(cli.UNVERIFIED) + 1] == "def clamp(x, lo, hi):"
+
+
+def test_faithful_output_carries_no_mark(sample_py):
+    # plain functions, methods (with super()), nested classes and loops round-trip exactly
+    r = run_unveil("decompile", sample_py)
+    assert r.returncode == 0, r.stderr
+    assert cli.UNVERIFIED not in r.stdout
