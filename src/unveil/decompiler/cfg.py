@@ -42,6 +42,7 @@ class CFG:
             b = Block(k, start, end)
             self.blocks.append(b)
             self.block_at[start] = b
+        self._starts = [b.start for b in self.blocks]
         for b in self.blocks:
             last = instrs[b.end - 1]
             if last.op not in TERMINATORS and b.end < n:
@@ -64,6 +65,12 @@ class CFG:
 
     def at(self, index) -> Optional[Block]:
         return self.block_at.get(index)
+
+    def containing(self, index) -> Block:
+        """The block holding instruction ``index``."""
+        import bisect
+        k = bisect.bisect_right(self._starts, index) - 1
+        return self.blocks[k]
 
     # Cooper, Harvey & Kennedy, "A Simple, Fast Dominance Algorithm".
     def _dominators(self):

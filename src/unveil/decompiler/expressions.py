@@ -407,10 +407,17 @@ def _build_string(f, ins):
 def _format_value(f, ins):
     conv, has_spec = ins.arg
     spec = f.pop_expr(ins) if has_spec else None
-    v = f.pop_expr(ins)
+    v = f.pop(ins)
+    if isinstance(v, V.Converted):
+        conv, v = v.conversion, v.value
+    v = f.expr(v, ins)
     if spec is not None and not isinstance(spec, ast.JoinedStr):
         spec = ast.JoinedStr(values=[spec])
     f.push(ast.JoinedStr(values=[ast.FormattedValue(value=v, conversion=conv, format_spec=spec)]))
+
+
+def _convert_value(f, ins):
+    f.push(V.Converted(f.pop_expr(ins), ins.arg))
 
 
 def _collection_add(kind):
@@ -803,7 +810,7 @@ _HANDLERS = {
     "BUILD_TUPLE": _build(ast.Tuple), "BUILD_LIST": _build(ast.List),
     "BUILD_SET": _build(ast.Set), "BUILD_MAP": _build_map,
     "BUILD_CONST_KEY_MAP": _build_const_key_map, "BUILD_STRING": _build_string,
-    "FORMAT_VALUE": _format_value,
+    "FORMAT_VALUE": _format_value, "CONVERT_VALUE": _convert_value,
     "LIST_APPEND": _collection_add("list"), "SET_ADD": _collection_add("set"),
     "MAP_ADD": _collection_add("map"),
     "LIST_EXTEND": _list_extend, "SET_UPDATE": _set_update,

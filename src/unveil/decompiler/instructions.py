@@ -18,7 +18,8 @@ have to test ``sys.version_info`` for is settled here:
 * stack shuffles become ``COPY n``/``SWAP n``/``ROT n``; superinstructions are
   split; ``TO_BOOL``, ``RESUME``, ``NOP``, ``PRECALL``, ``CACHE``, ``GEN_START``
   and ``RETURN_GENERATOR`` are dropped; ``RETURN_CONST`` is split;
-* f-string pieces become ``FORMAT_VALUE`` with ``(conversion, has_spec)``;
+* f-string pieces become ``FORMAT_VALUE`` with ``(conversion, has_spec)``
+  (3.13's separate ``CONVERT_VALUE`` stays: it wraps the value below the spec);
 * ``MAKE_FUNCTION`` carries ``(flags, has_qualname)``, 3.13's
   ``SET_FUNCTION_ATTRIBUTE`` folded in;
 * exception regions: the 3.11+ exception table, or the ``SETUP_*``/``POP_BLOCK``
@@ -209,9 +210,9 @@ def _translate(code) -> List[Instr]:
         elif name == "CONVERT_VALUE":
             emit("CONVERT_VALUE", {1: 115, 2: 114, 3: 97}[arg])
         elif name == "FORMAT_SIMPLE":
-            _fold_format(out, False, ins, line)
+            emit("FORMAT_VALUE", (-1, False))  # a CONVERT_VALUE before it sets the conversion
         elif name == "FORMAT_WITH_SPEC":
-            _fold_format(out, True, ins, line)
+            emit("FORMAT_VALUE", (-1, True))
         elif name in ("POP_JUMP_FORWARD_IF_FALSE", "POP_JUMP_BACKWARD_IF_FALSE"):
             emit("POP_JUMP_IF_FALSE", None, val)
         elif name in ("POP_JUMP_FORWARD_IF_TRUE", "POP_JUMP_BACKWARD_IF_TRUE"):
@@ -274,22 +275,6 @@ def _translate(code) -> List[Instr]:
         else:
             emit(name, val if ins.arg is not None else None)
     return out
-
-
-def _fold_format(out, has_spec, ins, line):
-    """3.13: ``[CONVERT_VALUE] FORMAT_SIMPLE`` / ``FORMAT_WITH_SPEC`` -> FORMAT_VALUE."""
-    conv = -1
-    # the conversion, if any, was emitted just before the value's format
-    # spec (or just before FORMAT_SIMPLE); find the nearest CONVERT_VALUE that
-    # belongs to this value: it is the last one not yet folded.
-    for k in range(len(out) - 1, -1, -1):
-        if out[k].op == "CONVERT_VALUE":
-            conv = out[k].arg
-            del out[k]
-            break
-        if out[k].op == "FORMAT_VALUE" or not has_spec:
-            break
-    out.append(Instr("FORMAT_VALUE", (conv, has_spec), ins.offset, line))
 
 
 def _resolve(code, out: List[Instr]) -> List[Instr]:

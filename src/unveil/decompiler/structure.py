@@ -92,6 +92,8 @@ class Structurer:
         self.cfg = CFG(program)
         self.n = len(self.instrs)
         self.active_loops = set()
+        self.active_handlers = set()
+        self.finally_copies = {}  # start index -> index after the copy
         self._doms = {}
 
     # ------------------------------------------------------------ regions
@@ -122,16 +124,33 @@ class Structurer:
         i = start
         first = True
         while True:
+            while i in self.finally_copies:
+                # an inlined copy of a finally body we already decompiled
+                i = self.finally_copies[i]
             if i >= self.n:
                 return Exit("leave", i)
-            if not first and not region(i):
+            if not first and not region(self.cfg.containing(i).start):
                 return Exit("leave", i)
             if loop is not None and not first:
                 if i in loop.continue_targets:
                     return Exit("leave", i)
             block = self.cfg.at(i)
             if block is None:
-                self.fail("jump into the middle of a block", i)
+                # resuming after a skipped finally copy that ends mid-block
+                res = self.block(self.cfg.containing(i), frame, region, loop, start=i)
+                if isinstance(res, Exit):
+                    return res
+                i = res
+                first = False
+                continue
+            h = self.new_try(block)
+            if h is not None:
+                nxt = self.try_(block, h, frame, region, loop)
+                if isinstance(nxt, Exit):
+                    return nxt
+                i = nxt
+                first = False
+                continue
             if (block.start != skip_header and self.is_loop_header(block)
                     and block.start not in self.active_loops):
                 nxt = self.loop(block, frame, loop)
@@ -164,14 +183,15 @@ class Structurer:
             return Exit("leave", target)
         return target
 
-    def block(self, block: Block, frame, region, loop):
-        """Run one block; return the next index or an :class:`Exit`."""
+    def block(self, block: Block, frame, region, loop, start=None):
+        """Run one block (from ``start`` when given); return the next index
+        or an :class:`Exit`."""
         instrs = self.instrs
         last = instrs[block.end - 1]
         stop = block.end - 1 if (last.target is not None or last.op in (
             "RETURN_VALUE", "RAISE_VARARGS", "RERAISE", "BEFORE_WITH",
             "BEFORE_ASYNC_WITH")) else block.end
-        for k in range(block.start, stop):
+        for k in range(block.start if start is None else start, stop):
             ins = instrs[k]
             if ins.op in SPECIAL:
                 r = SPECIAL[ins.op](self, ins, frame, region, loop)
@@ -413,97 +433,145 @@ class Structurer:
         """``a and b`` / ``a or b`` as a value (JUMP_IF_X_OR_POP)."""
         last = self.instrs[block.end - 1]
         left = frame.pop_expr(last)
+        if self.drops_kept_operand(last.target):
+            return self.chained_compare(block, left, frame, region, loop)
         right_frame = frame.copy()
         right_frame.stmts = []
         target = last.target
         ex = self.walk(block.end, right_frame, self.branch_region(block.end, region), loop)
-        if ex.kind != "leave" or right_frame.stmts:
+        if ex.kind != "leave" or right_frame.stmts or ex.target != target:
             self.fail("short-circuit operand with statements", last.index)
         right = right_frame.pop_expr()
         op = ast.And if last.op == "JUMP_IF_FALSE_OR_POP" else ast.Or
-        if ex.target == target:
-            frame.push(bool_op(op, left, right))
-            frame.stack[:-1] = right_frame.stack
-            return self.transfer(target, frame, region, loop) if not region(target) else target
-        # chained comparison: the false path drops the kept operand
-        tb = self.cfg.at(target)
-        ins = self.instrs[tb.start:tb.end] if tb else []
-        if (len(ins) >= 2 and ins[0].op == "SWAP" and ins[1].op == "POP_TOP"
-                and tb.end == ex.target or (len(ins) == 3 and ins[2].op == "JUMP" and ins[2].target == ex.target)):
-            merged = chain_compare(left, right)
-            if merged is None:
-                self.fail("unrecognised chained comparison", last.index)
-            frame.stack[:] = right_frame.stack[:-1] if False else frame.stack[:-1]
-            frame.push(merged)
-            return self.transfer(ex.target, frame, region, loop) if not region(ex.target) else ex.target
-        self.fail("short-circuit operands end in different places", last.index)
+        frame.stack[:] = right_frame.stack
+        frame.push(bool_op(op, left, right))
+        return self.transfer(target, frame, region, loop) if not region(target) else target
+
+    def drops_kept_operand(self, target):
+        """Whether the block at ``target`` starts by dropping the operand a
+        chained comparison keeps on the stack (``SWAP 2; POP_TOP``)."""
+        ins = self.instrs
+        return (target + 1 < self.n and ins[target].op == "SWAP" and ins[target].arg == 2
+                and ins[target + 1].op == "POP_TOP")
+
+    def chained_compare(self, block, left, frame, region, loop):
+        """``a < b < c``: the false path of each link drops the kept operand;
+        the true path compares it with the next one. Only the true path is
+        followed; its comparison joins ``left``."""
+        kept = frame.stack[-1]
+        k = block.end
+        while True:
+            if k >= self.n or self.instrs[k].target is not None:
+                self.fail("unrecognised chained comparison", block.end - 1)
+            E.execute(frame, self.instrs[k])
+            k += 1
+            top = frame.stack[-1] if frame.stack else None
+            if (isinstance(top, ast.Compare) and top.left is kept
+                    and not any(v is kept for v in frame.stack[:-1])):
+                break
+        right = frame.pop()
+        merged = chain_compare(left, right)
+        if merged is None:
+            self.fail("unrecognised chained comparison", block.end - 1)
+        frame.push(merged)
+        return self.block(self.cfg.at(block.end), frame, region, loop, start=k)
 
     # ------------------------------------------------------------- loops
     def natural(self, header: Block):
-        body = self.cfg.loop_body(header)
-        # exception handlers inside the loop belong to it too
-        changed = True
-        while changed:
-            changed = False
-            for b in self.cfg.blocks:
-                if b.id in body:
-                    continue
-                if b.handler is not None and b.exc_preds == [] and False:
-                    pass
-                if any(p.id in body for p in b.exc_preds) and any(
-                        s.id in body for s in b.succs):
-                    body.add(b.id)
-                    changed = True
-        return {self.cfg.blocks[k].start for k in body}
+        """Starts of the blocks of ``header``'s natural loop (those on a path
+        back to it)."""
+        return {self.cfg.blocks[k].start for k in self.cfg.loop_body(header)}
 
-    def break_target(self, body_starts, exits):
-        """Where ``break`` goes: the one place outside the loop that its
-        body jumps to, other than the normal exits."""
-        targets = set()
-        for b in self.cfg.blocks:
-            if b.start not in body_starts:
-                continue
-            last = self.instrs[b.end - 1]
-            if last.op == "JUMP" and last.target not in body_starts and last.target not in exits:
-                targets.add(last.target)
-        if len(targets) == 1:
-            return targets.pop()
+    def break_target(self, natural, normal_exit):
+        """Where ``break`` goes: a path out of the natural loop, other than
+        the normal exit, that ends in a jump (a ``return`` ends otherwise)."""
+        targets = []
+        for start in natural:
+            b = self.cfg.at(start)
+            for s in b.succs:
+                if s.start in natural or s.start == normal_exit:
+                    continue
+                t = self.jump_at_end(s, natural)
+                if t is not None and t not in natural:
+                    targets.append(t)
         if not targets:
             return None
-        return max(targets)
+        if normal_exit in targets:
+            return normal_exit
+        return max(set(targets), key=targets.count)
+
+    def jump_at_end(self, block, natural, limit=8):
+        """Follow straight-line blocks from ``block``; the target of the
+        unconditional jump that ends them, or the block itself when it is
+        reached by falling out of straight-line code."""
+        for _ in range(limit):
+            last = self.instrs[block.end - 1]
+            if last.op == "JUMP":
+                return last.target
+            if last.op in ("RETURN_VALUE", "RAISE_VARARGS", "RERAISE") or last.target is not None:
+                return None
+            if block.end >= self.n:
+                return None
+            nxt = self.cfg.at(block.end)
+            if nxt.start in natural:
+                return None
+            block = nxt
+        return None
+
+    def loop_region(self, header: Block, exits):
+        """The blocks inside the loop: dominated by its header and not
+        reachable from where it exits."""
+        dom = self.dominated_by(header)
+        after = set()
+        work = [e for e in exits if e is not None and e < self.n]
+        while work:
+            i = work.pop()
+            if i in after or i == header.start or not dom(i):
+                continue
+            after.add(i)
+            b = self.cfg.at(i)
+            work.extend(x.start for x in b.succs)
+            if b.handler is not None:
+                work.append(b.handler)
+        return lambda i: dom(i) and i not in after and i != header.start
 
     def loop(self, header: Block, frame, outer: Optional[Loop]):
-        body_starts = self.natural(header)
+        natural = self.natural(header)
         first = self.instrs[header.start]
         self.active_loops.add(header.start)
         try:
             if first.op == "FOR_ITER":
-                return self.for_loop(header, frame, body_starts, outer)
+                return self.for_loop(header, frame, natural, outer)
             if self.cfg.is_conditional(header) and all(
                     self.instrs[k].op not in SPECIAL for k in range(header.start, header.end - 1)):
                 probe = frame.copy()
-                for k in range(header.start, header.end - 1):
-                    E.execute(probe, self.instrs[k])
-                if not probe.stmts:
-                    c = self.condition(header, probe)
-                    inside_t = c.true in body_starts if not isinstance(c.true, tuple) else False
-                    inside_f = c.false in body_starts if not isinstance(c.false, tuple) else False
+                probe.stmts = []
+                try:
+                    for k in range(header.start, header.end - 1):
+                        E.execute(probe, self.instrs[k])
+                    c = self.condition(header, probe) if not probe.stmts else None
+                except DecompilationError:
+                    c = None
+                if c is not None and not isinstance(c.true, tuple) and not isinstance(c.false, tuple):
+                    inside_t = c.true in natural
+                    inside_f = c.false in natural
                     if inside_t != inside_f:
                         test = c.expr if inside_t else negate(c.expr)
                         start = c.true if inside_t else c.false
                         exit_ = c.false if inside_t else c.true
-                        return self.while_loop(test, start, exit_, frame, body_starts, header, None)
-            return self.while_loop(None, header.start, None, frame, body_starts, header, None)
+                        return self.while_loop(test, start, exit_, frame, natural, header, None,
+                                               skip=c.blocks)
+            return self.while_loop(None, header.start, None, frame, natural, header, None)
         finally:
             self.active_loops.discard(header.start)
 
-    def for_loop(self, header, frame, body_starts, outer):
+    def for_loop(self, header, frame, natural, outer):
         it = frame.pop()
         if not isinstance(it, V.Iterator):
             self.fail("for loop over a non-iterator", header.start)
         ins = self.instrs[header.start]
         exit_ = ins.target
-        brk = self.break_target(body_starts, {exit_})
+        brk = self.break_target(natural, exit_)
         body = frame.copy()
         body.stmts = []
         body.push(it)
@@ -511,52 +579,55 @@ class Structurer:
         group = V.TargetGroup(1, lambda node: target_box.append(node))
         body.push(V.UnpackSlot(group, 0))
         loop = Loop(frozenset({header.start}), brk if brk is not None else exit_, header.start)
-        region = lambda i: i in body_starts and i != header.start
-        ex = self.walk(header.end, body, region, loop)
+        region = self.loop_region(header, {exit_, brk})
+        self.walk(header.end, body, region, loop)
         if not target_box:
             self.fail("for loop target not found", header.end)
         target = target_box[0].elts[0]
         stmts = strip_trailing_continue(body.stmts)
         node = ast.AsyncFor if it.is_async else ast.For
-        orelse = []
-        follow = exit_
-        if brk is not None and brk != exit_:
-            else_frame = frame.copy()
-            else_frame.stmts = []
-            ex2 = self.walk(exit_, else_frame, lambda i: i != brk and i not in body_starts, outer)
-            orelse = else_frame.stmts
-            follow = brk
+        orelse, follow = self.loop_else(exit_, brk, frame, outer)
         frame.emit(node(target=target, iter=it.expr, body=stmts or [ast.Pass()], orelse=orelse,
                         type_comment=None))
         return follow
 
-    def while_loop(self, test, start, exit_, frame, body_starts, header, latch):
-        brk = self.break_target(body_starts, {exit_} if exit_ is not None else set())
+    def loop_else(self, exit_, brk, frame, outer):
+        """A loop's else clause runs from the normal exit up to where
+        ``break`` goes; without breaks there is no telling it apart from the
+        code after the loop, and none is made."""
+        if brk is None or exit_ is None or brk == exit_:
+            return [], exit_ if exit_ is not None else brk
+        else_frame = frame.copy()
+        else_frame.stmts = []
+        start = self.cfg.at(exit_)
+        dom = self.dominated_by(start) if start is not None else (lambda i: False)
+        ex = self.walk(exit_, else_frame, lambda i: i != brk and dom(i), outer)
+        if ex.kind == "leave" and ex.target != brk:
+            self.fail("loop else clause ends in an unexpected place", exit_)
+        return else_frame.stmts, brk
+
+    def while_loop(self, test, start, exit_, frame, natural, header, latch, skip=()):
+        brk = self.break_target(natural, exit_)
         body = frame.copy()
         body.stmts = []
         conts = {header.start}
         if latch is not None:
             conts.add(latch)
         loop = Loop(frozenset(conts), brk if brk is not None else exit_, header.start)
+        inside = self.loop_region(header, {exit_, brk})
         if test is None:
-            region = lambda i: i in body_starts
-            ex = self.walk(start, body, region, loop, skip_header=header.start)
+            region = lambda i: inside(i) or i == header.start
+            self.walk(start, body, lambda i: inside(i), loop, skip_header=header.start)
         else:
-            region = lambda i: i in body_starts and i != header.start and i != latch
-            ex = self.walk(start, body, region, loop)
+            skip_starts = {self.cfg.blocks[k].start for k in skip}
+            region = lambda i: inside(i) and i != latch and i not in skip_starts
+            self.walk(start, body, region, loop)
         stmts = strip_trailing_continue(body.stmts)
-        orelse = []
-        follow = exit_
-        if brk is not None and exit_ is not None and brk != exit_:
-            else_frame = frame.copy()
-            else_frame.stmts = []
-            self.walk(exit_, else_frame, lambda i: i != brk and i not in body_starts, None)
-            orelse = else_frame.stmts
-            follow = brk
-        if follow is None:
-            follow = brk
+        orelse, follow = self.loop_else(exit_, brk, frame, None)
         frame.emit(ast.While(test=test if test is not None else E.const(True),
                              body=stmts or [ast.Pass()], orelse=orelse))
+        if follow is None:
+            return None
         return follow
 
     def inverted_while(self, c: Cond, frame, region, loop):
@@ -590,7 +661,7 @@ class Structurer:
             return None
         self.active_loops.add(h.start)
         try:
-            return self.while_loop(lc.expr, h.start, c.false, frame, body_starts - {lstart} | set(), h, lstart)
+            return self.while_loop(lc.expr, h.start, c.false, frame, body_starts, h, lstart)
         finally:
             self.active_loops.discard(h.start)
 
@@ -619,6 +690,209 @@ class Structurer:
                 break
         return b.start
 
+    # ----------------------------------------------------------------- try
+    def handler_kind(self, target):
+        """What the handler at ``target`` is: "except"/"finally" for a try
+        statement, "with" for a with block's cleanup, "cleanup" for the
+        compiler's own re-raise blocks."""
+        ins = self.instrs
+        if target >= self.n:
+            return "cleanup"
+        if ins[target].op != "PUSH_EXC_INFO":
+            return "cleanup"
+        nxt = ins[target + 1] if target + 1 < self.n else None
+        if nxt is None or nxt.op in ("WITH_EXCEPT_START",):
+            return "with"
+        if nxt.op == "POP_TOP":
+            return "except"  # bare except:
+        # typed except: the type is computed, then CHECK_EXC_MATCH
+        k = target + 1
+        while k < self.n and ins[k].target is None and ins[k].op not in (
+                "CHECK_EXC_MATCH", "CHECK_EG_MATCH", "RERAISE", "RETURN_VALUE", "POP_TOP",
+                "STORE_FAST", "STORE_NAME", "STORE_GLOBAL", "STORE_DEREF", "STORE_ATTR"):
+            k += 1
+        if k < self.n and ins[k].op in ("CHECK_EXC_MATCH", "CHECK_EG_MATCH"):
+            return "except"
+        return "finally"
+
+    def new_try(self, block):
+        """The outermost try statement that starts at ``block``, if any."""
+        found = None
+        seen = set()
+        h = block.handler
+        while h is not None and h not in seen:
+            seen.add(h)
+            if h in self.active_handlers:
+                break
+            if self.handler_kind(h) in ("except", "finally"):
+                found = h
+            hb = self.cfg.at(h)
+            h = hb.handler if hb else None
+        return found
+
+    def try_(self, block, H, frame, region, loop):
+        kind = self.handler_kind(H)
+        self.active_handlers.add(H)
+        depth = self.program_handler(H).depth
+        covered = lambda i: self.covered_by(i, H)
+        extra = set()
+        if kind == "finally":
+            before = set(self.finally_copies)
+            fin = self.finally_body(H, frame, depth, region, loop)
+            # code after an inlined copy (the jump or return it leads to)
+            # still belongs to the try body
+            for p in set(self.finally_copies) - before:
+                for q in (p, self.finally_copies[p]):
+                    if q < self.n:
+                        extra.add(self.cfg.containing(q).start)
+        body = frame.copy()
+        body.stmts = []
+        ex = self.walk(block.start, body, lambda i: region(i) and (covered(i) or i in extra), loop)
+        if kind == "finally":
+            node = ast.Try(body=body.stmts or [ast.Pass()], handlers=[], orelse=[],
+                           finalbody=fin or [ast.Pass()])
+            # try/except/finally: a try/except alone in a finally's body is one statement
+            if len(node.body) == 1 and isinstance(node.body[0], ast.Try) and not node.body[0].finalbody:
+                inner = node.body[0]
+                node = ast.Try(body=inner.body, handlers=inner.handlers, orelse=inner.orelse,
+                               finalbody=node.finalbody)
+            frame.emit(node)
+            frame.stack[:] = body.stack
+            if ex.kind == "end":
+                return END
+            return self.transfer(ex.target, frame, region, loop) if not region(ex.target) else ex.target
+        handlers, h_exit = self.except_clauses(H, frame, depth, region, loop)
+        orelse = []
+        follow = h_exit
+        if ex.kind == "leave":
+            if h_exit is None or ex.target == h_exit:
+                follow = ex.target
+            else:
+                # the body falls into the else block, which jumps to the follow
+                else_frame = frame.copy()
+                else_frame.stmts = []
+                start = ex.target
+                ex2 = self.walk(start, else_frame, lambda i: region(i) and i != h_exit and not covered(i)
+                                and self.dominated_by(self.cfg.containing(start))(self.cfg.containing(i).start), loop)
+                orelse = else_frame.stmts
+                if ex2.kind == "leave" and ex2.target != h_exit:
+                    self.fail("try/else ends in an unexpected place", start)
+                if ex2.kind == "end" and h_exit is None:
+                    follow = None
+        frame.emit(ast.Try(body=body.stmts or [ast.Pass()], handlers=handlers,
+                           orelse=orelse, finalbody=[]))
+        frame.stack[:] = body.stack
+        if follow is None:
+            return END
+        return self.transfer(follow, frame, region, loop) if not region(follow) else follow
+
+    def program_handler(self, target):
+        for h in self.program.handlers:
+            if h.target == target:
+                return h
+        self.fail("unknown handler", target)
+
+    def handler_frame(self, H, frame, depth):
+        f = frame.copy()
+        f.stmts = []
+        f.pending = []
+        if depth >= 0:
+            del f.stack[depth:]
+        f.push(V.Exception_())
+        return f
+
+    def finally_body(self, H, frame, depth, region, loop):
+        """Decompile the exceptional copy of a finally body (after
+        PUSH_EXC_INFO, up to RERAISE) and note where its inlined copies are."""
+        f = self.handler_frame(H, frame, depth)
+        hb = self.cfg.at(H)
+        ex = self.walk(H, f, self.dominated_by(hb), loop)
+        stmts = f.stmts
+        if stmts and isinstance(stmts[-1], ast.Raise) and stmts[-1].exc is None:
+            stmts = stmts[:-1]
+        # the copy's instructions, to find the copies inlined on other paths
+        k = H + 1
+        while k < self.n and not (self.instrs[k].op == "RERAISE" and self.instrs[k].arg == 0):
+            k += 1
+        pattern = [(x.op, x.arg if x.target is None else None) for x in self.instrs[H + 1:k]]
+        if pattern:
+            for p in range(self.n - len(pattern) + 1):
+                if self.covered_by(p, H) or H <= p <= k:
+                    continue
+                if all((self.instrs[p + j].op, self.instrs[p + j].arg if self.instrs[p + j].target is None
+                        else None) == pattern[j] for j in range(len(pattern))):
+                    self.finally_copies[p] = p + len(pattern)
+        return stmts
+
+    def except_clauses(self, H, frame, depth, region, loop):
+        """The except clauses of the handler at ``H`` and where they go."""
+        clauses = []
+        exits = set()
+        f = self.handler_frame(H, frame, depth)
+        i = H
+        while True:
+            hb = self.cfg.containing(i)
+            cf = f.copy()
+            cf.stmts = []
+            k = i
+            # the exception type test, if any
+            while k < self.n and self.instrs[k].op not in ("CHECK_EXC_MATCH", "CHECK_EG_MATCH") \
+                    and self.instrs[k].target is None and self.instrs[k].op not in ("POP_TOP", "RERAISE", "STORE_FAST", "STORE_NAME", "STORE_DEREF", "STORE_GLOBAL"):
+                ins = self.instrs[k]
+                if ins.op == "PUSH_EXC_INFO":
+                    exc = cf.pop()
+                    cf.push(V.Exception_())
+                    cf.push(exc)
+                else:
+                    E.execute(cf, ins)
+                k += 1
+            ins = self.instrs[k]
+            if ins.op == "RERAISE":
+                break  # no clause matched: the exception goes on
+            typ = None
+            next_clause = None
+            if ins.op in ("CHECK_EXC_MATCH", "CHECK_EG_MATCH"):
+                typ = cf.pop_expr(ins)
+                jump = self.instrs[k + 1]
+                if jump.op != "POP_JUMP_IF_FALSE":
+                    self.fail("unexpected except test", k + 1)
+                next_clause = jump.target
+                k += 2
+            # the clause body: binding the name (or dropping the exception) first
+            name = None
+            if self.instrs[k].op in ("STORE_FAST", "STORE_NAME", "STORE_DEREF", "STORE_GLOBAL"):
+                name = self.instrs[k].arg
+                cf.pop()
+                k += 1
+            elif self.instrs[k].op == "POP_TOP":
+                cf.pop()
+                k += 1
+            else:
+                self.fail("unexpected except clause", k)
+            start_block = self.cfg.containing(k)
+            dom = self.dominated_by(start_block)
+            if start_block.start != k:
+                ex = self.block_then_walk(start_block, k, cf, lambda i: region(i) and dom(i), loop)
+            else:
+                ex = self.walk(k, cf, lambda i: region(i) and dom(i), loop)
+            body = strip_name_cleanup(cf.stmts, name)
+            if ex.kind == "leave":
+                exits.add(ex.target)
+            handler_t = ast.ExceptHandler
+            clauses.append(handler_t(type=typ, name=name, body=body or [ast.Pass()]))
+            if next_clause is None:
+                break
+            i = next_clause
+        if len(exits) > 1:
+            self.fail("except clauses end in different places %r" % (exits,), H)
+        return clauses, (exits.pop() if exits else None)
+
+    def block_then_walk(self, block, start, frame, region, loop):
+        res = self.block(block, frame, region, loop, start=start)
+        if isinstance(res, Exit):
+            return res
+        return self.walk(res, frame, region, loop) if region(res) else Exit("leave", res)
+
     # ---------------------------------------------------------------- with
     def with_(self, ins, frame, region, loop):
         cm = frame.pop_expr(ins)
@@ -636,6 +910,10 @@ class Structurer:
         body.stmts = []
         inner = lambda i: region(i) and (self.covered_by(i, handler) or i < body_end and i >= start)
         ex = self.walk(start, body, inner, loop)
+        if ex.kind == "leave" and len(body.stack) > len(frame.stack) - 1:
+            # a value computed inside (``return x`` in the body): the exit
+            # call runs, then the statement that uses the value
+            ex = self.walk(ex.target, body, region, loop)
         target = None
         stmts = body.stmts
         if stmts and isinstance(stmts[0], ast.Assign) and getattr(stmts[0].value, "_with_enter", False):
@@ -669,15 +947,55 @@ class Structurer:
         return False
 
 
+def strip_name_cleanup(stmts, name):
+    """``except E as e:`` ends (on every path) with ``e = None; del e``,
+    which the compiler adds."""
+    if name is None:
+        return stmts
+    out = []
+    k = 0
+    while k < len(stmts):
+        s = stmts[k]
+        if (isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)
+                and s.targets[0].id == name and isinstance(s.value, ast.Constant) and s.value.value is None
+                and k + 1 < len(stmts) and isinstance(stmts[k + 1], ast.Delete)
+                and len(stmts[k + 1].targets) == 1 and isinstance(stmts[k + 1].targets[0], ast.Name)
+                and stmts[k + 1].targets[0].id == name):
+            k += 2
+            continue
+        for field in ("body", "orelse", "finalbody"):
+            sub = getattr(s, field, None)
+            if isinstance(sub, list):
+                setattr(s, field, strip_name_cleanup(sub, name))
+        out.append(s)
+        k += 1
+    return out
+
+
 def strip_trailing_continue(stmts):
-    """A ``continue`` at the very end of a loop body is implied."""
+    """A ``continue`` at the very end of a loop body is implied (also at the
+    end of a last statement's branches)."""
     if stmts and isinstance(stmts[-1], ast.Continue):
         return stmts[:-1]
+    if stmts:
+        last = stmts[-1]
+        for field in ("body", "orelse", "finalbody"):
+            sub = getattr(last, field, None)
+            if isinstance(sub, list) and sub and not isinstance(last, (ast.For, ast.AsyncFor, ast.While)):
+                setattr(last, field, strip_trailing_continue(sub) or ([ast.Pass()] if field == "body" else []))
+        for h in getattr(last, "handlers", None) or []:
+            h.body = strip_trailing_continue(h.body) or [ast.Pass()]
     return stmts
 
 
 def _nop(self, ins, frame, region, loop):
     return None
+
+
+def _push_exc_info(self, ins, frame, region, loop):
+    exc = frame.pop(ins)
+    frame.push(V.Exception_())
+    frame.push(exc)
 
 
 def _pop_except(self, ins, frame, region, loop):
@@ -691,4 +1009,5 @@ def _pop_except(self, ins, frame, region, loop):
 
 SPECIAL = {
     "POP_EXCEPT": _pop_except,
+    "PUSH_EXC_INFO": _push_exc_info,
 }

@@ -141,6 +141,14 @@ class Stored(Marker):
         self.value = value
 
 
+class Converted(Marker):
+    """3.13: a value after CONVERT_VALUE (``!r``/``!s``/``!a``), before its format."""
+
+    def __init__(self, value, conversion):
+        self.value = value
+        self.conversion = conversion
+
+
 class AnnotationsDict(Marker):
     """``__annotations__`` loaded for an annotated assignment."""
 

@@ -1,0 +1,182 @@
+"""Round-trip table of DESIGN.md section 3 over the running interpreter's stdlib.
+
+For every function code object in the chosen top-level stdlib modules:
+decompile -> compile -> take the function at the same place -> compare
+normalized bytecode. *compiled* = the output compiles and holds the function;
+*equal* = identical normalized bytecode. The same figures for depyf, side by
+side, when it is installed.
+
+    python bench/corpus.py --every 4            # every 4th module
+    python bench/corpus.py --module json.decoder --show-failures 5
+"""
+import argparse
+import collections
+import os
+import signal
+import sys
+import sysconfig
+import time
+import types
+import warnings
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src"))
+
+from unveil.decompiler.measure import normalized  # noqa: E402
+
+SKIP = {"__phello__", "antigravity", "this", "idlelib", "turtledemo", "test", "lib2to3",
+        "tkinter", "ensurepip", "pydoc_data", "site-packages"}
+
+
+def stdlib_modules():
+    root = sysconfig.get_paths()["stdlib"]
+    names = []
+    for entry in sorted(os.listdir(root)):
+        if entry in SKIP or entry.startswith(("_", ".")) and entry != "__future__.py":
+            continue
+        path = os.path.join(root, entry)
+        if entry.endswith(".py"):
+            names.append((entry[:-3], [path]))
+        elif os.path.isdir(path) and os.path.exists(os.path.join(path, "__init__.py")):
+            files = []
+            for d, _, fs in os.walk(path):
+                if "test" in os.path.relpath(d, path).split(os.sep):
+                    continue
+                files.extend(os.path.join(d, f) for f in sorted(fs) if f.endswith(".py"))
+            names.append((entry, sorted(files)))
+    return names
+
+
+def functions(code, out):
+    """Every def's code object below ``code`` (comprehensions and lambdas are
+    part of the function that holds them)."""
+    for c in code.co_consts:
+        if isinstance(c, types.CodeType):
+            if c.co_name.startswith("<"):
+                if c.co_name in ("<lambda>", "<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>"):
+                    continue
+            else:
+                if not _is_class_body(c):
+                    out.append(c)
+            functions(c, out)
+    return out
+
+
+def _is_class_body(c):
+    names = c.co_names
+    return "__module__" in names and "__qualname__" in names and c.co_argcount == 0 and not c.co_varnames
+
+
+def find(container, name):
+    for c in container.co_consts:
+        if isinstance(c, types.CodeType):
+            if c.co_name == name:
+                return c
+            r = find(c, name)
+            if r is not None:
+                return r
+    return None
+
+
+def roundtrip_unveil(code):
+    from unveil.decompiler.api import Decompiler
+    src = Decompiler(code).decompile()
+    return src
+
+
+def roundtrip_depyf(code):
+    import depyf
+    return depyf.Decompiler(code).decompile()
+
+
+class Timeout(Exception):
+    pass
+
+
+def _alarm(signum, frame):
+    raise Timeout("took longer than 10 s")
+
+
+def measure(decompile, codes):
+    compiled = equal = 0
+    failures = []
+    signal.signal(signal.SIGALRM, _alarm)
+    t0 = time.perf_counter()
+    for code in codes:
+        signal.alarm(10)
+        try:
+            src = decompile(code)
+        except (Exception, Timeout) as e:  # noqa: BLE001 - every failure counts as not compiled
+            failures.append((code, "decompile: %s: %s" % (type(e).__name__, e)))
+            continue
+        finally:
+            signal.alarm(0)
+        try:
+            mod = compile(src, "<decompiled>", "exec")
+        except SyntaxError as e:
+            failures.append((code, "compile: %s" % e))
+            continue
+        new = find(mod, code.co_name)
+        if new is None:
+            failures.append((code, "function missing from output"))
+            continue
+        compiled += 1
+        if normalized(new) == normalized(code):
+            equal += 1
+        else:
+            failures.append((code, "bytecode differs"))
+    return compiled, equal, time.perf_counter() - t0, failures
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--every", type=int, default=4, help="take every k-th top-level module")
+    ap.add_argument("--module", action="append", help="only these modules (file stems)")
+    ap.add_argument("--show-failures", type=int, default=0, metavar="N")
+    ap.add_argument("--no-depyf", action="store_true")
+    args = ap.parse_args()
+    warnings.simplefilter("ignore")
+    mods = stdlib_modules()
+    if args.module:
+        wanted = set(args.module)
+        mods = [(n, fs) for n, fs in mods if n in wanted]
+    else:
+        mods = mods[::args.every]
+    codes = []
+    for name, files in mods:
+        for path in files:
+            try:
+                with open(path, "rb") as f:
+                    top = compile(f.read(), path, "exec")
+            except (SyntaxError, ValueError):
+                continue
+            functions(top, codes)
+    tools = [("unveil", roundtrip_unveil)]
+    if not args.no_depyf:
+        try:
+            import depyf  # noqa: F401
+            tools.append(("depyf", roundtrip_depyf))
+        except Exception:  # noqa: BLE001
+            pass
+    print("Python %d.%d, %d modules, %d functions" % (sys.version_info[0], sys.version_info[1],
+                                                      len(mods), len(codes)))
+    print("%-8s %10s %10s %12s" % ("tool", "compiled", "equal", "functions/s"))
+    results = {}
+    for label, fn in tools:
+        c, e, t, failures = measure(fn, codes)
+        results[label] = (c, e, t)
+        print("%-8s %9.1f%% %9.1f%% %12.0f" % (label, 100.0 * c / max(len(codes), 1),
+                                             100.0 * e / max(len(codes), 1), len(codes) / max(t, 1e-9)))
+        if label == "unveil" and args.show_failures:
+            kinds = collections.Counter(msg.split(" at offset")[0][:90] for _, msg in failures)
+            for msg, n in kinds.most_common(args.show_failures):
+                print("   %5d  %s" % (n, msg))
+            slow = [c for c, m in failures if "Timeout" in m]
+            for c in slow[:5]:
+                print("   timeout: %s %s:%d" % (c.co_name, c.co_filename, c.co_firstlineno))
+    if "depyf" in results:
+        u, d = results["unveil"], results["depyf"]
+        print("speed ratio unveil/depyf (functions per second): %.2f" % ((d[2] or 1e-9) / (u[2] or 1e-9)))
+
+
+if __name__ == "__main__":
+    main()
