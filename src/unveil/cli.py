@@ -611,21 +611,39 @@ def run_script(script, script_args, dump_dir, backend=None):
         sys.path[0] = script_dir
     else:
         sys.path.insert(0, script_dir)
+    # A failure of the dump never stops the script (DESIGN.md section 4): if it
+    # cannot start, the script runs without it; if it fails at the end, the
+    # script's own exit code still wins.
+    dump = None
+    try:
+        dump = unveil.prepare_debug(dump_dir)
+        dump.__enter__()
+    except Exception as e:
+        _err("the dump could not start (%s: %s); running %s without it"
+             % (type(e).__name__, _one_line(e), script))
+        dump = None
     code = 0
     try:
-        with unveil.prepare_debug(dump_dir):
-            with _DefaultBackend(backend):
-                try:
-                    runpy.run_path(script, run_name="__main__")
-                except SystemExit as e:
-                    code = _exit_code(e.code)
-                except BaseException:
-                    traceback.print_exc()
-                    code = 1
+        with _DefaultBackend(backend):
+            try:
+                runpy.run_path(script, run_name="__main__")
+            except SystemExit as e:
+                code = _exit_code(e.code)
+            except KeyboardInterrupt:
+                traceback.print_exc()
+                code = 130
+            except BaseException:
+                traceback.print_exc()
+                code = 1
     finally:
         sys.argv = saved_argv
         if saved_path0 is not None and sys.path:
             sys.path[0] = saved_path0
+        if dump is not None:
+            try:
+                dump.__exit__(None, None, None)
+            except Exception as e:
+                _err("the dump failed while finishing (%s: %s)" % (type(e).__name__, _one_line(e)))
     return code
 
 
@@ -651,11 +669,7 @@ def _run(args):
         _err("unveil run needs torch (pip install torch)")
         return 2
     dump_dir = args.dump
-    try:
-        code = run_script(args.script, args.args, dump_dir, args.backend)
-    except NotImplementedError as e:
-        _err("the torch dump is not available in this build: %s" % e)
-        return 2
+    code = run_script(args.script, args.args, dump_dir, args.backend)
     sys.stdout.flush()
     try:
         index = load_index(dump_dir)

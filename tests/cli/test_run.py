@@ -179,3 +179,33 @@ def test_backend_on_torch_without_default_backend_setting(tmp_path, fake_dump, c
     original = torch.compile
     _check_backend_run(tmp_path, capsys, counting_backend)
     assert torch.compile is original
+
+
+def test_dump_that_cannot_start_does_not_stop_the_script(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+
+    def broken(dump_dir, **kw):
+        raise NotImplementedError("unveil.torch.dump is not implemented yet")
+    monkeypatch.setattr(unveil, "prepare_debug", broken)
+    script = _script(tmp_path, "import sys\nprint('ran')\nsys.exit(4)\n")
+    assert cli.main(["run", str(script)]) == 4
+    out, err = capsys.readouterr()
+    assert "ran" in out
+    assert ("unveil: the dump could not start (NotImplementedError: unveil.torch.dump is not "
+            "implemented yet); running %s without it" % script) in err
+    assert "unveil: no summary: no such directory: unveil_dump" in err
+
+
+def test_dump_that_fails_at_the_end_keeps_the_exit_code(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+
+    @contextlib.contextmanager
+    def failing_exit(dump_dir, **kw):
+        yield
+        raise OSError("disk full")
+    monkeypatch.setattr(unveil, "prepare_debug", failing_exit)
+    script = _script(tmp_path, "print('ran')\n")
+    assert cli.main(["run", str(script)]) == 0
+    out, err = capsys.readouterr()
+    assert "ran" in out
+    assert "unveil: the dump failed while finishing (OSError: disk full)" in err
