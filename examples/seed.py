@@ -1,8 +1,9 @@
 """The bundled example: one frame, several cache entries.
 
-Run by ``make demo``. With unveil's dump available it writes the dump of this
-program to the directory given as the first argument (default ``demo_dump``).
+Run by ``make demo``: writes what torch.compile did to this program into the
+directory given as the first argument (default ``demo_dump``).
 """
+import os
 import sys
 
 import torch
@@ -20,21 +21,10 @@ def f(a, b):
 
 def main(dump_dir):
     x = torch.tensor([1.0])
-    try:
-        ctx = unveil.prepare_debug(dump_dir)
-    except NotImplementedError:
-        ctx = None
-    if ctx is None:
-        # the dump is not available yet: show the decompiler on Dynamo's code
-        f(x, 1); f(x, 2); f(x, 3)
-        from torch._dynamo.eval_frame import _debug_get_cache_entry_list
-        for k, entry in enumerate(_debug_get_cache_entry_list(f._torchdynamo_orig_callable.__code__)):
-            print("# cache entry %d" % k)
-            print(unveil.decompile(entry.code))
-        return
-    with ctx:
+    with unveil.prepare_debug(dump_dir):
         print(f(x, 1), f(x, 2), f(x, 3))
-    print("unveil: dump written to %s" % dump_dir)
+    print("unveil: dump written to %s" % os.path.abspath(dump_dir))
+    print("unveil: start with %s" % os.path.join(os.path.abspath(dump_dir), "README.md"))
 
 
 if __name__ == "__main__":

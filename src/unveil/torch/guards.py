@@ -10,6 +10,7 @@ comment when torch appended a description to a call, otherwise a faithful call
 ``___torch_guard("<torch's text>")`` (a guard torch evaluates in C++).
 """
 import ast
+import functools
 import io
 import tokenize
 
@@ -17,6 +18,7 @@ import tokenize
 _SUFFIXES = (" against ", ", type=")
 
 
+@functools.lru_cache(maxsize=4096)
 def split_comment(text: str):
     """``text`` -> (code, comment) at the first comment token outside strings."""
     try:
@@ -38,6 +40,7 @@ def _is_expression(text: str) -> bool:
     return not isinstance(node.body, ast.Tuple)
 
 
+@functools.lru_cache(maxsize=4096)
 def to_python(part: str):
     """One guard line -> (expression, note, location).
 

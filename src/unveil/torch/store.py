@@ -168,7 +168,7 @@ class Store:
     def _write_meta(self, name, data):
         tmp = os.path.join(self.meta, "%s.%s.tmp" % (name, self.token))
         with open(tmp, "w", encoding="utf-8") as fh:
-            json.dump(data, fh, indent=1)
+            json.dump(data, fh, separators=(",", ":"))
         os.replace(tmp, os.path.join(self.meta, name))
 
     def finish(self, part: dict, render_readme) -> dict:
