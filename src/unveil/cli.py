@@ -199,7 +199,7 @@ def units_from_code(body):
 
 
 def units_from_class(cls):
-    """Units for the methods of a live class (defaults and decorators known)."""
+    """Units for the methods of a live class (constant defaults and bases known)."""
     units = []
     for name, value in vars(cls).items():
         if isinstance(value, (staticmethod, classmethod)):
