@@ -11,6 +11,7 @@ stderr, never a traceback). ``unveil run`` exits with the script's own code.
 """
 import argparse
 import ast
+import contextlib
 import importlib
 import importlib.util
 import inspect
@@ -120,6 +121,10 @@ def load_pyc(path):
         if version is None:
             raise BadInput("%s was written by an unknown Python (magic number %d); "
                            "this is Python %s" % (path, word, running))
+        if version == running:  # a pre-release of this version wrote it
+            raise BadInput("%s was written by a pre-release of Python %s (magic number %d, "
+                           "this Python expects %d)" % (path, version, word, int.from_bytes(
+                               importlib.util.MAGIC_NUMBER[:2], "little")))
         raise BadInput("%s was written by Python %s (magic number %d); this is Python %s "
                        "- run unveil under Python %s" % (path, version, word, running, version))
     # PEP 552 header: magic, flags, then mtime+size or a source hash - 16 bytes.
@@ -340,8 +345,12 @@ def _resolve_target(target):
     mod_name, _, qual = target.partition(":")
     if not mod_name or not qual:
         raise BadInput("TARGET must be module:qualname, e.g. json:dumps, not %r" % target)
+    if os.getcwd() not in sys.path and "" not in sys.path:
+        sys.path.insert(0, os.getcwd())  # as `python -m` does: modules here are importable
     try:
-        obj = importlib.import_module(mod_name)
+        # whatever the module prints while importing must not end up in the source
+        with contextlib.redirect_stdout(sys.stderr):
+            obj = importlib.import_module(mod_name)
     except ImportError as e:
         raise BadInput("cannot import module %s: %s" % (mod_name, e))
     except Exception as e:  # the module ran and failed; still the user's input

@@ -343,3 +343,20 @@ def test_faithful_output_carries_no_mark(sample_py):
     r = run_unveil("decompile", sample_py)
     assert r.returncode == 0, r.stderr
     assert cli.UNVERIFIED not in r.stdout
+
+
+def test_pyc_from_a_prerelease_of_this_python(tmp_path):
+    word = int.from_bytes(importlib.util.MAGIC_NUMBER[:2], "little") - 1
+    path = _pyc(tmp_path, "pre.pyc", word.to_bytes(2, "little") + b"\r\n", b"")
+    assert_bad_input(run_unveil("decompile", path),
+                     "pre-release of Python %d.%d" % sys.version_info[:2], str(word))
+
+
+def test_output_of_module_import_does_not_mix_into_the_source(tmp_path):
+    (tmp_path / "chatty_mod.py").write_text("print('hello from import')\n\n"
+                                            "def g(x):\n    return x * 3\n")
+    # the console script finds modules of the current directory, as python -m does
+    r = run_unveil("decompile", "chatty_mod:g", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == "def g(x):\n    return x * 3\n"
+    assert "hello from import" in r.stderr
