@@ -77,6 +77,27 @@ def find(container, name):
     return None
 
 
+HEADERS = {}
+
+
+def import_header(module_code):
+    """``import x`` lines for the names the module binds by import.
+
+    3.11's compiler calls ``x.f()`` differently when ``x`` was bound by an
+    import in the module (LOAD_ATTR instead of LOAD_METHOD), so a function is
+    compiled back in the same place: after its module's import bindings.
+    """
+    import dis
+    names = []
+    ins = list(dis.get_instructions(module_code))
+    for k, i in enumerate(ins):
+        if i.opname in ("IMPORT_NAME", "IMPORT_FROM") and k + 1 < len(ins):
+            j = ins[k + 1]
+            if j.opname in ("STORE_NAME", "STORE_GLOBAL") and j.argval.isidentifier():
+                names.append(j.argval)
+    return "".join("import %s\n" % n for n in dict.fromkeys(names))
+
+
 def roundtrip_unveil(code):
     from unveil.decompiler.api import Decompiler
     src = Decompiler(code).decompile()
@@ -111,7 +132,8 @@ def measure(decompile, codes):
         finally:
             signal.alarm(0)
         try:
-            mod = compile(src, "<decompiled>", "exec")
+            compile(src, "<decompiled>", "exec")
+            mod = compile(HEADERS.get(id(code), "") + src, "<decompiled>", "exec")
         except SyntaxError as e:
             failures.append((code, "compile: %s" % e))
             continue
@@ -127,12 +149,27 @@ def measure(decompile, codes):
     return compiled, equal, time.perf_counter() - t0, failures
 
 
+def show_diff(code):
+    src = roundtrip_unveil(code)
+    new = find(compile(HEADERS.get(id(code), "") + src, "<decompiled>", "exec"), code.co_name)
+    a, b = normalized(code), normalized(new)
+    print("---- %s (%s:%d)" % (code.co_name, code.co_filename, code.co_firstlineno))
+    print(src)
+    k = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+    for i in range(max(0, k - 3), min(k + 4, max(len(a), len(b)))):
+        x = a[i] if i < len(a) else None
+        y = b[i] if i < len(b) else None
+        print("%s %4d  %-45s %s" % ("!" if x != y else " ", i, str(x)[:45], str(y)[:45]))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--every", type=int, default=4, help="take every k-th top-level module")
     ap.add_argument("--module", action="append", help="only these modules (file stems)")
     ap.add_argument("--show-failures", type=int, default=0, metavar="N")
     ap.add_argument("--no-depyf", action="store_true")
+    ap.add_argument("--diff", type=int, default=0, metavar="N",
+                    help="print source and first bytecode difference of N unequal functions")
     args = ap.parse_args()
     warnings.simplefilter("ignore")
     mods = stdlib_modules()
@@ -149,7 +186,11 @@ def main():
                     top = compile(f.read(), path, "exec")
             except (SyntaxError, ValueError):
                 continue
-            functions(top, codes)
+            found = functions(top, [])
+            header = import_header(top)
+            for c in found:
+                HEADERS[id(c)] = header
+            codes.extend(found)
     tools = [("unveil", roundtrip_unveil)]
     if not args.no_depyf:
         try:
@@ -170,6 +211,11 @@ def main():
             kinds = collections.Counter(msg.split(" at offset")[0][:90] for _, msg in failures)
             for msg, n in kinds.most_common(args.show_failures):
                 print("   %5d  %s" % (n, msg))
+            shown = 0
+            for c, m in failures:
+                if m == "bytecode differs" and shown < args.diff:
+                    shown += 1
+                    show_diff(c)
             slow = [c for c, m in failures if "Timeout" in m]
             for c in slow[:5]:
                 print("   timeout: %s %s:%d" % (c.co_name, c.co_filename, c.co_firstlineno))

@@ -74,7 +74,7 @@ class Context:
 
     # values ----------------------------------------------------------
     def as_expr(self, v, ins=None):
-        if isinstance(v, ast.expr):
+        if isinstance(v, ast.expr) or isinstance(v, ast.Slice):  # 3.8: Slice is not an expr
             return v
         if isinstance(v, V.Stored):
             a = v.assign
@@ -284,12 +284,30 @@ def clean_class_body(body):
     return out
 
 
+def _is_return_none(s):
+    return isinstance(s, ast.Return) and (
+        s.value is None or isinstance(s.value, ast.Constant) and s.value.value is None)
+
+
 def strip_implicit_return(body):
-    """The ``return None`` the compiler adds at the end is implied."""
-    if body and isinstance(body[-1], ast.Return):
-        v = body[-1].value
-        if v is None or isinstance(v, ast.Constant) and v.value is None:
-            return body[:-1]
+    """``return None`` where the function would end anyway is implied: the
+    compiler adds it at the end and copies it into the branches that lead
+    there, so it is dropped from every tail position."""
+    if not body:
+        return body
+    if _is_return_none(body[-1]):
+        return strip_implicit_return(body[:-1])
+    last = body[-1]
+    if isinstance(last, ast.If):
+        last.body = strip_implicit_return(last.body) or [ast.Pass()]
+        last.orelse = strip_implicit_return(last.orelse)
+    elif isinstance(last, ast.Try):
+        last.body = strip_implicit_return(last.body) or [ast.Pass()]
+        last.orelse = strip_implicit_return(last.orelse)
+        for h in last.handlers:
+            h.body = strip_implicit_return(h.body) or [ast.Pass()]
+    elif isinstance(last, (ast.With, ast.AsyncWith)):
+        last.body = strip_implicit_return(last.body) or [ast.Pass()]
     return body
 
 

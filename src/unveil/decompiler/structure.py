@@ -295,6 +295,12 @@ class Structurer:
         if len(f.stack) != depth + 1:
             return None
         sub = self.condition_from(b, f)
+        # reduce the candidate with its own private successors first, so
+        # ``a or (b and c)`` merges inside out
+        sub.true = self.through_trampoline(sub.true, sub.frame)
+        sub.false = self.through_trampoline(sub.false, sub.frame)
+        while self.merge_next(sub):
+            pass
         return sub
 
     def condition_from(self, block, f):
@@ -323,8 +329,6 @@ class Structurer:
             if sub is None:
                 continue
             st, sf = sub.true, sub.false
-            st = self.through_trampoline(st, sub.frame)
-            sf = self.through_trampoline(sf, sub.frame)
             other = c.false if side == "true" else c.true
             other = other[1] if isinstance(other, tuple) else other
             stn = st[1] if isinstance(st, tuple) else st
@@ -374,6 +378,12 @@ class Structurer:
 
     def if_(self, c: Cond, frame, region, loop):
         t, fl = c.true, c.false
+        test = c.expr
+        # the compiler puts an if's body right after its test: the branch
+        # that falls through is the body (``if not x`` jumps when x is true)
+        fall = max(self.cfg.blocks[k].end for k in c.blocks)
+        if fl == fall and t != fall:
+            t, fl, test = fl, t, negate(test)
         then = frame.copy()
         then.stmts = []
         t_exit = self.walk(t, then, self.branch_region(t, region), loop) if t != fl else Exit("leave", t)
@@ -386,22 +396,30 @@ class Structurer:
             if (f_exit.kind == "leave" and f_exit.target == t_exit.target
                     and len(other.stack) == depth + 1 and not other.stmts):
                 body, orelse = then.pop_expr(), other.pop_expr()
-                frame.push(ast.IfExp(test=c.expr, body=body, orelse=orelse))
+                frame.push(ast.IfExp(test=test, body=body, orelse=orelse))
                 return t_exit.target
             self.fail("conditional expression with unbalanced branches", self.cfg.at(t).start)
         if t_exit.kind == "leave" and t_exit.target == fl:
             # if without else
-            frame.emit(self.make_if(c.expr, then.stmts, []))
+            frame.emit(self.make_if(test, then.stmts, []))
             frame.stack[:] = then.stack
             return self.transfer(fl, frame, region, loop) if not region(fl) else fl
         other = frame.copy()
         other.stmts = []
         if t_exit.kind == "end":
-            # the then-branch never falls through: what follows is not an else
-            frame.emit(self.make_if(c.expr, then.stmts, []))
+            # the then-branch never falls through. When it ends in the
+            # function's own ``return None`` and the other branch also ends,
+            # the source was if/else (the compiler copied the final return
+            # into both); otherwise what follows is simply the next code.
+            if then.stmts and is_return_none(then.stmts[-1]):
+                f_exit = self.walk(fl, other, self.branch_region(fl, region), loop)
+                if f_exit.kind == "end":
+                    frame.emit(self.make_if(test, then.stmts, other.stmts))
+                    return END
+            frame.emit(self.make_if(test, then.stmts, []))
             return self.transfer(fl, frame, region, loop) if not region(fl) else fl
         f_exit = self.walk(fl, other, self.branch_region(fl, region), loop)
-        frame.emit(self.make_if(c.expr, then.stmts, other.stmts))
+        frame.emit(self.make_if(test, then.stmts, other.stmts))
         if f_exit.kind == "end":
             frame.stack[:] = then.stack
             return self.transfer(t_exit.target, frame, region, loop) if not region(t_exit.target) else t_exit.target
@@ -748,6 +766,10 @@ class Structurer:
         body = frame.copy()
         body.stmts = []
         ex = self.walk(block.start, body, lambda i: region(i) and (covered(i) or i in extra), loop)
+        if ex.kind == "leave" and len(body.stack) > len(frame.stack):
+            # a value computed inside the try (``return f()``): the statement
+            # that uses it follows the protected range but belongs to the body
+            ex = self.walk(ex.target, body, region, loop)
         if kind == "finally":
             node = ast.Try(body=body.stmts or [ast.Pass()], handlers=[], orelse=[],
                            finalbody=fin or [ast.Pass()])
@@ -764,6 +786,20 @@ class Structurer:
         handlers, h_exit = self.except_clauses(H, frame, depth, region, loop)
         orelse = []
         follow = h_exit
+        if ex.kind == "leave" and h_exit is None and ex.target < H and region(self.cfg.containing(ex.target).start):
+            # no handler falls through and the body's exit lies before the
+            # handlers: that code is the else clause
+            else_frame = frame.copy()
+            else_frame.stmts = []
+            start = self.cfg.containing(ex.target)
+            dom = self.dominated_by(start)
+            ex2 = self.walk(ex.target, else_frame, lambda i: region(i) and dom(i) and not covered(i), loop)
+            frame.emit(ast.Try(body=body.stmts or [ast.Pass()], handlers=handlers,
+                               orelse=else_frame.stmts, finalbody=[]))
+            frame.stack[:] = else_frame.stack
+            if ex2.kind == "end":
+                return END
+            return self.transfer(ex2.target, frame, region, loop) if not region(ex2.target) else ex2.target
         if ex.kind == "leave":
             if h_exit is None or ex.target == h_exit:
                 follow = ex.target
@@ -945,6 +981,11 @@ class Structurer:
             hb = self.cfg.at(h)
             h = hb.handler if hb else None
         return False
+
+
+def is_return_none(s):
+    return isinstance(s, ast.Return) and (
+        s.value is None or isinstance(s.value, ast.Constant) and s.value.value is None)
 
 
 def strip_name_cleanup(stmts, name):
