@@ -22,7 +22,9 @@ from . import expressions as E
 from . import values as V
 from .cfg import CFG, Block
 from .errors import DecompilationError
+from .inline import InlinedComprehensions
 from .instructions import CONDITIONAL_JUMPS
+from .legacy import LegacyBlocks
 
 
 class Exit(NamedTuple):
@@ -84,7 +86,7 @@ def chain_compare(a, b):
     return None
 
 
-class Structurer:
+class Structurer(LegacyBlocks, InlinedComprehensions):
     def __init__(self, ctx, program):
         self.ctx = ctx
         self.program = program
@@ -193,6 +195,8 @@ class Structurer:
             "BEFORE_ASYNC_WITH")) else block.end
         for k in range(block.start if start is None else start, stop):
             ins = instrs[k]
+            if ins.op == "LOAD_FAST_AND_CLEAR":
+                return self.inlined_comprehension(ins, frame, region, loop)
             if ins.op in SPECIAL:
                 r = SPECIAL[ins.op](self, ins, frame, region, loop)
                 if r is not None:
@@ -217,7 +221,7 @@ class Structurer:
         if op == "FOR_ITER":
             self.fail("for loop without a loop", last.index)
         if op in ("SETUP_FINALLY", "SETUP_WITH", "SETUP_ASYNC_WITH"):
-            self.fail("old-style exception blocks are not supported yet", last.index)
+            return self.setup_block(last, frame, region, loop)
         self.fail("unsupported control flow", last.index)
 
     # ---------------------------------------------------------- conditions
