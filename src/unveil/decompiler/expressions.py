@@ -42,6 +42,7 @@ class Frame:
         self.stmts: List[ast.stmt] = []
         self.pending = []  # (target, value) of a tuple assignment being collected
         self.current = None  # the instruction being executed
+        self.loop = None  # header of the innermost loop being structured
 
     # -- stack helpers ---------------------------------------------------
     def push(self, v):
@@ -67,18 +68,131 @@ class Frame:
 
     def expr(self, v, ins=None):
         """``v`` as an expression; raises for values source cannot name."""
+        if isinstance(v, V.SymList):
+            if any(x is v for x in self.stack):
+                # still referenced (and maybe changed) elsewhere: one object
+                return self.spill_all(v)
+            return ast.List(elts=[self.expr(x) for x in v.elts], ctx=ast.Load())
         return self.ctx.as_expr(v, ins)
 
     def pop_expr(self, ins=None):
         return self.expr(self.pop(ins), ins)
 
     def emit(self, stmt):
+        if not getattr(stmt, "_no_spill", False):
+            self.spill_for(stmt)
         self.stmts.append(stmt)
+
+    # -- evaluation order ------------------------------------------------
+    def spill_for(self, stmt):
+        """Values on the stack were computed before ``stmt`` runs. Where
+        writing them out after it could give another result (``stmt`` stores
+        or deletes a name they read, or they have effects), they are first
+        saved in temporaries, in stack order."""
+        written = _written_names(stmt)
+        local_only = _binds_only(stmt)
+        for k, v in enumerate(self.stack):
+            if isinstance(v, ast.expr):
+                if _needs_spill(v, written, local_only):
+                    self.stack[k] = self.spill(v)
+            elif isinstance(v, V.SymList):
+                self._spill_elements(v, written, set())
+
+    def _spill_elements(self, lst, written, seen):
+        if id(lst) in seen:
+            return
+        seen.add(id(lst))
+        for j, elt in enumerate(lst.elts):
+            if isinstance(elt, V.SymList):
+                self._spill_elements(elt, written, seen)
+                continue
+            inner = elt.value if isinstance(elt, ast.Starred) else elt
+            if _needs_spill(inner, written, _binds_only(None)):
+                tmp = self.spill(inner)
+                lst.elts[j] = ast.Starred(value=tmp, ctx=ast.Load()) if isinstance(elt, ast.Starred) else tmp
+
+    def spill(self, value):
+        """Save ``value`` in a new temporary; its name, to use instead."""
+        tmp = self.ctx.new_temp()
+        node = ast.Assign(targets=[name(tmp, ast.Store())], value=value)
+        node._no_spill = True
+        self.stmts.append(node)
+        return name(tmp)
+
+    def spill_all(self, value):
+        """Replace every reference to ``value`` on the stack by one temporary."""
+        tmp = None
+        for k, v in enumerate(self.stack):
+            if v is value:
+                if tmp is None:
+                    tmp = self.spill(self.ctx.as_expr(value, self.current) if not isinstance(value, V.SymList)
+                                     else ast.List(elts=[self.expr(x) for x in value.elts], ctx=ast.Load()))
+                self.stack[k] = tmp
+        return tmp
 
     def copy(self):
         f = Frame(self.ctx, self.stack)
         f.pending = list(self.pending)
+        f.loop = self.loop
         return f
+
+
+_STABLE = (ast.Name, ast.Constant)
+
+
+def _written_names(stmt):
+    out = set()
+    for node in ast.walk(stmt):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            out.add(node.id)
+    if isinstance(stmt, (ast.Global, ast.Nonlocal)):
+        return set()
+    return out
+
+
+def is_droppable(e):
+    """An expression statement that would do nothing: constants, names and
+    displays of them (a name could be unbound; Dynamo's code never is)."""
+    if isinstance(e, (ast.Constant, ast.Name)):
+        return True
+    if isinstance(e, (ast.List, ast.Tuple, ast.Set)):
+        return all(is_droppable(x.value if isinstance(x, ast.Starred) else x) for x in e.elts)
+    return False
+
+
+def is_pure(e):
+    """No effects and the same value whenever it is evaluated."""
+    if isinstance(e, ast.Constant):
+        return True
+    if isinstance(e, (ast.List, ast.Tuple, ast.Set)):
+        return all(is_pure(x.value if isinstance(x, ast.Starred) else x) for x in e.elts)
+    if isinstance(e, ast.Dict):
+        return all((k is None or is_pure(k)) and is_pure(v) for k, v in zip(e.keys, e.values))
+    return False
+
+
+def _binds_only(stmt):
+    """Whether ``stmt`` only binds or unbinds local names, with nothing that
+    could run other code (so it cannot change a value that does not read
+    those names)."""
+    if isinstance(stmt, ast.Delete):
+        return all(isinstance(t, ast.Name) for t in stmt.targets)
+    if isinstance(stmt, ast.Assign):
+        return (all(isinstance(t, ast.Name) for t in stmt.targets)
+                and isinstance(stmt.value, (ast.Name, ast.Constant)))
+    return False
+
+
+def _needs_spill(e, written, local_only=False):
+    if is_pure(e):
+        return False
+    if local_only:
+        return any(isinstance(n, ast.Name) and n.id in written for n in ast.walk(e))
+    names = [n for n in ast.walk(e) if isinstance(n, ast.Name)]
+    if all(isinstance(n, _STABLE) or isinstance(n, (ast.expr_context, ast.Starred, ast.List, ast.Tuple))
+           for n in ast.walk(e)):
+        return any(n.id in written for n in names)
+    return True
 
 
 # ---------------------------------------------------------------- stores
@@ -115,6 +229,7 @@ def assign_to(frame: Frame, target, value, ins):
     if any(v is value for v in frame.stack):
         # a copy of the value is still on the stack: chained assignment or walrus
         node = ast.Assign(targets=[target], value=expr)
+        node._no_spill = True  # becomes a walrus or part of a chained assignment
         frame.emit(node)
         for k, v in enumerate(frame.stack):
             if v is value:
@@ -282,10 +397,49 @@ def _as_store(e):
     return e
 
 
+def _const_index(index, lst):
+    """A constant int or slice usable on ``lst``'s known elements, or None."""
+    if any(isinstance(x, ast.Starred) for x in lst.elts):
+        return None
+    if isinstance(index, ast.Constant) and type(index.value) is int:
+        if -len(lst.elts) <= index.value < len(lst.elts):
+            return index.value
+        return None
+    if isinstance(index, ast.Slice):
+        parts = [index.lower, index.upper, index.step]
+        if all(p is None or isinstance(p, ast.Constant) and (p.value is None or type(p.value) is int)
+               for p in parts):
+            return slice(*[None if p is None else p.value for p in parts])
+    return None
+
+
 def _binary_subscr(f, ins):
     index = f.pop_expr(ins)
-    obj = f.pop_expr(ins)
+    obj = f.pop(ins)
+    if isinstance(obj, V.SymList):
+        k = _const_index(index, obj)
+        if k is not None:
+            if isinstance(k, slice):
+                picked = obj.elts[k]
+                f.push(V.SymList(_shared(f, obj, picked), f.loop))
+            else:
+                f.push(_shared(f, obj, [obj.elts[k]])[0])
+            return
+    obj = f.expr(obj, ins)
     f.push(ast.Subscript(value=obj, slice=_index(index), ctx=ast.Load()))
+
+
+def _shared(f, lst, elts):
+    """Elements about to be referenced twice: ones with effects are saved
+    in temporaries first, so they are still evaluated once."""
+    out = []
+    for x in elts:
+        if isinstance(x, ast.expr) and not is_pure(x) and not isinstance(x, ast.Name):
+            tmp = f.spill(x)
+            lst.elts[:] = [tmp if y is x else y for y in lst.elts]
+            x = tmp
+        out.append(x)
+    return out
 
 
 def _index(e):
@@ -327,6 +481,23 @@ def _build_slice(f, ins):
 def _store_subscr(f, ins):
     index = f.pop_expr(ins)
     obj = f.pop(ins)
+    if isinstance(obj, V.SymList) and obj.loop == f.loop:
+        k = _const_index(index, obj)
+        if k is not None:
+            value = f.pop(ins)
+            if isinstance(k, slice):
+                new = _elements(value)
+                if new is not None and (k.step is None or k.step == 1):
+                    obj.elts[k] = new
+                    return
+                f.push(value)
+            else:
+                obj.elts[k] = f.expr(value, ins)
+                return
+    if isinstance(obj, V.SymList):
+        f.push(obj)
+        obj = f.spill_all(obj)
+        f.pop()
     if isinstance(obj, V.AnnotationsDict):
         # module/class level ``x: T`` is ``__annotations__['x'] = T``
         ann = f.pop_expr(ins)
@@ -338,7 +509,17 @@ def _store_subscr(f, ins):
 
 def _delete_subscr(f, ins):
     index = f.pop_expr(ins)
-    obj = f.pop_expr(ins)
+    obj = f.pop(ins)
+    if isinstance(obj, V.SymList) and obj.loop == f.loop:
+        k = _const_index(index, obj)
+        if k is not None:
+            del obj.elts[k]
+            return
+    if isinstance(obj, V.SymList):
+        f.push(obj)
+        obj = f.spill_all(obj)
+        f.pop()
+    obj = f.expr(obj, ins)
     f.emit(ast.Delete(targets=[ast.Subscript(value=obj, slice=index, ctx=ast.Del())]))
 
 
@@ -367,11 +548,16 @@ def _contains_op(f, ins):
 
 def _build(kind):
     def run(f, ins):
-        items = [f.expr(v, ins) for v in f.popn(ins.arg, ins)]
+        raw = f.popn(ins.arg, ins)
+        if kind is ast.List:
+            # lists inside lists stay symbolic: Dynamo builds and edits nests
+            f.push(V.SymList([v if isinstance(v, V.SymList) else f.expr(v, ins) for v in raw], f.loop))
+            return
+        items = [f.expr(v, ins) for v in raw]
         if kind is ast.Tuple:
             f.push(ast.Tuple(elts=items, ctx=ast.Load()))
         elif kind is ast.List:
-            f.push(ast.List(elts=items, ctx=ast.Load()))
+            f.push(V.SymList(items, f.loop))
         else:
             f.push(ast.Set(elts=items))
     return run
@@ -423,8 +609,14 @@ def _convert_value(f, ins):
 def _collection_add(kind):
     # LIST_APPEND / SET_ADD / MAP_ADD inside a comprehension body: the
     # collection is below; the structurer turns these statements into the
-    # comprehension's element.
+    # comprehension's element. In straight-line code (``[a, *b, c]``) the
+    # element simply joins the list.
     def run(f, ins):
+        if kind == "list" and len(f.stack) > ins.arg:
+            lst = _target_list(f, ins.arg + 1, ins)  # the item is still on top
+            if lst is not None:
+                lst.elts.append(f.pop_expr(ins))
+                return
         if kind == "map":
             v = f.pop_expr(ins)
             k = f.pop_expr(ins)
@@ -435,21 +627,40 @@ def _collection_add(kind):
     return run
 
 
-def _list_extend(f, ins):
-    v = f.pop_expr(ins)
-    lst = f.stack[-ins.arg]
-    lst = f.expr(lst)
+def _elements(v):
+    """The elements of ``v`` if it is a known sequence, else None."""
+    if isinstance(v, V.SymList):
+        return list(v.elts)
+    if isinstance(v, (ast.List, ast.Tuple)):
+        return list(v.elts)
     if isinstance(v, ast.Constant) and isinstance(v.value, tuple):
-        extra = [const(x) for x in v.value]
-    elif isinstance(v, (ast.List, ast.Tuple)) and lst is not None and False:
-        extra = list(v.elts)
-    else:
-        extra = [ast.Starred(value=v, ctx=ast.Load())]
-    if isinstance(lst, (ast.List, ast.Set)):
-        new = type(lst)(elts=list(lst.elts) + extra, **({"ctx": ast.Load()} if isinstance(lst, ast.List) else {}))
-    else:
-        raise DecompilationError("LIST_EXTEND on a non-list", f.ctx.name, ins.offset, ins.op)
-    f.stack[-ins.arg] = new
+        return [const(x) for x in v.value]
+    return None
+
+
+def _target_list(f, depth, ins):
+    """The list ``depth`` below the top, if it can still change symbolically
+    (it was built in the loop being executed)."""
+    lst = f.stack[-depth]
+    if isinstance(lst, V.SymList) and lst.loop == f.loop:
+        return lst
+    return None
+
+
+def _list_extend(f, ins):
+    v = f.pop(ins)
+    lst = _target_list(f, ins.arg, ins)
+    extra = _elements(v)
+    if extra is None:
+        extra = [ast.Starred(value=f.expr(v, ins), ctx=ast.Load())]
+    if lst is not None:
+        lst.elts.extend(extra)
+        return
+    target = f.stack[-ins.arg]
+    if isinstance(target, V.SymList):
+        target = f.spill_all(target)
+    f.emit(ast.Expr(value=ast.Call(func=ast.Attribute(value=f.expr(target, ins), attr="extend", ctx=ast.Load()),
+                                   args=[ast.List(elts=extra, ctx=ast.Load())], keywords=[])))
 
 
 def _set_update(f, ins):
@@ -566,7 +777,7 @@ def _call_function_ex(f, ins):
     head = f.popn(slots, ins)
     func = [h for h in head if h is not V.NULL][0]
     fexpr = f.expr(func, ins)
-    if isinstance(args, ast.Tuple):
+    if isinstance(args, (ast.Tuple, ast.List)):
         arg_nodes = list(args.elts)
     elif isinstance(args, ast.Constant) and isinstance(args.value, tuple):
         arg_nodes = [const(x) for x in args.value]
@@ -632,6 +843,23 @@ def _pop_top(f, ins):
         return  # end of ``from m import a, b``
     if isinstance(v, V.InPlace):
         raise DecompilationError("in-place result discarded", f.ctx.name, ins.offset, ins.op)
+    discard(f, v, ins)
+
+
+def discard(f, v, ins, seen=None):
+    """Drop ``v``: a value with no effect leaves no statement (nothing to
+    say); parts of it that have effects (a call inside a list Dynamo built)
+    still run, in order."""
+    if isinstance(v, V.SymList):
+        seen = seen or set()
+        if id(v) in seen or any(x is v for x in f.stack):
+            return  # still referenced elsewhere
+        seen.add(id(v))
+        for x in v.elts:
+            discard(f, x.value if isinstance(x, ast.Starred) else x, ins, seen)
+        return
+    if isinstance(v, ast.expr) and (is_pure(v) or is_droppable(v) and f.ctx.dynamo):
+        return
     f.emit(ast.Expr(value=f.expr(v, ins)))
 
 

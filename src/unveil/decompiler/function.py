@@ -30,6 +30,13 @@ def is_literal(value):
     return False
 
 
+def is_dynamo_code(code):
+    names = code.co_names
+    return any(n.startswith(("__compiled_fn", "__resume_at", "__import_torch", "___stack"))
+               for n in names) or code.co_name.startswith("torch_dynamo_resume_in_") or any(
+        v.startswith("___stack") for v in code.co_varnames)
+
+
 class Element(ast.stmt):
     """A comprehension's element (LIST_APPEND/SET_ADD/MAP_ADD) as a statement."""
     _fields = ("kind", "value")
@@ -47,6 +54,11 @@ class Context:
         self.consts = consts if consts is not None else {}
         self.seq = 0
         self.instrs = None  # set by decompile_code: lets stores look ahead
+        self.temp_prefix = "__temp_"
+        # code written by TorchDynamo (no source): a few clean-ups apply that
+        # would change the bytecode of ordinary code
+        self.dynamo = is_dynamo_code(code)
+        self.temps = 0
 
     # names -----------------------------------------------------------
     def deref_name(self, arg):
@@ -90,6 +102,14 @@ class Context:
 
     def emit_unpack(self, frame, target, value):
         E.simple_assign(frame, target, value, frame.current)
+
+    def new_temp(self):
+        """A fresh temporary variable name, unused by the code object."""
+        while True:
+            self.temps += 1
+            n = "%s%d" % (self.temp_prefix, self.temps)
+            if n not in self.code.co_varnames and n not in self.code.co_names:
+                return n
 
     def next_seq(self):
         self.seq += 1

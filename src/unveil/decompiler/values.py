@@ -149,6 +149,19 @@ class Converted(Marker):
         self.conversion = conversion
 
 
+class SymList(Marker):
+    """A list built on the stack whose contents are still known element by
+    element. The bytecode Dynamo writes copies such lists and mutates them
+    (``LIST_EXTEND``, ``STORE_SUBSCR`` on constant indices); as long as every
+    change is known, they stay a plain display in the output instead of a
+    temporary variable and a statement per change. ``loop`` is the loop it was
+    built in: a change inside another loop is not straight-line any more."""
+
+    def __init__(self, elts, loop):
+        self.elts = elts
+        self.loop = loop
+
+
 class AnnotationsDict(Marker):
     """``__annotations__`` loaded for an annotated assignment."""
 
