@@ -303,6 +303,10 @@ def _load_const(f, ins):
 
 
 def _load_name(f, ins):
+    if ins.arg == ".0":
+        # a comprehension's argument: the iterator of its outermost loop
+        f.push(V.Iterator(name(".0")))
+        return
     f.push(name(ins.arg))
 
 
@@ -739,12 +743,12 @@ def _call(f, ins):
     callee = [h for h in head if h is not V.NULL]
     if not callee:
         raise DecompilationError("call of NULL", f.ctx.name, ins.offset, ins.op)
+    func = callee[0]
     if len(callee) == 2:
-        # 3.11+ method call without the NULL: [method, self] (or 3.13
-        # [callable, self]); self is already inside the Attribute.
-        func = callee[0]
-    else:
-        func = callee[0]
+        # 3.11+: [callable, self] with no NULL - self is the first argument
+        # (a comprehension's iterator is passed this way)
+        raw = [callee[1]] + raw
+        argc += 1
     if isinstance(func, V.WithExit):
         f.push(V.NULL)  # the exit's result, discarded by the following POP_TOP
         return

@@ -596,6 +596,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions):
         brk = self.break_target(natural, exit_)
         body = frame.copy()
         body.stmts = []
+        body.loop = header.start
         body.push(it)
         target_box = []
         group = V.TargetGroup(1, lambda node: target_box.append(node))
@@ -632,6 +633,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions):
         brk = self.break_target(natural, exit_)
         body = frame.copy()
         body.stmts = []
+        body.loop = header.start
         conts = {header.start}
         if latch is not None:
             conts.add(latch)
@@ -1021,7 +1023,7 @@ def strip_trailing_continue(stmts):
     """A ``continue`` at the very end of a loop body is implied (also at the
     end of a last statement's branches)."""
     if stmts and isinstance(stmts[-1], ast.Continue):
-        return stmts[:-1]
+        return strip_trailing_continue(stmts[:-1])
     if stmts:
         last = stmts[-1]
         for field in ("body", "orelse", "finalbody"):

@@ -1,0 +1,146 @@
+"""Source -> a code object laid out like the original (a drop-in replacement).
+
+``fn.__code__ = recompile(fn.__code__)`` must work, and Dynamo must accept the
+result in place of the code it wrote. That needs, beyond equal behaviour, the
+same name, arguments, flags, local-variable order (``co_varnames``),
+``co_freevars`` and ``co_cellvars``, and every constant of the original,
+including objects that have no literal form.
+"""
+import ast
+import types
+from typing import Optional
+
+from .emit import to_source
+from .errors import DecompilationError
+
+CO_NESTED = 0x10  # set on code compiled inside a function; informational only
+
+
+class LayoutError(DecompilationError):
+    """The recompiled code cannot stand in for the original."""
+
+
+def declare_locals(fn_node, code):
+    """Make the compiler number local variables in ``code``'s order: a dead
+    ``if False:`` assignment of every non-argument local, first in the body.
+    The compiler removes the dead branch but its symbol table still sees the
+    names first, in this order."""
+    nargs = (code.co_argcount + code.co_kwonlyargcount
+             + bool(code.co_flags & 0x04) + bool(code.co_flags & 0x08))
+    names = [n for n in code.co_varnames[nargs:] if n.isidentifier()]
+    if not names:
+        return
+    decl = ast.If(test=ast.Constant(value=False), body=[ast.Assign(
+        targets=[ast.Name(id=n, ctx=ast.Store()) for n in names], value=ast.Constant(value=None))],
+        orelse=[])
+    fn_node.body.insert(_after_docstring_and_decls(fn_node.body), decl)
+
+
+def _after_docstring_and_decls(body):
+    k = 0
+    while k < len(body) and isinstance(body[k], (ast.Global, ast.Nonlocal)):
+        k += 1
+    return k
+
+
+class _Placeholders(ast.NodeTransformer):
+    """Names standing for non-literal constants -> unique string constants,
+    swapped for the objects after compilation."""
+
+    def __init__(self, consts):
+        self.consts = consts
+        self.marks = {}
+
+    def visit_Name(self, node):
+        if node.id in self.consts and isinstance(node.ctx, ast.Load):
+            mark = "\0unveil-const\0%s" % node.id
+            self.marks[mark] = self.consts[node.id]
+            return ast.copy_location(ast.Constant(value=mark), node)
+        return node
+
+
+def _swap_consts(code, marks):
+    consts = tuple(marks.get(c, c) if isinstance(c, str) else
+                   _swap_consts(c, marks) if isinstance(c, types.CodeType) else c
+                   for c in code.co_consts)
+    return code.replace(co_consts=consts)
+
+
+def _find(container, name):
+    for c in container.co_consts:
+        if isinstance(c, types.CodeType):
+            if c.co_name == name:
+                return c
+            found = _find(c, name)
+            if found is not None:
+                return found
+    return None
+
+
+def check_layout(new, like):
+    """Raise :class:`LayoutError` unless ``new`` can replace ``like``."""
+    if (new.co_flags | CO_NESTED) != (like.co_flags | CO_NESTED):
+        raise LayoutError("co_flags differ: %#x, recompiled %#x" % (like.co_flags, new.co_flags),
+                          like.co_name)
+    for attr in ("co_argcount", "co_posonlyargcount", "co_kwonlyargcount", "co_varnames",
+                 "co_cellvars", "co_freevars"):
+        a, b = getattr(like, attr), getattr(new, attr)
+        if attr == "co_varnames":
+            # temporaries the decompiler introduced come after the original's
+            ok = b[:len(a)] == a
+        else:
+            ok = a == b
+        if not ok:
+            raise LayoutError("%s differ: %r, recompiled %r" % (attr, a, b), like.co_name)
+
+
+def source_for(code, def_name: Optional[str] = None) -> str:
+    """The decompiled text used for recompilation: the function (inside its
+    closure wrapper if it has free variables) with its locals declared."""
+    from .api import Decompiler
+    module, ctx = Decompiler(code).decompile_ast(def_name)
+    fn = _def_node(module, def_name or code.co_name)
+    if fn is not None:
+        declare_locals(fn, code)
+    return to_source(module), ctx
+
+
+def _def_node(module, name):
+    for node in ast.walk(module):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name:
+            return node
+    return None
+
+
+def compile_source(text: str, code, filename: str, def_name: Optional[str] = None, consts=None):
+    """Compile ``text`` (decompiled from ``code``) as file ``filename`` and
+    return the function's code object, renamed and checked to replace ``code``."""
+    tree = ast.parse(text, filename)
+    marks = {}
+    if consts:
+        p = _Placeholders(consts)
+        tree = ast.fix_missing_locations(p.visit(tree))
+        marks = p.marks
+    module = compile(tree, filename, "exec", dont_inherit=True)
+    name = def_name or code.co_name
+    if not name.isidentifier():
+        name = "__unveil_" + "".join(c if c.isalnum() else "_" for c in name)
+    new = _find(module, name)
+    if new is None:
+        raise LayoutError("the recompiled text has no function %s" % name, code.co_name)
+    if marks:
+        new = _swap_consts(new, marks)
+    fields = {"co_name": code.co_name, "co_flags": code.co_flags}
+    if hasattr(code, "co_qualname"):
+        fields["co_qualname"] = code.co_qualname
+    new = new.replace(**fields)
+    check_layout(new, code)
+    return new
+
+
+def recompile(code, filename: str = "<unveil>") -> types.CodeType:
+    """``code`` decompiled and compiled back, laid out like ``code``."""
+    if code.co_name == "<module>":
+        raise ValueError("recompile expects a function's code object, not a module's")
+    text, ctx = source_for(code)
+    return compile_source(text, code, filename, consts=ctx.consts)
