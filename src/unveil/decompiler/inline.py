@@ -4,11 +4,161 @@ saved values are restored after it.
 
 A mixin of :class:`structure.Structurer`: the walker calls
 ``inlined_comprehension`` at a ``LOAD_FAST_AND_CLEAR``.
+
+The layout the compiler produces (3.12 and 3.13)::
+
+    <outer iterable>; GET_ITER
+    LOAD_FAST_AND_CLEAR a; [MAKE_CELL a]; LOAD_FAST_AND_CLEAR b ...   save
+    SWAP n+1; BUILD_LIST|BUILD_SET|BUILD_MAP 0; SWAP 2                 result below the iterator
+    H: FOR_ITER E ... LIST_APPEND|SET_ADD|MAP_ADD ... JUMP H            the loop, nested loops, ifs
+    E: END_FOR [POP_TOP]
+    SWAP n+1; STORE_FAST b; STORE_FAST a                                restore
+
+with an exception-table entry from the BUILD_* to ``E`` whose handler (placed
+at the end of the code) restores the names and re-raises; it starts with
+``SWAP``, not ``PUSH_EXC_INFO``, so the structurer classifies it as compiler
+cleanup and never makes a ``try`` of it.  The restore may be reordered with
+the instruction that consumes the result (3.12's static swap elimination
+turns ``SWAP 2; STORE_FAST x; STORE_FAST a`` into ``STORE_FAST a;
+STORE_FAST x``), so the restore is followed symbolically: the saved values
+are :class:`Saved` markers on the stack, and a store of a marker into its
+own name is the restore and produces nothing.
 """
+import ast
+
+from . import values as V
+from . import expressions as E
+from .cleanup import tidy
+from .function import Element, comprehension
+
+_KIND = {"BUILD_LIST": ("<listcomp>", "list"), "BUILD_SET": ("<setcomp>", "set"),
+         "BUILD_MAP": ("<dictcomp>", "map")}
+_STORE_OPS = ("STORE_FAST", "STORE_DEREF", "STORE_NAME")
+
+
+class Saved(V.Marker):
+    """The value of ``name`` saved by LOAD_FAST_AND_CLEAR before an inlined
+    comprehension, waiting to be stored back."""
+
+    def __init__(self, name):
+        self.name = name
+
+
+class Result(V.Marker):
+    """The empty list/set/dict an inlined comprehension fills."""
+
+    def __init__(self, op):
+        self.op = op
 
 
 class InlinedComprehensions:
     def inlined_comprehension(self, ins, frame, region, loop):
         """Fold the inlined comprehension starting at ``ins`` into one
         expression on ``frame``'s stack; return the index after it."""
-        self.fail("inlined comprehensions are not supported yet", ins.index)
+        instrs = self.instrs
+        k = ins.index
+        base = len(frame.stack)
+        saved = []
+        result = None
+        # -- prologue: save, build the empty result, put the iterator on top
+        while k < self.n and instrs[k].op != "FOR_ITER":
+            cur = instrs[k]
+            if cur.op == "LOAD_FAST_AND_CLEAR" and result is None:
+                marker = Saved(cur.arg)
+                saved.append(marker)
+                frame.push(marker)
+            elif cur.op == "SWAP":
+                if len(frame.stack) < cur.arg:
+                    self.fail("inlined comprehension: stack underflow", k)
+                E.execute(frame, cur)
+            elif cur.op in _KIND and cur.arg == 0 and result is None and saved:
+                result = Result(cur.op)
+                frame.push(result)
+            else:
+                self.fail("inlined comprehension: unexpected prologue", k)
+            k += 1
+        if (result is None or k >= self.n or len(frame.stack) < base + 1
+                or not isinstance(frame.stack[-1], V.Iterator)
+                or frame.stack[-2] is not result):
+            self.fail("inlined comprehension: unrecognised prologue", ins.index)
+        if frame.stack[-1].is_async:
+            self.fail("inlined async comprehension", k)
+        header = self.cfg.at(k)
+        if header is None or not self.is_loop_header(header) or header.start in self.active_loops:
+            self.fail("inlined comprehension without its loop", k)
+        # -- the loop, structured on its own into a for statement
+        # The loop sees only its result and iterator: what lies below on the
+        # stack belongs to the enclosing expression, which the comprehension
+        # (a scope of its own in the source) cannot touch.
+        sub = frame.copy()
+        sub.stack = frame.stack[-2:]
+        sub.stmts = []
+        sub.pending = []
+        follow = self.loop(header, sub, None)
+        if follow is None:
+            self.fail("inlined comprehension loop never ends", k)
+        kind_name, elt_kind = _KIND[result.op]
+        stmts = _drop_tail_continues(tidy(sub.stmts))
+        if len(stmts) != 1 or not isinstance(stmts[0], ast.For) or stmts[0].orelse:
+            self.fail("inlined comprehension: unrecognised loop", k)
+        if _element_kind(stmts[0]) != elt_kind:
+            self.fail("inlined comprehension: element does not match the result", k)
+        if len(sub.stack) != 1 or sub.stack[0] is not result:
+            self.fail("inlined comprehension: result lost", follow)
+        node = comprehension(kind_name, stmts, None)
+        del frame.stack[-2:]
+        frame.push(node)
+        # -- restore: follow the stores of the saved values
+        k = follow
+        while any(isinstance(v, Saved) and v in saved for v in frame.stack):
+            if k >= self.n:
+                self.fail("inlined comprehension: restore not found", follow)
+            cur = instrs[k]
+            if cur.target is not None or cur.op in ("RETURN_VALUE", "RAISE_VARARGS", "RERAISE",
+                                                  "LOAD_FAST_AND_CLEAR", "YIELD_VALUE"):
+                self.fail("inlined comprehension: control flow before the restore", k)
+            top = frame.stack[-1] if frame.stack else None
+            if isinstance(top, Saved) and cur.op != "SWAP":
+                if cur.op not in _STORE_OPS or cur.arg != top.name or top not in saved:
+                    self.fail("inlined comprehension: unexpected restore", k)
+                frame.stack.pop()
+            elif cur.op in ("SWAP", "COPY", "POP_TOP") or cur.op.startswith(("STORE_", "LOAD_")):
+                if cur.op == "COPY" and isinstance(frame.stack[-cur.arg], Saved):
+                    self.fail("inlined comprehension: saved value copied", k)
+                if cur.op == "POP_TOP" and isinstance(top, V.Marker):
+                    self.fail("inlined comprehension: unexpected pop", k)
+                E.execute(frame, cur)
+            else:
+                self.fail("inlined comprehension: unexpected instruction in the restore", k)
+            k += 1
+        if len(frame.stack) < base - 1:
+            self.fail("inlined comprehension: stack underflow", k)
+        return k
+
+
+def _drop_tail_continues(stmts):
+    """In a comprehension's loop nest a ``continue`` at the end of a loop
+    body or of an ``if`` that ends one changes nothing: drop it (the walker
+    writes the jump back to the loop header that way)."""
+    out = list(stmts)
+    while out and isinstance(out[-1], ast.Continue):
+        out.pop()
+    if out and isinstance(out[-1], (ast.For, ast.If)):
+        last = out[-1]
+        last.body = _drop_tail_continues(last.body)
+        if isinstance(last, ast.If):
+            last.orelse = _drop_tail_continues(last.orelse)
+    return out
+
+
+def _element_kind(node):
+    """The kind of the Element at the bottom of a comprehension loop nest."""
+    while True:
+        if isinstance(node, (ast.For, ast.If)):
+            if len(node.body) != 1 or node.orelse:
+                return None
+            node = node.body[0]
+        elif isinstance(node, Element):
+            return node.kind
+        else:
+            return None

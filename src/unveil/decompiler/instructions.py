@@ -373,6 +373,23 @@ def _exception_table(code, by_offset_index) -> List[Handler]:
     return out
 
 
+def _cover_fused_jumps(handlers: List[Handler], instrs: List[Instr]) -> List[Handler]:
+    """3.12+: a backward conditional jump is always a fused ``POP_JUMP_IF_X;
+    JUMP_BACKWARD`` pair (see :func:`_rewrite`), and the table may leave one
+    half of the pair uncovered (3.12 the JUMP_BACKWARD, 3.13 the conditional
+    jump).  A range that ends at such a jump, when no other range covers it,
+    takes it in, so the condition stays in one block with what computes it."""
+    starts = {h.start for h in handlers}
+    out = []
+    for h in handlers:
+        j = instrs[h.end] if h.end < len(instrs) else None
+        if (j is not None and j.op in NEGATED_JUMP and j.target is not None
+                and j.target <= h.end and h.end not in starts):
+            h = h._replace(end=h.end + 1)
+        out.append(h)
+    return out
+
+
 def _block_stack_handlers(instrs: List[Instr]) -> List[Handler]:
     """<=3.10: derive exception ranges from SETUP_*/POP_BLOCK by following the
     control flow (the block stack at an instruction is the same on every path
@@ -439,6 +456,8 @@ def read(code) -> Program:
 
     if PY >= (3, 11):
         handlers = _exception_table(code, by_offset_index)
+        if PY >= (3, 12):
+            handlers = _cover_fused_jumps(handlers, instrs)
     else:
         handlers = _block_stack_handlers(instrs)
     return Program(code, instrs, handlers)
