@@ -209,8 +209,12 @@ def main():
                                              100.0 * e / max(len(codes), 1), len(codes) / max(t, 1e-9)))
         if label == "unveil" and args.show_failures:
             kinds = collections.Counter(msg.split(" at offset")[0][:90] for _, msg in failures)
+            examples = {}
+            for c, msg in failures:
+                examples.setdefault(msg.split(" at offset")[0][:90], "%s:%s" % (
+                    os.path.basename(c.co_filename), getattr(c, "co_qualname", c.co_name)))
             for msg, n in kinds.most_common(args.show_failures):
-                print("   %5d  %s" % (n, msg))
+                print("   %5d  %-90s e.g. %s" % (n, msg, examples[msg]))
             shown = 0
             for c, m in failures:
                 if m == "bytecode differs" and shown < args.diff:

@@ -21,11 +21,11 @@ class Block:
 
 
 class CFG:
-    def __init__(self, program: Program):
+    def __init__(self, program: Program, extra_leaders=()):
         self.program = program
         instrs = program.instrs
         n = len(instrs)
-        leaders: Set[int] = {0}
+        leaders: Set[int] = {0} | set(extra_leaders)
         for ins in instrs:
             if ins.target is not None:
                 leaders.add(ins.target)

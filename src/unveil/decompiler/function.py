@@ -249,7 +249,9 @@ def arguments(code, defaults=(), kwdefaults=None, ann=None):
 def comprehension(kind_name, body, outer_iter):
     """Turn the statements of a comprehension's code object back into the
     comprehension expression."""
-    stmts = [s for s in body if not isinstance(s, ast.Return)]
+    # a walrus inside binds in the enclosing function: the comprehension's
+    # code declares it nonlocal, the source does not
+    stmts = [s for s in body if not isinstance(s, (ast.Return, ast.Nonlocal, ast.Global))]
     if len(stmts) != 1 or not isinstance(stmts[0], (ast.For, ast.AsyncFor)):
         raise DecompilationError("unrecognised comprehension body", kind_name)
     gens = []

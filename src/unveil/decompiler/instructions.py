@@ -461,3 +461,56 @@ def read(code) -> Program:
     else:
         handlers = _block_stack_handlers(instrs)
     return Program(code, instrs, handlers)
+
+
+def pops_pushes(ins: Instr):
+    """(values popped, values pushed) of a normalized straight-line
+    instruction, or None when it is not a plain expression step."""
+    op, arg = ins.op, ins.arg
+    fixed = {
+        "LOAD_CONST": (0, 1), "LOAD_FAST": (0, 1), "LOAD_NAME": (0, 1), "LOAD_GLOBAL": (0, 1),
+        "LOAD_DEREF": (0, 1), "LOAD_CLASSDEREF": (0, 1), "PUSH_NULL": (0, 1),
+        "LOAD_ATTR": (1, 1), "LOAD_METHOD": (1, 2), "BINARY_OP": (2, 1), "BINARY_SUBSCR": (2, 1),
+        "COMPARE_OP": (2, 1), "IS_OP": (2, 1), "CONTAINS_OP": (2, 1), "UNARY_NOT": (1, 1),
+        "UNARY_NEGATIVE": (1, 1), "UNARY_POSITIVE": (1, 1), "UNARY_INVERT": (1, 1),
+        "BINARY_SLICE": (3, 1), "GET_LEN": (1, 2), "FORMAT_VALUE": None,
+        "LOAD_ASSERTION_ERROR": (0, 1),
+    }
+    if op in fixed and fixed[op] is not None:
+        return fixed[op]
+    if op == "FORMAT_VALUE":
+        return (2 if arg[1] else 1, 1)
+    if op in ("BUILD_TUPLE", "BUILD_LIST", "BUILD_SET", "BUILD_STRING"):
+        return (arg, 1)
+    if op == "BUILD_MAP":
+        return (2 * arg, 1)
+    if op == "BUILD_CONST_KEY_MAP":
+        return (arg + 1, 1)
+    if op == "BUILD_SLICE":
+        return (arg, 1)
+    if op == "CALL":
+        argc, kwnames, slots = arg
+        return (argc + (len(kwnames) if kwnames else 0) + slots, 1)
+    if op == "CALL_FUNCTION_EX":
+        has_kw, slots = arg
+        return (1 + int(has_kw) + slots, 1)
+    return None
+
+
+def expression_start(instrs: List[Instr], jump_index: int, lower: int) -> Optional[int]:
+    """Index where the value tested by the conditional jump at
+    ``jump_index`` starts being computed (not before ``lower``), or None."""
+    need = 1
+    k = jump_index - 1
+    while k >= lower:
+        pp = pops_pushes(instrs[k])
+        if pp is None:
+            return None
+        pops, pushes = pp
+        need += pops - pushes
+        if need == 0:
+            return k
+        if need < 0:
+            return None
+        k -= 1
+    return None

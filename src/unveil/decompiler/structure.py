@@ -86,12 +86,26 @@ def chain_compare(a, b):
     return None
 
 
+def latch_tests(program):
+    """Where the test of each backward conditional jump starts: a block of
+    its own, so the bottom test of a loop (3.10+ ``while``) is not fused
+    with the body's last statement."""
+    from .instructions import expression_start
+    out = set()
+    for ins in program.instrs:
+        if ins.op in CONDITIONAL_JUMPS and ins.target is not None and ins.target <= ins.index:
+            k = expression_start(program.instrs, ins.index, 0)
+            if k is not None:
+                out.add(k)
+    return out
+
+
 class Structurer(LegacyBlocks, InlinedComprehensions):
     def __init__(self, ctx, program):
         self.ctx = ctx
         self.program = program
         self.instrs = program.instrs
-        self.cfg = CFG(program)
+        self.cfg = CFG(program, latch_tests(program))
         self.n = len(self.instrs)
         self.active_loops = set()
         self.active_handlers = set()
@@ -581,6 +595,18 @@ class Structurer(LegacyBlocks, InlinedComprehensions):
                         test = c.expr if inside_t else negate(c.expr)
                         start = c.true if inside_t else c.false
                         exit_ = c.false if inside_t else c.true
+                        # 3.10+: a ``continue`` jumps back to this top test,
+                        # while the body also loops through a bottom test
+                        body = self.cfg.at(start)
+                        found = self.find_latch(body, exit_, probe) if body is not None else None
+                        if found is not None and body.start not in self.active_loops:
+                            self.active_loops.add(body.start)
+                            try:
+                                return self.while_loop(found[1].expr, start, exit_, frame,
+                                                       natural | self.natural(body), header,
+                                                       found[0], skip=c.blocks)
+                            finally:
+                                self.active_loops.discard(body.start)
                         return self.while_loop(test, start, exit_, frame, natural, header, None,
                                                skip=c.blocks)
             return self.while_loop(None, header.start, None, frame, natural, header, None)
@@ -659,19 +685,34 @@ class Structurer(LegacyBlocks, InlinedComprehensions):
         if isinstance(c.true, tuple) or isinstance(c.false, tuple):
             return None
         h = self.cfg.at(c.true)
-        if h is None or not self.is_loop_header(h) or h.start in self.active_loops:
+        if h is None or h.start in self.active_loops:
             return None
-        latches = self.cfg.back_edge_sources(h)
+        found = self.find_latch(h, c.false, frame)
+        if found is None:
+            return None
+        lstart, lc = found
+        self.active_loops.add(h.start)
+        try:
+            return self.while_loop(lc.expr, h.start, c.false, frame, self.natural(h), h, lstart)
+        finally:
+            self.active_loops.discard(h.start)
+
+    def find_latch(self, h, exit_, frame):
+        """When ``h`` heads a loop closed by a test that goes back to ``h``
+        or out to ``exit_`` (the bottom test of an inverted ``while``): the
+        start of that test and its condition."""
+        if not self.is_loop_header(h):
+            return None
         latch = None
-        for lb in latches:
+        for lb in self.cfg.back_edge_sources(h):
             if self.cfg.is_conditional(lb):
                 latch = lb
         if latch is None:
             return None
         # the latch condition may start in an earlier block of an and/or chain
-        body_starts = self.natural(h)
-        lstart = self.latch_start(latch, body_starts)
+        lstart = self.latch_start(latch, self.natural(h))
         probe = frame.copy()
+        probe.stmts = []
         lb = self.cfg.at(lstart)
         try:
             for k in range(lb.start, lb.end - 1):
@@ -681,13 +722,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions):
             lc = self.condition(lb, probe)
         except DecompilationError:
             return None
-        if lc.true != h.start or lc.false != c.false:
+        if lc.true != h.start or lc.false != exit_:
             return None
-        self.active_loops.add(h.start)
-        try:
-            return self.while_loop(lc.expr, h.start, c.false, frame, body_starts, h, lstart)
-        finally:
-            self.active_loops.discard(h.start)
+        return lstart, lc
 
     def latch_start(self, latch: Block, body_starts):
         """First block of the condition chain that ends in ``latch``."""
