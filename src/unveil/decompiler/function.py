@@ -340,7 +340,11 @@ def decompile_code(code, consts=None):
     ctx = Context(code, consts)
     program = read(code)
     ctx.instrs = program.instrs
-    body = Structurer(ctx, program).run()
+    try:
+        body = Structurer(ctx, program).run()
+    except RecursionError:
+        raise DecompilationError("control flow could not be structured (the walk did not "
+                                 "terminate)", ctx.name) from None
     body = tidy(body)
     if code.co_name not in COMPREHENSIONS and code.co_name != "<lambda>":
         body = strip_implicit_return(body)

@@ -86,14 +86,15 @@ def chain_compare(a, b):
     return None
 
 
-def latch_tests(program):
-    """Where the test of each backward conditional jump starts: a block of
-    its own, so the bottom test of a loop (3.10+ ``while``) is not fused
-    with the body's last statement."""
+def condition_starts(program):
+    """Where the value tested by each conditional jump starts being
+    computed: a block of its own, so a test is never fused with the
+    statement before it (the bottom test of a 3.10+ ``while``, each link of
+    an ``and``/``or`` chain)."""
     from .instructions import expression_start
     out = set()
     for ins in program.instrs:
-        if ins.op in CONDITIONAL_JUMPS and ins.target is not None and ins.target <= ins.index:
+        if ins.op in CONDITIONAL_JUMPS and ins.target is not None:
             k = expression_start(program.instrs, ins.index, 0)
             if k is not None:
                 out.add(k)
@@ -105,7 +106,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions):
         self.ctx = ctx
         self.program = program
         self.instrs = program.instrs
-        self.cfg = CFG(program, latch_tests(program))
+        self.cfg = CFG(program, condition_starts(program))
         self.n = len(self.instrs)
         self.active_loops = set()
         self.active_handlers = set()
@@ -275,11 +276,25 @@ class Structurer(LegacyBlocks, InlinedComprehensions):
         ins = self.instrs[b.start:b.end]
         if (len(ins) == 2 and ins[0].op == "POP_TOP" and ins[1].op == "JUMP"
                 and len(b.preds) == 1):
-            return ("pop", ins[1].target)
+            return ("pop", ins[1].target, target)
         if (len(ins) == 3 and ins[0].op == "SWAP" and ins[1].op == "POP_TOP"
                 and ins[2].op == "JUMP"):
             return target
         return target
+
+    def alias(self, index):
+        """What ``index`` stands for when comparing where branches go: the
+        compiler copies small ``return <constant>`` blocks to every place
+        that jumps to them, and the copies are one place in the source."""
+        b = self.cfg.at(index) if isinstance(index, int) else None
+        if b is not None and b.end - b.start == 2:
+            a, r = self.instrs[b.start], self.instrs[b.start + 1]
+            if a.op == "LOAD_CONST" and r.op == "RETURN_VALUE":
+                return ("return", type(a.arg).__name__, repr(a.arg))
+        return index
+
+    def same_place(self, a, b):
+        return a == b or self.alias(a) == self.alias(b)
 
     def pure_condition(self, index, frame, chain_blocks):
         """The condition computed by the block at ``index`` with no other
@@ -348,20 +363,20 @@ class Structurer(LegacyBlocks, InlinedComprehensions):
                 continue
             st, sf = sub.true, sub.false
             other = c.false if side == "true" else c.true
-            other = other[1] if isinstance(other, tuple) else other
+            other = self.alias(other[1] if isinstance(other, tuple) else other)
             stn = st[1] if isinstance(st, tuple) else st
             sfn = sf[1] if isinstance(sf, tuple) else sf
             if side == "true":
-                if other == sfn:
+                if other == self.alias(sfn):
                     expr = chain_compare(c.expr, sub.expr) or bool_op(ast.And, c.expr, sub.expr)
-                elif other == stn:
+                elif other == self.alias(stn):
                     expr = bool_op(ast.Or, negate(c.expr), sub.expr)
                 else:
                     continue
             else:
-                if other == stn:
+                if other == self.alias(stn):
                     expr = bool_op(ast.Or, c.expr, sub.expr)
-                elif other == sfn:
+                elif other == self.alias(sfn):
                     expr = bool_op(ast.And, negate(c.expr), sub.expr)
                 else:
                     continue
@@ -395,7 +410,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions):
         return lambda i: region(i) and dom(i)
 
     def if_(self, c: Cond, frame, region, loop):
-        t, fl = c.true, c.false
+        # a chained comparison's cleanup that could not be merged is
+        # walked as the code it is
+        t, fl = [x[2] if isinstance(x, tuple) else x for x in (c.true, c.false)]
         test = c.expr
         # the compiler puts an if's body right after its test: the branch
         # that falls through is the body (``if not x`` jumps when x is true)
@@ -411,13 +428,13 @@ class Structurer(LegacyBlocks, InlinedComprehensions):
             other = frame.copy()
             other.stmts = []
             f_exit = self.walk(fl, other, self.branch_region(fl, region), loop)
-            if (f_exit.kind == "leave" and f_exit.target == t_exit.target
+            if (f_exit.kind == "leave" and self.same_place(f_exit.target, t_exit.target)
                     and len(other.stack) == depth + 1 and not other.stmts):
                 body, orelse = then.pop_expr(), other.pop_expr()
                 frame.push(ast.IfExp(test=test, body=body, orelse=orelse))
                 return t_exit.target
             self.fail("conditional expression with unbalanced branches", self.cfg.at(t).start)
-        if t_exit.kind == "leave" and t_exit.target == fl:
+        if t_exit.kind == "leave" and self.same_place(t_exit.target, fl):
             # if without else
             frame.emit(self.make_if(test, then.stmts, []))
             frame.stack[:] = then.stack
@@ -441,7 +458,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions):
         if f_exit.kind == "end":
             frame.stack[:] = then.stack
             return self.transfer(t_exit.target, frame, region, loop) if not region(t_exit.target) else t_exit.target
-        if f_exit.target != t_exit.target:
+        if not self.same_place(f_exit.target, t_exit.target):
             self.fail("if branches end in different places", self.cfg.at(fl).start)
         frame.stack[:] = then.stack
         return self.transfer(t_exit.target, frame, region, loop) if not region(t_exit.target) else t_exit.target
@@ -722,7 +739,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions):
             lc = self.condition(lb, probe)
         except DecompilationError:
             return None
-        if lc.true != h.start or lc.false != exit_:
+        if lc.true != h.start or not self.same_place(lc.false, exit_):
             return None
         return lstart, lc
 
@@ -744,7 +761,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions):
                     break
                 pt = self.instrs[p.end - 1].target
                 lt = self.instrs[latch.end - 1]
-                if pt not in (lt.target, latch.end):
+                if not (self.same_place(pt, lt.target) or self.same_place(pt, latch.end)):
                     break
                 b = p
             else:
