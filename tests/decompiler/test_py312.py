@@ -290,6 +290,86 @@ def comp_nested_triple(xs, n):
     return [[[x + y + z for z in range(2)] for y in range(n)] for x in xs]
 
 
+def lc_in_except(xs, n):
+    try:
+        return xs[n]
+    except IndexError:
+        names = [x * 2 for x in xs]
+        d = {x: n for x in names}
+    return names, d
+
+
+def lc_in_while(xs, n):
+    out = []
+    while n > 0:
+        out.append({x % n for x in xs})
+        n -= 1
+    return out
+
+
+def genexp_with_listcomp(xs, n):
+    return sum(len([y for y in range(x)]) for x in xs if x > 0)
+
+
+def lambda_with_comp(xs, n):
+    f = lambda v: [x * v for x in xs]  # noqa: E731
+    return f(n)
+
+
+def comp_default_arg(xs, n):
+    def inner(a=[x + n for x in xs]):
+        return a
+    return inner()
+
+
+def comp_in_fstring(xs, n):
+    return f"{[x for x in xs]}-{n}"
+
+
+def comp_keywords(xs, n):
+    return dict(a=[x for x in xs], b={x for x in xs}, c={x: n for x in xs})
+
+
+def comp_global_name(xs, n):
+    global GX
+    GX = "global"
+    r = [GX for GX in xs]
+    return r, GX
+
+
+def closure_shadow(xs, n):
+    x = n
+
+    def inner(ys):
+        return [x for x in ys], x
+    return inner(xs)
+
+
+def comp_cell_outer_used(xs, n):
+    x = n
+    fs = [lambda: x for x in xs]
+    return [f() for f in fs], x, (lambda: x)()
+
+
+def comp_nested_cells(xs, n):
+    fs = [[lambda: (x, y) for y in range(n)] for x in xs]
+    return [[f() for f in row] for row in fs]
+
+
+def comp_in_comp_condition(xs, n):
+    return [x for x in xs if [y for y in range(x) if y > n]]
+
+
+def comp_result_subscript(xs, n):
+    return [x * 2 for x in xs][1:], {x: 1 for x in xs}.get(n)
+
+
+def comp_augassign(xs, n):
+    total = [n]
+    total += [x for x in xs]
+    return total
+
+
 CASES = [
     lc_simple, lc_expr, lc_if, lc_two_ifs, lc_if_and, lc_if_or, lc_nested_loops,
     lc_nested_loops_ifs, lc_nested_comp, lc_comp_in_iter, lc_comp_in_inner_iter,
@@ -301,7 +381,10 @@ CASES = [
     sc_simple, sc_if, sc_nested, dc_simple, dc_if, dc_items,
     dc_nested_value, dc_walrus, mixed_kinds, class_body_comp, class_body_shadow,
     method_comp, closure_comp, comp_with_cell_var, comp_over_dict_items, comp_string,
-    comp_nested_triple,
+    comp_nested_triple, lc_in_except, lc_in_while, genexp_with_listcomp,
+    lambda_with_comp, comp_default_arg, comp_in_fstring, comp_keywords, comp_global_name,
+    closure_shadow, comp_cell_outer_used, comp_nested_cells, comp_in_comp_condition,
+    comp_result_subscript, comp_augassign,
 ]
 
 INPUTS = [([1, 2, 3], 2), ([], 3), ([0, 5, -4, 7], 1), ([3, 0], 0), ([9, 8, 7, 6, 5], 4)]
@@ -316,12 +399,14 @@ BROKEN = set()
 if PY <= (3, 11):
     BROKEN |= {"lc_walrus", "lc_walrus_cond", "dc_walrus", "module_walrus"}
 if PY <= (3, 10):
-    BROKEN |= {"lc_shadow_unbound", "lc_raise_restores", "lc_in_try"}
-# Same behaviour, other bytecode: 3.12+ copies the ``return`` after a
+    BROKEN |= {"lc_shadow_unbound", "lc_raise_restores", "lc_in_try", "lc_in_except"}
+# Same behaviour, other bytecode: 3.11+ copies the ``return`` after a
 # try/except into the handler and the structurer keeps it there; 3.13 class
 # bodies store their line in ``__firstlineno__`` (the recompiled text starts
 # at line 1).
 BYTECODE_BROKEN = set()
+if PY >= (3, 11):
+    BYTECODE_BROKEN |= {"lc_in_except"}
 if PY >= (3, 12):
     BYTECODE_BROKEN |= {"lc_raise_restores", "lc_in_try"}
 if PY >= (3, 13):

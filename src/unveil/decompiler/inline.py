@@ -114,6 +114,10 @@ class InlinedComprehensions:
             if k >= self.n:
                 self.fail("inlined comprehension: restore not found", follow)
             cur = instrs[k]
+            if cur.op == "JUMP" and cur.target > k:
+                # the cleanup handler placed between the loop and the restore
+                k = cur.target
+                continue
             if cur.target is not None or cur.op in ("RETURN_VALUE", "RAISE_VARARGS", "RERAISE",
                                                   "LOAD_FAST_AND_CLEAR", "YIELD_VALUE"):
                 self.fail("inlined comprehension: control flow before the restore", k)
@@ -133,6 +137,10 @@ class InlinedComprehensions:
             k += 1
         if len(frame.stack) < base - 1:
             self.fail("inlined comprehension: stack underflow", k)
+        if k < self.n and self.cfg.at(k) is None:
+            # the rest of the block, so that callers get a block start
+            # (or an exit) as from any other block
+            return self.block(self.cfg.containing(k), frame, region, loop, start=k)
         return k
 
 
