@@ -53,8 +53,9 @@ class Result(V.Marker):
 
 class InlinedComprehensions:
     def inlined_comprehension(self, ins, frame, region, loop):
-        """Fold the inlined comprehension starting at ``ins`` into one
-        expression on ``frame``'s stack; return the index after it."""
+        """Fold the inlined comprehension starting at ``ins`` (its first
+        LOAD_FAST_AND_CLEAR, or its ``BUILD_X 0`` when it saves no name) into
+        one expression on ``frame``'s stack; return the index after it."""
         instrs = self.instrs
         k = ins.index
         base = len(frame.stack)
@@ -71,7 +72,9 @@ class InlinedComprehensions:
                 if len(frame.stack) < cur.arg:
                     self.fail("inlined comprehension: stack underflow", k)
                 E.execute(frame, cur)
-            elif cur.op in _KIND and cur.arg == 0 and result is None and saved:
+            elif cur.op in _KIND and cur.arg == 0 and result is None and (saved or k == ins.index):
+                # (entered at the BUILD itself: a comprehension whose targets
+                # are all attributes or subscripts saves no name)
                 result = Result(cur.op)
                 frame.push(result)
             else:
