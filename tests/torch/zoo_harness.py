@@ -1,0 +1,239 @@
+"""Machinery of the torch.compile zoo: run a program under plain ``torch.compile``
+and again with every code object Dynamo writes replaced by
+``unveil.decompiler.recompile.recompile(new_code, "<zoo>")``; compare.
+
+Run as a script to print the table of docs/zoo.md (and the failures, if any)::
+
+    .venv/bin/python tests/torch/zoo_harness.py [program ...]
+"""
+import contextlib
+import dataclasses
+import dis
+import io
+import os
+import re
+import sys
+import traceback
+import types
+from typing import Any, List, Optional
+
+import torch
+
+from unveil.decompiler.recompile import recompile
+
+ZOO_FILENAME = "<zoo>"
+RESUME_PREFIX = "torch_dynamo_resume_in_"
+
+
+@dataclasses.dataclass
+class Failure:
+    original: types.CodeType  # the code Dynamo compiled (user code or a resume function)
+    code: types.CodeType      # the code that failed to round-trip
+    what: str                 # "transformed" or "resume function"
+    error: str
+    trace: str
+
+    def report(self) -> str:
+        return "%s code of %s (%s):\n%s\n%s" % (self.what, self.original.co_name, self.code.co_name,
+                                                self.error, disassembly(self.code))
+
+
+def disassembly(code: types.CodeType, width: int = 70) -> str:
+    """``dis.dis`` of ``code`` with long constants (Dynamo puts whole globals dicts in
+    ``co_consts``) shortened to ``width`` characters."""
+    out = io.StringIO()
+    dis.dis(code, file=out)
+    lines = []
+    for line in out.getvalue().splitlines():
+        m = re.match(r"(.*?\d+ \()(.*)\)$", line)
+        if m and len(m.group(2)) > width:
+            line = "%s%s...)" % (m.group(1), m.group(2)[:width])
+        lines.append(line)
+    return "\n".join(lines) + "\n"
+
+
+class RecompileHook:
+    """A Dynamo bytecode hook. With ``replace``: returns ``recompile(new_code)`` for every
+    code object Dynamo writes and records failures (returning None, so Dynamo's code runs).
+    Without: only counts what Dynamo writes."""
+
+    def __init__(self, replace: bool = True):
+        self.replace = replace
+        self.produced: List[tuple] = []     # (original, Dynamo's transformed code)
+        self.replaced: List[tuple] = []     # (original, Dynamo's code, recompiled code)
+        self.resume_functions: List[types.CodeType] = []  # generated in the run
+        self.resume_checked: List[types.CodeType] = []  # resume function bodies recompiled
+        self.failures: List[Failure] = []
+        self.cache: List[types.CodeType] = []  # the code of every cache entry at the end of the run
+        self.handle = None
+
+    def __enter__(self):
+        self.handle = torch._dynamo.convert_frame.register_bytecode_hook(self)
+        return self
+
+    def __exit__(self, *exc):
+        self.handle.remove()
+        self.handle = None
+
+    def __call__(self, code, new_code):
+        self.produced.append((code, new_code))
+        if not self.replace:
+            return None
+        new = self._recompile(code, new_code, "transformed")
+        if new is not None:
+            self.replaced.append((code, new_code, new))
+        return new
+
+    def check_resume_functions(self, codes):
+        """Recompile the bodies of the resume functions Dynamo generated. Torch keeps tracing
+        (or, for a skipped frame, running) its own objects, so these are checked, not swapped in;
+        the ones Dynamo compiled also went through the hook as transformed code."""
+        for code in codes:
+            if self._recompile(code, code, "resume function") is not None:
+                self.resume_checked.append(code)
+
+    def _recompile(self, original, code, what):
+        try:
+            new = recompile(code, ZOO_FILENAME)
+            assert new.co_filename == ZOO_FILENAME
+            return new
+        except Exception as exc:  # noqa: BLE001 - every failure is recorded and fails the test
+            self.failures.append(Failure(original, code, what, "%s: %s" % (type(exc).__name__, exc),
+                                         traceback.format_exc()))
+            return None
+
+
+@dataclasses.dataclass
+class Run:
+    results: List[Any]   # per call: (output, gradients)
+    stdout: str
+    state: Any
+    hook: RecompileHook
+
+
+def _tensors(obj):
+    if isinstance(obj, torch.Tensor):
+        yield obj
+    elif isinstance(obj, dict):
+        for v in obj.values():
+            yield from _tensors(v)
+    elif isinstance(obj, (list, tuple)):
+        for v in obj:
+            yield from _tensors(v)
+
+
+def _detached(obj):
+    if isinstance(obj, torch.Tensor):
+        return obj.detach().clone()
+    if isinstance(obj, dict):
+        return {k: _detached(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return type(obj)(_detached(v) for v in obj)
+    return obj
+
+
+def execute(program, backend: str, replace: bool) -> Run:
+    """One run of ``program``: fresh Dynamo, seeded build, every call, backward if asked."""
+    torch._dynamo.reset()
+    torch.manual_seed(0)
+    case = program.make()
+    compiled = torch.compile(case.fn, backend=backend)
+    results = []
+    out_text = io.StringIO()
+    with torch._dynamo.config.patch(**program.config), RecompileHook(replace) as hook, \
+            contextlib.redirect_stdout(out_text):
+        for args, kwargs in case.calls:
+            out = compiled(*args, **kwargs)
+            grads = None
+            if case.grads:
+                loss = sum(t.float().sum() for t in _tensors(out) if t.requires_grad)
+                loss.backward()
+                grads = [None if t.grad is None else t.grad.clone() for t in case.grads]
+                for t in case.grads:
+                    t.grad = None
+            results.append((_detached(out), grads))
+    state = case.state() if case.state else None
+    hook.resume_functions = resume_functions()
+    hook.cache = cache_codes(hook)
+    if replace:
+        hook.check_resume_functions(hook.resume_functions)
+    torch._dynamo.reset()
+    return Run(results, out_text.getvalue(), state, hook)
+
+
+def assert_same(got, expected, path="result"):
+    """``got`` equals ``expected`` exactly: tensors bit for bit (dtype, shape, values),
+    containers element by element, anything else with ``==``."""
+    if isinstance(expected, torch.Tensor):
+        assert isinstance(got, torch.Tensor), "%s: %r is not a tensor" % (path, got)
+        torch.testing.assert_close(got, expected, rtol=0, atol=0, equal_nan=True, msg=lambda m: "%s: %s" % (path, m))
+    elif isinstance(expected, dict):
+        assert type(got) is type(expected) and list(got) == list(expected), "%s: keys %r != %r" % (
+            path, list(got), list(expected))
+        for k in expected:
+            assert_same(got[k], expected[k], "%s[%r]" % (path, k))
+    elif isinstance(expected, (list, tuple)):
+        assert type(got) is type(expected) and len(got) == len(expected), "%s: %r != %r" % (path, got, expected)
+        for k, (g, e) in enumerate(zip(got, expected)):
+            assert_same(g, e, "%s[%d]" % (path, k))
+    else:
+        assert type(got) is type(expected) and got == expected, "%s: %r != %r" % (path, got, expected)
+
+
+def resume_functions():
+    """Every resume function Dynamo generated since the last ``torch._dynamo.reset()``
+    (including those of frames it then skipped, which never reach a bytecode hook)."""
+    from torch._dynamo.resume_execution import ContinueExecutionCache
+    return [code for by_key in ContinueExecutionCache.cache.values.values() for code in by_key.values()]
+
+
+def cache_codes(hook: RecompileHook):
+    """The code objects of every cache entry of every code Dynamo compiled in ``hook``'s run."""
+    from torch._dynamo.eval_frame import _debug_get_cache_entry_list
+    originals = {id(c): c for c, _ in hook.produced}
+    return [e.code for c in originals.values() for e in _debug_get_cache_entry_list(c)]
+
+
+def compare(program, backend: str):
+    """Plain run and recompiled run of ``program``; returns (plain, recompiled) for assertions."""
+    plain = execute(program, backend, replace=False)
+    recompiled = execute(program, backend, replace=True)
+    return plain, recompiled
+
+
+def main(argv):
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import zoo_programs
+    names = set(argv)
+    rows = []
+    for p in zoo_programs.PROGRAMS:
+        if names and p.name not in names:
+            continue
+        for backend in p.backends:
+            try:
+                plain, rec = compare(p, backend)
+            except Exception:  # noqa: BLE001 - the table goes on; the trace says what broke
+                print("CRASH in %s/%s:\n%s" % (p.name, backend, traceback.format_exc()), file=sys.stderr)
+                rows.append((p.name, backend, "-", "-", "-", "-", "-", "-", "crash"))
+                continue
+            h = rec.hook
+            same = "?"
+            try:
+                assert_same(rec.results, plain.results)
+                same = "yes" if (rec.stdout, rec.state) == (plain.stdout, plain.state) else "NO"
+            except AssertionError:
+                same = "NO"
+            n_resume = sum(1 for c, _, _ in h.replaced if c.co_name.startswith(RESUME_PREFIX))
+            rows.append((p.name, backend, len(plain.hook.produced), len(h.replaced), n_resume,
+                         len(plain.hook.resume_functions), len(h.resume_checked), len(h.failures), same))
+            for f in h.failures:
+                print("FAILURE in %s/%s: %s" % (p.name, backend, f.report()), file=sys.stderr)
+    print("| program | backend | transformed code objects | recompiled and run | of which in resume "
+          "functions | resume functions | recompiled | failures | same results |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        print("| %s |" % " | ".join(str(c) for c in r))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,505 @@
+"""The programs of the torch.compile zoo (issue 4).
+
+Each program is a ``make()`` function that builds a fresh :class:`Case` -- the
+function or module to compile, the calls to make, the tensors whose gradients
+are compared -- from ``torch.manual_seed(0)`` (the harness seeds before calling
+``make``), so two builds are identical. Every program graph-breaks or
+recompiles somewhere, so that Dynamo writes transformed code *and* resume
+functions for the decompiler to handle.
+
+Programs print; the harness captures and compares what they print.
+"""
+import dataclasses
+import math
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+@dataclasses.dataclass
+class Case:
+    fn: Callable
+    calls: List[Tuple[tuple, dict]]
+    #: tensors (parameters, inputs) whose .grad is compared; non-empty -> backward is run
+    grads: Sequence[torch.Tensor] = ()
+    #: a snapshot of global state the program mutates, compared after the run
+    state: Optional[Callable[[], Any]] = None
+
+
+@dataclasses.dataclass
+class Program:
+    name: str
+    make: Callable[[], Case]
+    what: str
+    backends: Tuple[str, ...] = ("eager", "aot_eager")
+    config: Dict[str, Any] = dataclasses.field(default_factory=dict)
+    #: (transformed code objects, resume functions) Dynamo writes in one run, asserted by the test
+    counts: Optional[Tuple[int, int]] = None
+
+
+def call(*args, **kwargs):
+    return (args, kwargs)
+
+
+# --- graph breaks ---------------------------------------------------------
+
+def print_break(x):
+    y = torch.sin(x) * 2
+    print("print_break: y has shape", tuple(y.shape))
+    return torch.cos(y) + x
+
+
+def make_print_break():
+    return Case(print_break, [call(torch.randn(4, 5))])
+
+
+def item_break(x, w):
+    scale = (x * w).sum().item()
+    if scale > 0:
+        scale = scale / 2
+    return x * scale + w
+
+
+def make_item_break():
+    return Case(item_break, [call(torch.randn(3, 4), torch.randn(3, 4))])
+
+
+def data_branch(x):
+    y = x * 3
+    if y.sum() > 0:
+        z = y.relu() + 1
+    else:
+        z = y.tanh() - 1
+    return z * x
+
+
+def make_data_branch():
+    pos = torch.rand(5) + 0.5
+    return Case(data_branch, [call(pos), call(-pos), call(pos * 2)])
+
+
+def noisy_step(acc, x, i):
+    acc = acc + x * (i + 1)
+    print("loop_break: step", i)
+    return acc.sin()
+
+
+def loop_break(x, n):
+    acc = torch.zeros_like(x) + x.mean()
+    print("loop_break: start")
+    for i in range(n):
+        # A graph break in a loop makes Dynamo (2.13) skip this frame -- here, the resume function
+        # that holds the loop; noisy_step is then compiled frame by frame, graph break and all.
+        acc = noisy_step(acc, x, i)
+    return acc
+
+
+def make_loop_break():
+    return Case(loop_break, [call(torch.randn(6), 3)])
+
+
+def no_grad_break(x, w):
+    y = x @ w
+    with torch.no_grad():
+        stats = y.abs().mean()
+        print("no_grad_break: inside no_grad")
+        stats = stats * 2
+    return (y / (stats + 1)).sum(dim=0)
+
+
+def make_no_grad_break():
+    x = torch.randn(4, 3, requires_grad=True)
+    w = torch.randn(3, 2, requires_grad=True)
+    return Case(no_grad_break, [call(x, w)], grads=[x, w])
+
+
+FINALLY_LOG: List[str] = []
+
+
+def logged_scale(y, x):
+    y = y * x
+    print("try_finally_break: in try")
+    return y + 1
+
+
+def try_finally_break(x):
+    y = x.exp()
+    print("try_finally_break: before try")
+    try:
+        # a graph break inside try makes Dynamo skip the (resume) frame; logged_scale is compiled
+        y = logged_scale(y, x)
+    finally:
+        FINALLY_LOG.append("finally ran")
+    return y - 1
+
+
+def make_try_finally_break():
+    FINALLY_LOG.clear()
+    return Case(try_finally_break, [call(torch.randn(2, 3))], state=lambda: list(FINALLY_LOG))
+
+
+# --- modules, closures, super() -----------------------------------------
+
+class ClosureOverSelf(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(4, 4)
+        self.scale = 0.5
+
+    def forward(self, x):
+        def project(t):
+            return self.lin(t) * self.scale
+
+        h = project(x)
+        print("closure_over_self: projected")
+        return project(h.relu()) + h
+
+
+def make_closure_over_self():
+    m = ClosureOverSelf()
+    x = torch.randn(3, 4, requires_grad=True)
+    return Case(m, [call(x)], grads=[x, *m.parameters()])
+
+
+class Base(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(5, 5)
+
+    def forward(self, x):
+        return self.lin(x).tanh()
+
+
+class Derived(Base):
+    def forward(self, x):
+        y = super().forward(x)
+        print("super_forward: after super().forward()")
+        return y * 2 + x
+
+
+def make_super_forward():
+    m = Derived()
+    x = torch.randn(2, 5, requires_grad=True)
+    return Case(m, [call(x)], grads=[x, *m.parameters()])
+
+
+# --- arguments and data structures ----------------------------------------
+
+def args_kwargs(*args, **kwargs):
+    total = args[0]
+    for a in args[1:]:
+        total = total + a
+    print("args_kwargs: got", len(args), "args and", sorted(kwargs))
+    out = total * kwargs["scale"]
+    if "bias" in kwargs:
+        out = out + kwargs["bias"]
+    return out, {"n": len(args), **kwargs}
+
+
+def make_args_kwargs():
+    a, b, c = torch.randn(3), torch.randn(3), torch.randn(3)
+    return Case(args_kwargs, [call(a, b, c, scale=2.0, bias=torch.ones(3)),
+                              call(a, b, scale=3.0)])
+
+
+def nested_structures(batch):
+    feats = batch["features"]
+    summed = [f.sum(dim=-1) for f in feats]
+    print("nested_structures:", len(feats), "features")
+    pairs = {name: [t * 2, t + 1] for name, t in batch["named"].items()}
+    return {"summed": summed, "pairs": pairs, "meta": (len(summed), {"total": sum(s.sum() for s in summed)})}
+
+
+def make_nested_structures():
+    batch = {"features": [torch.randn(2, 3), torch.randn(4, 3)],
+             "named": {"a": torch.randn(2), "b": torch.randn(3)}}
+    return Case(nested_structures, [call(batch)])
+
+
+def generators_comprehensions(xs):
+    squares = [x * x for x in xs]
+    total = sum(s.sum() for s in squares)
+    print("generators_comprehensions: total computed")
+    by_index = {i: s.mean() for i, s in enumerate(squares) if i % 2 == 0}
+    flat = tuple(v + total for v in by_index.values())
+    return flat, [s for s in squares if s.shape[0] > 1]
+
+
+def make_generators_comprehensions():
+    return Case(generators_comprehensions, [call([torch.randn(3), torch.randn(1), torch.randn(2)])])
+
+
+# --- syntax ---------------------------------------------------------------
+
+def fstrings(x, tag):
+    label = f"{tag}:{x.shape[0]}x{x.shape[1]}"
+    print(f"fstrings: {label} dtype={x.dtype} first={x[0, 0].item():.3f}")
+    return x * len(label), f"{label}!"
+
+
+def make_fstrings():
+    return Case(fstrings, [call(torch.randn(2, 3), "t")])
+
+
+def asserts_isinstance(x, extra):
+    assert x.dim() == 2, "expected a matrix"
+    assert isinstance(x, torch.Tensor)
+    if isinstance(extra, (list, tuple)):
+        y = x + sum(extra)
+    elif isinstance(extra, torch.Tensor):
+        y = x * extra
+    else:
+        y = x
+    print("asserts_isinstance: extra is", type(extra).__name__)
+    assert y.shape == x.shape, f"shape changed: {y.shape}"
+    return y.sum(dim=1)
+
+
+def make_asserts_isinstance():
+    x = torch.randn(3, 2)
+    return Case(asserts_isinstance, [call(x, [torch.ones(2), torch.ones(2)]), call(x, torch.full((2,), 3.0)),
+                                     call(x, None)])
+
+
+def walrus_ternary(x):
+    y = x * 2 if (n := x.shape[0]) > 3 else x * 3
+    print("walrus_ternary: n =", n)
+    if (m := y.max()) > 0:
+        y = y - m
+    return y if n % 2 else -y, (z := y.sum()) + z
+
+
+def make_walrus_ternary():
+    return Case(walrus_ternary, [call(torch.randn(4)), call(torch.randn(5))])
+
+
+def halve(x):
+    return x * 0.5
+
+
+def while_true_break(x):
+    x = x.abs() + 1
+    print("while_true_break: start")
+    steps = 0
+    while True:
+        x = halve(x)
+        steps += 1
+        if x.max() < 1 or steps >= 20:
+            break
+    return x, steps
+
+
+def make_while_true_break():
+    return Case(while_true_break, [call(torch.tensor([7.0, -3.0, 12.0]))])
+
+
+def inner_print(y):
+    z = y.cos()
+    print("nested_graph_break: inside the callee")
+    return z * 2
+
+
+def nested_graph_break(x):
+    y = x + 1
+    z = inner_print(y)
+    return z - y
+
+
+def make_nested_graph_break():
+    return Case(nested_graph_break, [call(torch.randn(3))])
+
+
+# --- recompilation --------------------------------------------------------
+
+def shapes(x):
+    y = x.cumsum(0) * x.shape[0]
+    print("shapes: length", x.shape[0])
+    return y / (x.shape[0] + 1)
+
+
+def make_shapes():
+    return Case(shapes, [call(torch.arange(n, dtype=torch.float32) - 2) for n in (4, 6, 8, 5)])
+
+
+# --- backward -------------------------------------------------------------
+
+class BreakingMLP(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc1 = nn.Linear(6, 8)
+        self.fc2 = nn.Linear(8, 3)
+
+    def forward(self, x):
+        h = F.gelu(self.fc1(x))
+        norm = h.norm().item()
+        h = h / (norm + 1.0)
+        return self.fc2(h)
+
+
+def make_backward_mlp():
+    m = BreakingMLP()
+    x = torch.randn(4, 6, requires_grad=True)
+    return Case(m, [call(x)], grads=[x, *m.parameters()])
+
+
+# --- global state ---------------------------------------------------------
+
+COUNTER = 0
+SEEN: List[Tuple[int, ...]] = []
+
+
+def global_state(x):
+    global COUNTER
+    COUNTER += 1
+    SEEN.append(tuple(x.shape))
+    y = x * COUNTER
+    print("global_state: call", COUNTER)
+    SEEN.append(len(SEEN))
+    return y + len(SEEN)
+
+
+def make_global_state():
+    global COUNTER
+    COUNTER = 0
+    SEEN.clear()
+    return Case(global_state, [call(torch.ones(2)), call(torch.ones(2)), call(torch.ones(3))],
+                state=lambda: (COUNTER, list(SEEN)))
+
+
+# --- transformers ---------------------------------------------------------
+
+def make_transformer_encoder():
+    layer = nn.TransformerEncoderLayer(d_model=16, nhead=2, dim_feedforward=32, dropout=0.0, batch_first=True)
+    enc = nn.TransformerEncoder(layer, num_layers=2, enable_nested_tensor=False).eval()
+    x = torch.randn(2, 5, 16, requires_grad=True)
+    return Case(enc, [call(x)], grads=[x, *enc.parameters()])
+
+
+@dataclasses.dataclass
+class GPTConfig:
+    vocab: int = 50
+    block: int = 16
+    d_model: int = 16
+    heads: int = 2
+    layers: int = 2
+
+
+class CausalSelfAttention(nn.Module):
+    def __init__(self, cfg):
+        super().__init__()
+        self.heads = cfg.heads
+        self.qkv = nn.Linear(cfg.d_model, 3 * cfg.d_model)
+        self.proj = nn.Linear(cfg.d_model, cfg.d_model)
+        self.register_buffer("mask", torch.tril(torch.ones(cfg.block, cfg.block)).bool())
+
+    def forward(self, x):
+        b, t, c = x.shape
+        q, k, v = self.qkv(x).split(c, dim=2)
+        q, k, v = (z.view(b, t, self.heads, c // self.heads).transpose(1, 2) for z in (q, k, v))
+        att = (q @ k.transpose(-2, -1)) / math.sqrt(k.shape[-1])
+        att = att.masked_fill(~self.mask[:t, :t], float("-inf")).softmax(dim=-1)
+        y = (att @ v).transpose(1, 2).reshape(b, t, c)
+        return self.proj(y)
+
+
+class Block(nn.Module):
+    def __init__(self, cfg):
+        super().__init__()
+        self.ln1 = nn.LayerNorm(cfg.d_model)
+        self.attn = CausalSelfAttention(cfg)
+        self.ln2 = nn.LayerNorm(cfg.d_model)
+        self.mlp = nn.Sequential(nn.Linear(cfg.d_model, 4 * cfg.d_model), nn.GELU(),
+                                 nn.Linear(4 * cfg.d_model, cfg.d_model))
+
+    def forward(self, x):
+        x = x + self.attn(self.ln1(x))
+        return x + self.mlp(self.ln2(x))
+
+
+class TinyGPT(nn.Module):
+    def __init__(self, cfg):
+        super().__init__()
+        self.cfg = cfg
+        self.tok = nn.Embedding(cfg.vocab, cfg.d_model)
+        self.pos = nn.Embedding(cfg.block, cfg.d_model)
+        self.blocks = nn.ModuleList(Block(cfg) for _ in range(cfg.layers))
+        self.ln_f = nn.LayerNorm(cfg.d_model)
+        self.head = nn.Linear(cfg.d_model, cfg.vocab, bias=False)
+
+    def forward(self, idx, targets=None):
+        t = idx.shape[1]
+        x = self.tok(idx) + self.pos(torch.arange(t))
+        for block in self.blocks:
+            x = block(x)
+        print(f"tiny_gpt: after {len(self.blocks)} blocks, mean activation {x.mean().item():.4f}")
+        logits = self.head(self.ln_f(x))
+        if targets is None:
+            return logits
+        return logits, F.cross_entropy(logits.view(-1, logits.shape[-1]), targets.view(-1))
+
+
+def make_tiny_gpt():
+    cfg = GPTConfig()
+    m = TinyGPT(cfg)
+    idx = torch.randint(0, cfg.vocab, (2, 8))
+    targets = torch.randint(0, cfg.vocab, (2, 8))
+    return Case(m, [call(idx, targets)], grads=list(m.parameters()))
+
+
+PROGRAMS = [
+    Program("print_break", make_print_break, "graph break from print()",
+            backends=("eager", "aot_eager", "inductor"),
+            counts=(2, 1)),
+    Program("item_break", make_item_break, "graph break from .item() and a branch on the Python float",
+            counts=(2, 1)),
+    Program("data_branch", make_data_branch, "data-dependent branch `if y.sum() > 0`, both ways",
+            counts=(3, 2)),
+    Program("loop_break", make_loop_break, "graph break inside a for loop (in a function the loop calls)",
+            counts=(4, 2)),
+    Program("no_grad_break", make_no_grad_break, "graph break inside `with torch.no_grad()`, backward",
+            counts=(2, 1)),
+    Program("try_finally_break", make_try_finally_break, "graph break before and inside try/finally",
+            counts=(3, 2)),
+    Program("closure_over_self", make_closure_over_self, "nested function closing over self, backward",
+            counts=(2, 1)),
+    Program("super_forward", make_super_forward, "super().forward() then a graph break, backward",
+            counts=(2, 1)),
+    Program("args_kwargs", make_args_kwargs, "*args/**kwargs in and a dict built with ** out",
+            counts=(4, 1)),
+    Program("nested_structures", make_nested_structures, "dict of lists of tensors in, nested dict/list/tuple out",
+            counts=(2, 1)),
+    Program("generators_comprehensions", make_generators_comprehensions,
+            "list/dict/generator comprehensions around a graph break",
+            counts=(2, 1)),
+    Program("nested_graph_break", make_nested_graph_break,
+            "graph break in a called function, nested_graph_breaks on (resume functions per frame)",
+            config={"nested_graph_breaks": True},
+            counts=(2, 2)),
+    Program("fstrings", make_fstrings, "f-strings with format specs, .item() inside an f-string",
+            counts=(3, 3)),
+    Program("asserts_isinstance", make_asserts_isinstance, "asserts and isinstance dispatch",
+            counts=(5, 1)),
+    Program("walrus_ternary", make_walrus_ternary, "walrus and conditional expressions, data-dependent if",
+            counts=(6, 5)),
+    Program("while_true_break", make_while_true_break, "`while True` with a data-dependent break",
+            counts=(2, 1)),
+    Program("shapes_dynamic", make_shapes, "four shapes, automatic_dynamic_shapes on",
+            config={"automatic_dynamic_shapes": True},
+            counts=(4, 1)),
+    Program("shapes_static", make_shapes, "four shapes, automatic_dynamic_shapes off (a recompile per shape)",
+            config={"automatic_dynamic_shapes": False},
+            counts=(8, 1)),
+    Program("backward_mlp", make_backward_mlp, "MLP with an .item() graph break, backward",
+            backends=("eager", "aot_eager", "inductor"),
+            counts=(2, 1)),
+    Program("global_state", make_global_state, "global counter and list mutated inside the compiled function",
+            counts=(6, 1)),
+    Program("transformer_encoder", make_transformer_encoder, "nn.TransformerEncoder, d_model 16, 2 layers, eval, backward",
+            counts=(1, 0)),
+    Program("tiny_gpt", make_tiny_gpt,
+            "decoder-only transformer from a config, .item() break inside the block loop, backward",
+            backends=("eager", "aot_eager", "inductor"),
+            counts=(3, 3)),
+]
