@@ -5,6 +5,11 @@ and again with every code object Dynamo writes replaced by
 Run as a script to print the table of docs/zoo.md (and the failures, if any)::
 
     .venv/bin/python tests/torch/zoo_harness.py [program ...]
+
+or, to see every code object Dynamo writes for a program (the decompiled text used for
+recompilation, or the error, and the disassembly)::
+
+    .venv/bin/python tests/torch/zoo_harness.py --show program
 """
 import contextlib
 import dataclasses
@@ -39,17 +44,21 @@ class Failure:
 
 
 def disassembly(code: types.CodeType, width: int = 70) -> str:
-    """``dis.dis`` of ``code`` with long constants (Dynamo puts whole globals dicts in
-    ``co_consts``) shortened to ``width`` characters."""
-    out = io.StringIO()
-    dis.dis(code, file=out)
+    """``dis.dis`` of ``code`` (and its nested code objects), one line per instruction, with long
+    argument representations (Dynamo puts whole globals dicts in ``co_consts``) cut to ``width``."""
     lines = []
-    for line in out.getvalue().splitlines():
-        m = re.match(r"(.*?\d+ \()(.*)\)$", line)
-        if m and len(m.group(2)) > width:
-            line = "%s%s...)" % (m.group(1), m.group(2)[:width])
-        lines.append(line)
-    return "\n".join(lines) + "\n"
+    for ins in dis.get_instructions(code):
+        rep = " ".join(ins.argrepr.split())
+        if len(rep) > width:
+            rep = rep[:width] + "..."
+        lines.append("%4s %s %5d %-24s %s%s" % (
+            ins.starts_line or "", ">>" if ins.is_jump_target else "  ", ins.offset, ins.opname,
+            "" if ins.arg is None else ins.arg, " (%s)" % rep if rep else ""))
+    text = "\n".join(lines) + "\n"
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            text += "\nDisassembly of %s:\n%s" % (const.co_name, disassembly(const, width))
+    return text
 
 
 class RecompileHook:
@@ -201,9 +210,36 @@ def compare(program, backend: str):
     return plain, recompiled
 
 
+def show(code: types.CodeType, label: str) -> str:
+    """Markdown: ``code``'s layout, whether it recompiles, its decompiled text, its disassembly."""
+    from unveil.decompiler.recompile import source_for
+    out = ["#### %s: `%s`" % (label, code.co_name),
+           "co_varnames=%r co_cellvars=%r co_freevars=%r" % (code.co_varnames, code.co_cellvars, code.co_freevars)]
+    try:
+        recompile(code, ZOO_FILENAME)
+        out.append("recompile: ok")
+    except Exception as exc:  # noqa: BLE001 - shown, not raised
+        out.append("recompile: %s: %s" % (type(exc).__name__, str(exc).splitlines()[0]))
+    try:
+        out.append("```python\n%s\n```" % source_for(code)[0].rstrip())
+    except Exception as exc:  # noqa: BLE001
+        out.append("decompiled text: %s: %s" % (type(exc).__name__, exc))
+    out.append("```\n%s\n```" % disassembly(code, 60).rstrip())
+    return "\n".join(out)
+
+
 def main(argv):
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import zoo_programs
+    if argv[:1] == ["--show"]:
+        for p in zoo_programs.PROGRAMS:
+            if p.name in argv[1:]:
+                run = execute(p, p.backends[0], replace=False)
+                for original, code in run.hook.produced:
+                    print(show(code, "%s: transformed code of %s" % (p.name, original.co_name)))
+                for code in run.hook.resume_functions:
+                    print(show(code, "%s: resume function" % p.name))
+        return
     names = set(argv)
     rows = []
     for p in zoo_programs.PROGRAMS:
