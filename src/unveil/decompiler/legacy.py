@@ -5,11 +5,700 @@
 
 A mixin of :class:`structure.Structurer`: the walker calls ``setup_block``
 when a block ends in a ``SETUP_*`` instruction.
+
+How a statement is laid out (all three versions): the protected body, with
+every early exit (``return``/``break``/``continue``) written inline, lies
+between the ``SETUP_*`` instruction and its handler; each way out of the body
+starts with a ``POP_BLOCK``. What follows that ``POP_BLOCK`` before the exit
+proper is compiler bookkeeping, handled per instruction here:
+
+* 3.8 runs a ``finally`` body as a subroutine (``CALL_FINALLY`` /
+  ``BEGIN_FINALLY`` ... ``END_FINALLY``/``POP_FINALLY``) and calls ``__exit__``
+  through ``WITH_CLEANUP_START``/``WITH_CLEANUP_FINISH``: the body is
+  decompiled once, from the handler, and the calls are skipped;
+* 3.9 and 3.10 copy the ``finally`` body onto every exit and call
+  ``__exit__(None, None, None)`` inline: the copies are found by comparing
+  them with the handler's copy and skipped, the exit call is consumed.
+
+The exit that leads to the code after the statement (the *normal* exit) ends
+the body. 3.10 copies small ``return`` blocks into every path that jumps to
+them, so that exit may be followed by a copy of the code after the statement
+rather than by a jump to it; :meth:`LegacyBlocks._normal_exits` tells it from
+the early exits (see there).
+
+The stack entries the interpreter pushes for a handler (the saved exception
+state and the exception itself, the NULL of ``BEGIN_FINALLY``, 3.8's
+``LOAD_CONST None`` pad under a finally body that leaves early) are markers
+below: a ``POP_TOP`` drops them silently, using one as a value fails.
 """
+import ast
+
+from . import expressions as E
+from . import values as V
+
+
+class SavedExc(V.Exception_):
+    """One of the three saved ``exc_info`` entries under a handler;
+    ``POP_EXCEPT`` drops all three."""
+
+
+class ExcPart(V.Exception_):
+    """Traceback, value or type of the exception a handler runs for."""
+
+
+class Fin(V.Exception_):
+    """What a 3.8 finally body finds on the stack: NULL (``BEGIN_FINALLY``),
+    the exception, or ``CALL_FINALLY``'s return address. ``stop``: its
+    ``END_FINALLY`` ends the finally body being decompiled."""
+
+    def __init__(self, stop=False):
+        self.stop = stop
+
+
+class Pad(V.Exception_):
+    """3.8: the ``None`` pushed under a finally body that may leave early."""
+
+
+class _Block:
+    """One SETUP_* construct being structured."""
+
+    def __init__(self, kind, setup, handler, depth):
+        self.kind = kind  # "try", "finally", "with", "cleanup"
+        self.setup = setup
+        self.handler = handler
+        self.depth = depth
+        self.normal = set()  # POP_BLOCK indices of the normal exit
+        self.copies = {}  # 3.9/3.10 finally: copy start -> index after it
+        self.inline_exit = False  # 3.9/3.10 with: __exit__ called inline
+
+
+_WITH_ENTER = "__with_enter__"
+_STORES = ("STORE_FAST", "STORE_NAME", "STORE_GLOBAL", "STORE_DEREF")
+_DELETES = ("DELETE_FAST", "DELETE_NAME", "DELETE_GLOBAL", "DELETE_DEREF")
+
+
+def _structure():
+    from . import structure
+    return structure
+
+
+# ------------------------------------------------------ instruction handlers
+def _pop_block(self, ins, frame, region, loop):
+    return self._legacy_pop_block(ins, frame)
+
+
+def _begin_finally(self, ins, frame, region, loop):
+    frame.push(Fin())
+
+
+def _end_finally(self, ins, frame, region, loop):
+    top = frame.pop(ins)
+    if not isinstance(top, Fin):
+        self.fail("END_FINALLY outside a finally body", ins.index)
+    if top.stop:
+        return _structure().Exit("leave", ins.index + 1)
+    return None
+
+
+def _pop_finally(self, ins, frame, region, loop):
+    keep = frame.pop(ins) if ins.arg else None
+    fin = frame.pop(ins)
+    if not isinstance(fin, Fin):
+        self.fail("POP_FINALLY outside a finally body", ins.index)
+    if ins.arg:
+        frame.push(keep)
+
+
+def _with_cleanup_start(self, ins, frame, region, loop):
+    # [exit, NULL] -> (call __exit__(None, None, None)) -> [NULL]
+    k = self._legacy_skip_await(ins.index + 1)
+    if self.instrs[k].op != "WITH_CLEANUP_FINISH":
+        self.fail("unexpected with cleanup", ins.index)
+    fin = frame.pop(ins)
+    ex = frame.pop(ins)
+    if not isinstance(fin, Fin) or not isinstance(ex, V.WithExit):
+        self.fail("with cleanup outside a with block", ins.index)
+    frame.push(fin)
+    return k + 1
+
+
+def _before_async_with(self, ins, frame, region, loop, previous=None):
+    k = ins.index
+    if (self.instrs[k + 1].op == "GET_AWAITABLE" and self._legacy_skip_await(k + 1) < self.n
+            and self.instrs[self._legacy_skip_await(k + 1)].op == "SETUP_ASYNC_WITH"):
+        cm = frame.pop_expr(ins)
+        frame.push(V.WithExit(cm, True))
+        frame.push(_enter_marker())
+        return self._legacy_skip_await(k + 1)
+    if previous is not None:
+        return previous(self, ins, frame, region, loop)
+    self.fail("unsupported async with", ins.index)
+
+
+def _pop_except(self, ins, frame, region, loop, previous=None):
+    st = frame.stack
+    if st and isinstance(st[-1], SavedExc):
+        if len(st) < 3 or not all(isinstance(x, SavedExc) for x in st[-3:]):
+            self.fail("POP_EXCEPT without a saved exception", ins.index)
+        del st[-3:]
+        return None
+    if previous is not None:
+        return previous(self, ins, frame, region, loop)
+    self.fail("POP_EXCEPT outside a handler", ins.index)
+
+
+_HANDLERS = {
+    "POP_BLOCK": _pop_block,
+    "BEGIN_FINALLY": _begin_finally,
+    "END_FINALLY": _end_finally,
+    "POP_FINALLY": _pop_finally,
+    "WITH_CLEANUP_START": _with_cleanup_start,
+}
+_CHAINED = {
+    "BEFORE_ASYNC_WITH": _before_async_with,
+    "POP_EXCEPT": _pop_except,
+}
+_installed = []
+
+
+def _install():
+    """Register the instruction handlers in ``structure.SPECIAL`` (once;
+    ``structure`` imports this module before it defines the table)."""
+    if _installed:
+        return
+    S = _structure()
+    for op, fn in _HANDLERS.items():
+        S.SPECIAL.setdefault(op, fn)
+    for op, fn in _CHAINED.items():
+        prev = S.SPECIAL.get(op)
+        S.SPECIAL[op] = (lambda fn, prev: lambda self, ins, frame, region, loop:
+                         fn(self, ins, frame, region, loop, previous=prev))(fn, prev)
+    _installed.append(True)
+
+
+def _enter_marker():
+    enter = ast.Name(id=_WITH_ENTER, ctx=ast.Load())
+    enter._with_enter = True
+    return enter
+
+
+def _mentions_enter(nodes):
+    for n in nodes:
+        for x in ast.walk(n):
+            if isinstance(x, ast.Name) and x.id == _WITH_ENTER:
+                return True
+    return False
 
 
 class LegacyBlocks:
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        # ``CALL_FINALLY`` (3.8) ends a block; the walker does not know it.
+        # Until Structurer.block has a hook (docs/legacy-needs.md), wrap it.
+        plain = cls.block
+
+        def block(self, block, frame, region, loop, start=None):
+            _install()
+            if self.instrs[block.end - 1].op == "CALL_FINALLY":
+                return self._legacy_call_finally(block, frame, region, loop, start)
+            return plain(self, block, frame, region, loop, start)
+        block.__doc__ = plain.__doc__
+        cls.block = block
+
+    # ----------------------------------------------------------- helpers
+    def _legacy_state(self):
+        if not hasattr(self, "_lblocks"):
+            self._lblocks = {}
+            self._lv38 = any(i.op == "END_FINALLY" for i in self.instrs)
+        return self._lblocks
+
+    def _legacy_skip_await(self, k):
+        """Index after ``GET_AWAITABLE; LOAD_CONST None; YIELD_FROM`` at ``k``
+        (``k`` itself when there is none)."""
+        ins = self.instrs
+        if (k + 2 < self.n and ins[k].op == "GET_AWAITABLE" and ins[k + 1].op == "LOAD_CONST"
+                and ins[k + 1].arg is None and ins[k + 2].op == "YIELD_FROM"):
+            return k + 3
+        return k
+
+    def _legacy_call_finally(self, block, frame, region, loop, start):
+        """A block ending in ``CALL_FINALLY``: the finally body it calls is
+        decompiled once, in the statement's ``finally:``; go on after it."""
+        S = _structure()
+        for k in range(block.start if start is None else start, block.end - 1):
+            ins = self.instrs[k]
+            if ins.op in S.SPECIAL:
+                r = S.SPECIAL[ins.op](self, ins, frame, region, loop)
+                if r is not None:
+                    return r
+                continue
+            E.execute(frame, ins)
+        return block.end if block.end < self.n else S.Exit("leave", block.end)
+
+    def _legacy_continue(self, follow, frame, region, loop):
+        """Go on at ``follow`` (possibly inside a block) after a statement."""
+        S = _structure()
+        if follow is None:
+            return S.END
+        if follow < self.n and region(self.cfg.containing(follow).start):
+            return follow
+        return self.transfer(follow, frame, region, loop)
+
+    def _legacy_same(self, a, b):
+        """Instructions ``a`` and ``b`` do the same (jump targets ignored)."""
+        return a.op == b.op and (a.target is not None or a.arg == b.arg)
+
+    # ------------------------------------------------------------ POP_BLOCK
+    def _legacy_pop_block(self, ins, frame):
+        S = _structure()
+        p = ins.index
+        h = self.cfg.containing(p).handler
+        blk = self._legacy_state().get(h)
+        if blk is None:
+            self.fail("POP_BLOCK of an unknown block", p)
+        nxt = None
+        if blk.kind == "with" and blk.inline_exit:
+            k, swap = self._legacy_exit_call(p + 1)
+            if k is None:
+                self.fail("with block exit without the __exit__ call", p)
+            st = frame.stack
+            pos = len(st) - (2 if swap else 1)
+            if pos < 0 or not isinstance(st[pos], V.WithExit):
+                self.fail("with block exit without the __exit__ call", p)
+            del st[pos]
+            nxt = k
+        elif blk.kind == "finally" and not self._lv38:
+            if p + 1 not in blk.copies:
+                self.fail("copy of the finally body not found", p)
+            nxt = blk.copies[p + 1]
+        if p in blk.normal:
+            return S.Exit("leave", nxt if nxt is not None else p + 1)
+        return nxt
+
+    def _legacy_exit_call(self, k):
+        """3.9/3.10: ``[ROT_TWO] LOAD_CONST None; DUP_TOP; DUP_TOP;
+        CALL_FUNCTION 3; [await]; POP_TOP`` at ``k``: (index after, rot)."""
+        ins = self.instrs
+        swap = False
+        if k < self.n and ins[k].op == "SWAP" and ins[k].arg == 2:
+            swap = True
+            k += 1
+        if not (k + 4 < self.n and ins[k].op == "LOAD_CONST" and ins[k].arg is None
+                and ins[k + 1].op == "COPY" and ins[k + 1].arg == 1
+                and ins[k + 2].op == "COPY" and ins[k + 2].arg == 1
+                and ins[k + 3].op == "CALL" and ins[k + 3].arg[0] == 3):
+            return None, swap
+        k = self._legacy_skip_await(k + 4)
+        if k >= self.n or ins[k].op != "POP_TOP":
+            return None, swap
+        return k + 1, swap
+
+    # ---------------------------------------------------------- the walk
     def setup_block(self, ins, frame, region, loop):
         """Structure the try/with statement opened by ``ins``; return the
         index where control continues after it, or an ``Exit``."""
-        self.fail("old-style exception blocks are not supported yet", ins.index)
+        _install()
+        self._legacy_state()
+        s, H = ins.index, ins.target
+        if H is None or H >= self.n or H <= s:
+            self.fail("SETUP without a handler", s)
+        if ins.op in ("SETUP_WITH", "SETUP_ASYNC_WITH"):
+            return self._legacy_with(ins, frame, region, loop)
+        kind = self._legacy_handler_kind(H)
+        if kind == "cleanup":
+            # ``except E as name:``'s own try/finally that deletes the name:
+            # its body is the clause body; the deletions are dropped later
+            self._lblocks[H] = _Block("cleanup", s, H, len(frame.stack))
+            return s + 1
+        if kind == "except":
+            return self._legacy_try(ins, frame, region, loop)
+        return self._legacy_finally(ins, frame, region, loop)
+
+    def _legacy_handler_kind(self, H):
+        ins = self.instrs
+        if (H + 3 < self.n and ins[H].op == "LOAD_CONST" and ins[H].arg is None
+                and ins[H + 1].op in _STORES and ins[H + 2].op in _DELETES
+                and ins[H + 1].arg == ins[H + 2].arg
+                and ins[H + 3].op in ("END_FINALLY", "RERAISE")):
+            return "cleanup"
+        if all(H + j < self.n and ins[H + j].op == "POP_TOP" for j in range(3)):
+            return "except"  # bare except
+        if ins[H].op == "COPY" and ins[H].arg == 1:
+            k = H + 1
+            while k < self.n and ins[k].target is None and ins[k].op not in (
+                    "CHECK_EXC_MATCH", "RETURN_VALUE", "RERAISE", "RAISE_VARARGS"):
+                k += 1
+            if k < self.n and ins[k].op in ("CHECK_EXC_MATCH", "JUMP_IF_NOT_EXC_MATCH"):
+                return "except"
+        return "finally"
+
+    def _legacy_body(self, blk, frame, region, loop, excluded=()):
+        """Walk the protected body of ``blk`` into a copy of ``frame``."""
+        s, H = blk.setup, blk.handler
+        body = frame.copy()
+        body.stmts = []
+        body.pending = []
+        excluded = set(excluded)
+        inner = lambda i: region(i) and s < i < H and i not in excluded
+        ex = self.walk(s + 1, body, inner, loop)
+        return body, ex
+
+    def _legacy_pops(self, blk):
+        """The POP_BLOCKs that leave ``blk``'s body."""
+        out = []
+        for p in range(blk.setup + 1, blk.handler):
+            if self.instrs[p].op == "POP_BLOCK" and self.cfg.containing(p).handler == blk.handler:
+                out.append(p)
+        return out
+
+    def _normal_exits(self, blk, loop, after):
+        """3.9/3.10: which POP_BLOCK starts the normal exit of ``blk``.
+
+        ``after(p)`` is where the code after the exit's bookkeeping starts.
+        An exit that returns the value computed in the body, returns a
+        constant, or jumps to a loop's header or exit is an early exit
+        (placing it inside the body means the same). A jump to past the
+        handlers is the normal exit; failing one, the single exit followed
+        by other code is (3.10 copied the code after the statement there).
+        """
+        ins = self.instrs
+        strong, other = [], []
+        conts = loop.continue_targets if loop is not None else frozenset()
+        brk = loop.break_target if loop is not None else None
+        for p in self._legacy_pops(blk):
+            t = after(p)
+            if t is None:
+                continue
+            if t == "value":
+                continue
+            k = t
+            while (k + 1 < self.n and ins[k].op == "SWAP" and ins[k].arg == 2
+                   and ins[k + 1].op == "POP_TOP"):
+                k += 2  # a returned value kept above a loop's iterator
+            if ins[k].op == "RETURN_VALUE":
+                continue
+            k = t
+            while k < self.n and ins[k].op == "POP_TOP":
+                k += 1
+            if ins[k].op == "JUMP":
+                if ins[k].target in conts or ins[k].target == brk:
+                    continue
+                if k == t and ins[k].target >= blk.handler:
+                    strong.append(p)
+                    continue
+            if (ins[k].op == "LOAD_CONST" and k + 1 < self.n
+                    and ins[k + 1].op == "RETURN_VALUE"):
+                continue
+            other.append(p)
+        if len(strong) > 1 or not strong and len(other) > 1:
+            self.fail("several ways out of a block", blk.setup)
+        return set(strong or other)
+
+    # ----------------------------------------------------------- try/except
+    def _legacy_try(self, ins, frame, region, loop):
+        S = _structure()
+        s, H = ins.index, ins.target
+        blk = _Block("try", s, H, len(frame.stack))
+        self._lblocks[H] = blk
+        if not self._lv38:
+            blk.normal = self._normal_exits(blk, loop, lambda p: p + 1)
+        body, ex = self._legacy_body(blk, frame, region, loop, {p + 1 for p in blk.normal})
+        if len(body.stack) != len(frame.stack) and ex.kind == "leave":
+            self.fail("try body leaves values on the stack", s)
+        handlers, h_exit = self._legacy_clauses(blk, frame, region, loop)
+        orelse = []
+        follow = None
+        if ex.kind == "leave":
+            X = ex.target
+            if h_exit is not None and X == h_exit:
+                follow = X
+            elif h_exit is None and not (s < X < H):
+                follow = X
+            else:
+                # the else clause runs from X to where the handlers go
+                ef = frame.copy()
+                ef.stmts = []
+                ef.pending = []
+                dom = self.dominated_by(self.cfg.containing(X))
+                ex2 = self.walk(X, ef, lambda i: region(i) and dom(i) and i != h_exit, loop)
+                if ex2.kind == "leave" and h_exit is not None and ex2.target != h_exit:
+                    self.fail("try/else ends in an unexpected place", X)
+                orelse = ef.stmts
+                follow = ex2.target if ex2.kind == "leave" else h_exit
+        else:
+            follow = h_exit
+        frame.emit(ast.Try(body=body.stmts or [ast.Pass()], handlers=handlers,
+                           orelse=orelse, finalbody=[]))
+        return self._legacy_continue(follow, frame, region, loop)
+
+    def _legacy_handler_frame(self, frame, blk, exception=True):
+        f = frame.copy()
+        f.stmts = []
+        f.pending = []
+        del f.stack[blk.depth:]
+        for _ in range(3):
+            f.push(SavedExc())
+        if exception:
+            for _ in range(3):
+                f.push(ExcPart())
+        return f
+
+    def _legacy_clauses(self, blk, frame, region, loop):
+        """The except clauses at ``blk``'s handler and where they go."""
+        S = _structure()
+        ins = self.instrs
+        clauses = []
+        exits = set()
+        k = blk.handler
+        while True:
+            op = ins[k].op
+            typ = None
+            nxt = None
+            if op in ("END_FINALLY", "RERAISE"):
+                break  # no clause matched: the exception goes on
+            if op == "COPY" and ins[k].arg == 1:
+                tf = E.Frame(self.ctx)
+                j = k + 1
+                while ins[j].op not in ("CHECK_EXC_MATCH", "JUMP_IF_NOT_EXC_MATCH"):
+                    if ins[j].target is not None or ins[j].op in S.SPECIAL:
+                        self.fail("unexpected except test", j)
+                    E.execute(tf, ins[j])
+                    j += 1
+                typ = tf.pop_expr(ins[j])
+                if tf.stack or tf.stmts:
+                    self.fail("unexpected except test", j)
+                if ins[j].op == "CHECK_EXC_MATCH":
+                    j += 1
+                    if ins[j].op != "POP_JUMP_IF_FALSE":
+                        self.fail("unexpected except test", j)
+                nxt = ins[j].target
+                k = j + 1
+                if ins[k].op != "POP_TOP":
+                    self.fail("unexpected except clause", k)
+                name = None
+                if ins[k + 1].op in _STORES:
+                    name = ins[k + 1].arg
+                elif ins[k + 1].op != "POP_TOP":
+                    self.fail("unexpected except clause", k + 1)
+                if ins[k + 2].op != "POP_TOP":
+                    self.fail("unexpected except clause", k + 2)
+                start = k + 3
+            elif all(ins[k + j].op == "POP_TOP" for j in range(3)):
+                name = None
+                start = k + 3
+            else:
+                self.fail("unexpected except clause", k)
+            cf = self._legacy_handler_frame(frame, blk, exception=False)
+            head = self.cfg.containing(k)
+            dom = self.dominated_by(head)
+            cregion = lambda i, dom=dom: region(i) and dom(i)
+            blk_at = self.cfg.containing(start)
+            if start >= self.n:
+                self.fail("except clause without a body", k)
+            if blk_at.start != start:
+                ex = self.block_then_walk(blk_at, start, cf, cregion, loop)
+            else:
+                ex = self.walk(start, cf, cregion, loop)
+            body = S.strip_name_cleanup(cf.stmts, name)
+            if ex.kind == "leave":
+                exits.add(ex.target)
+            clauses.append(ast.ExceptHandler(type=typ, name=name, body=body or [ast.Pass()]))
+            if nxt is None:
+                break
+            k = nxt
+        if len(exits) > 1:
+            self.fail("except clauses end in different places", blk.handler)
+        if not clauses:
+            self.fail("try without except clauses", blk.handler)
+        for c in clauses[:-1]:
+            if c.type is None:
+                self.fail("bare except before the last clause", blk.handler)
+        return clauses, (exits.pop() if exits else None)
+
+    # ---------------------------------------------------------- try/finally
+    def _legacy_finally(self, ins, frame, region, loop):
+        S = _structure()
+        s, H = ins.index, ins.target
+        pad = False
+        if (self._lv38 and frame.stack and isinstance(frame.stack[-1], ast.Constant)
+                and frame.stack[-1].value is None and s > 0 and self.instrs[s - 1].op == "LOAD_CONST"
+                and self.instrs[s - 1].arg is None):
+            frame.stack[-1] = Pad()
+            pad = True
+        blk = _Block("finally", s, H, len(frame.stack))
+        self._lblocks[H] = blk
+        hb = self.cfg.at(H)
+        hdom = self.dominated_by(hb)
+        if self._lv38:
+            body, ex = self._legacy_body(blk, frame, region, loop)
+            ff = frame.copy()
+            ff.stmts = []
+            ff.pending = []
+            ff.push(Fin(stop=True))
+            fex = self.walk(H, ff, lambda i: region(i) and hdom(i), loop)
+            fin = ff.stmts
+            follow = None
+            if fex.kind == "leave":
+                e = fex.target - 1
+                if self.instrs[e].op != "END_FINALLY":
+                    self.fail("finally body ends in an unexpected place", H)
+                follow = e + 1
+                if pad:
+                    if self.instrs[follow].op != "POP_TOP":
+                        self.fail("finally body without its pad", follow)
+                    follow += 1
+                    frame.stack.pop()
+            if ex.kind == "leave" and ex.target != H:
+                self.fail("try/finally body ends in an unexpected place", s)
+        else:
+            # the handler's copy of the finally body, up to its RERAISE
+            hf = self._legacy_handler_frame(frame, blk)
+            fex = self.walk(H, hf, lambda i: region(i) and hdom(i), loop)
+            fin = hf.stmts
+            if fin and isinstance(fin[-1], ast.Raise) and fin[-1].exc is None:
+                fin = fin[:-1]
+            blk.copies = self._legacy_copies(blk, hdom)
+            blk.normal = self._normal_exits(
+                blk, loop, lambda p: blk.copies.get(p + 1))
+            body, ex = self._legacy_body(blk, frame, region, loop,
+                                         {p + 1 for p in blk.normal})
+            follow = ex.target if ex.kind == "leave" else None
+            if follow is not None and s < follow < H:
+                pass  # after the inlined copy: the code after the statement
+        node = ast.Try(body=body.stmts or [ast.Pass()], handlers=[], orelse=[],
+                       finalbody=fin or [ast.Pass()])
+        if (len(node.body) == 1 and isinstance(node.body[0], ast.Try)
+                and not node.body[0].finalbody and node.body[0].handlers):
+            inner = node.body[0]
+            node = ast.Try(body=inner.body, handlers=inner.handlers, orelse=inner.orelse,
+                           finalbody=node.finalbody)
+        frame.emit(node)
+        return self._legacy_continue(follow, frame, region, loop)
+
+    def _legacy_copies(self, blk, hdom):
+        """3.9/3.10: where the inlined copies of the finally body at
+        ``blk.handler`` are (start -> index after), found after each
+        POP_BLOCK of the body by comparing with the handler's copy (whose
+        exits also drop the exception: those instructions are left out)."""
+        H = blk.handler
+        ins = self.instrs
+        end = max(b.end for b in self.cfg.blocks if hdom(b.start))
+        seq = ins[H:end]
+        if not seq or seq[-1].op != "RERAISE":
+            self.fail("finally handler does not end in RERAISE", H)
+        seq = seq[:-1]
+        # an exit's unwinding is reached by falling, never by a jump (a
+        # with's or an except clause's own POP_TOPs are jump targets)
+        targets = {x.target for x in ins if x.target is not None}
+        targets.update(h.target for h in self.program.handlers)
+        pattern = []
+        j = 0
+        while j < len(seq):
+            ops = [x.op for x in seq[j:j + 6]] if H + j not in targets else []
+            if ops[:4] == ["POP_TOP", "POP_TOP", "POP_TOP", "POP_EXCEPT"]:
+                j += 4
+                continue
+            if (ops == ["ROT", "POP_TOP", "POP_TOP", "POP_TOP", "ROT", "POP_EXCEPT"]
+                    and seq[j].arg == 4 and seq[j + 4].arg == 4):
+                j += 6
+                continue
+            pattern.append(seq[j])
+            j += 1
+        copies = {}
+        for p in self._legacy_pops(blk):
+            q = p + 1
+            if q + len(pattern) <= self.n and all(
+                    self._legacy_same(ins[q + j], pattern[j]) for j in range(len(pattern))):
+                copies[q] = q + len(pattern)
+        return copies
+
+    # ----------------------------------------------------------------- with
+    def _legacy_with(self, ins, frame, region, loop):
+        S = _structure()
+        s, H = ins.index, ins.target
+        is_async = ins.op == "SETUP_ASYNC_WITH"
+        base = len(frame.stack) - (2 if is_async else 1)
+        if is_async:
+            if len(frame.stack) < 2 or not isinstance(frame.stack[-2], V.WithExit):
+                self.fail("async with without its context manager", s)
+            cm = frame.stack[-2].context
+        else:
+            cm = frame.pop_expr(ins)
+            frame.push(V.WithExit(cm, False))
+            frame.push(_enter_marker())
+        blk = _Block("with", s, H, base + 1)
+        self._lblocks[H] = blk
+        instrs = self.instrs
+        if self._lv38:
+            k = self._legacy_skip_await(H + 1)
+            if not (instrs[H].op == "WITH_CLEANUP_START" and instrs[k].op == "WITH_CLEANUP_FINISH"
+                    and instrs[k + 1].op == "END_FINALLY"):
+                self.fail("unexpected with cleanup", H)
+            tail = k + 2
+        else:
+            blk.inline_exit = True
+            k = self._legacy_skip_await(H + 1)
+            if not (instrs[H].op == "WITH_EXCEPT_START" and instrs[k].op == "POP_JUMP_IF_TRUE"
+                    and instrs[k + 1].op == "RERAISE" and instrs[k].target == k + 2
+                    and [x.op for x in instrs[k + 2:k + 7]] == ["POP_TOP"] * 3 + ["POP_EXCEPT", "POP_TOP"]):
+                self.fail("unexpected with cleanup", H)
+            tail = k + 7
+
+            def after(p):
+                t, swap = self._legacy_exit_call(p + 1)
+                return "value" if swap else t
+            blk.normal = self._normal_exits(blk, loop, after)
+        body, ex = self._legacy_body(blk, frame, region, loop, {p + 1 for p in blk.normal})
+        del frame.stack[base:]  # the with's own entries
+        if self._lv38:
+            if ex.kind == "leave" and ex.target != H:
+                self.fail("with body ends in an unexpected place", s)
+            follow = tail
+        elif ex.kind == "leave":
+            follow = ex.target
+            if not self._legacy_same_tail(follow, tail):
+                self.fail("with block's exits continue differently", s)
+        else:
+            follow = tail
+        stmts = [st for st in body.stmts if not getattr(st, "_cancelled", False)]
+        target = None
+        if stmts and isinstance(stmts[0], ast.Assign) and len(stmts[0].targets) == 1 \
+                and getattr(stmts[0].value, "_with_enter", False):
+            target = stmts[0].targets[0]
+            stmts = stmts[1:]
+        elif stmts and isinstance(stmts[0], ast.Expr) and getattr(stmts[0].value, "_with_enter", False):
+            stmts = stmts[1:]
+        else:
+            self.fail("with statement's enter value not found", s)
+        if _mentions_enter(stmts) or target is not None and _mentions_enter([target]):
+            self.fail("with statement's enter value used elsewhere", s)
+        item = ast.withitem(context_expr=cm, optional_vars=target)
+        node_t = ast.AsyncWith if is_async else ast.With
+        if len(stmts) == 1 and type(stmts[0]) is node_t:
+            node = node_t(items=[item] + stmts[0].items, body=stmts[0].body, type_comment=None)
+        else:
+            node = node_t(items=[item], body=stmts or [ast.Pass()], type_comment=None)
+        frame.emit(node)
+        if follow is None or follow >= self.n:
+            return S.END if follow is None else S.Exit("leave", follow)
+        return self._legacy_continue(follow, frame, region, loop)
+
+    def _legacy_same_tail(self, a, b):
+        """Control at ``a`` and at ``b`` goes the same way: the same index,
+        a jump from one to the other, or (3.10) equal copies of code."""
+        ins = self.instrs
+        if a == b:
+            return True
+        if ins[a].op == "JUMP" and ins[a].target == b:
+            return True
+        while a < self.n and b < self.n:
+            x, y = ins[a], ins[b]
+            if x.op != y.op or x.arg != y.arg or x.target != y.target:
+                return False
+            if x.op in ("RETURN_VALUE", "RAISE_VARARGS", "RERAISE", "JUMP"):
+                return True
+            if x.target is not None:
+                return False
+            a += 1
+            b += 1
+        return False
