@@ -499,7 +499,7 @@ PROGRAMS = [
     Program("transformer_encoder", make_transformer_encoder, "nn.TransformerEncoder, d_model 16, 2 layers, eval, backward",
             counts=(1, 0)),
     Program("tiny_gpt", make_tiny_gpt,
-            "decoder-only transformer from a config, .item() break inside the block loop, backward",
+            "decoder-only transformer from a config, print of .item() after the blocks, backward",
             backends=("eager", "aot_eager", "inductor"),
             counts=(3, 3)),
 ]
