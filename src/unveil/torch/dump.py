@@ -10,7 +10,7 @@ import threading
 import warnings
 
 from . import cache, capture, names
-from .hook import BytecodeHook, comment_block, decompile_as, disassembly, transform
+from .hook import RUNNABLE_STAGES, BytecodeHook, GraphRunner, comment_block, decompile_as, disassembly, transform
 from .render import FullCode, code_or_comment, readme
 
 _ACTIVE = []  # sessions currently inside prepare_debug (unveil.debug() refuses to run inside one)
@@ -83,6 +83,7 @@ class Session:
         self.store = None
         self.hook = None
         self.trace = None
+        self.graph_runner = None
 
     # -- context ---------------------------------------------------------
     def __enter__(self):
@@ -98,6 +99,8 @@ class Session:
         self.trace.install()
         self.hook = BytecodeHook(self.on_bytecode)
         self.hook.install()
+        self.graph_runner = GraphRunner()
+        self.graph_runner.install()
         _ACTIVE.append(self)
         return self
 
@@ -106,6 +109,8 @@ class Session:
             _ACTIVE.remove(self)
         if self.hook is not None:
             self.hook.remove()
+        if self.graph_runner is not None:
+            self.graph_runner.remove()
         if self.trace is not None:
             self.trace.remove()
         try:
@@ -216,7 +221,10 @@ class Session:
                     "post_grad": "inductor post-grad graph", "kernel": "inductor output code"}[ev.stage]
             header = "# %s: %s of %s (compile id %s, torch artifact %s), written by unveil.\n\n" % (
                 fname, what, fn, ev.cid, ev.kind)
-            self.store.write(fname, header + code_or_comment(payload, what))
+            text = header + code_or_comment(payload, what)
+            self.store.write(fname, text)
+            if ev.stage in RUNNABLE_STAGES and self.graph_runner is not None:
+                self.graph_runner.add(self.store.path(fname), text)
             self.graphs.append({"compiled_fn": fn, "stage": ev.stage, "file": fname})
             if ev.stage == "captured" and fn not in self.captured:
                 self.captured[fn] = payload

@@ -1,18 +1,37 @@
-"""Is the recompiled code the same program as Dynamo's? (straight-line code)
+"""Is the recompiled code the same program as Dynamo's? (acyclic code, path by path)
 
 Source can rarely reproduce Dynamo's exact bytecode (it shuffles the stack with
-COPY/SWAP and builds lists nobody names), so unveil compares *effects*: a small
-abstract interpreter runs both code objects symbolically and records, in
-order, every call (callee and arguments as expression trees), every store
-outside the frame's locals, and the returned value. Local variables are
-transparent (a load yields the value last stored), except that loading or
-deleting an unbound local is itself an effect (it raises). Two code objects
-with the same effect list compute the same thing.
+COPY/SWAP, builds lists nobody names, spills values into locals), so unveil
+compares *traces*. A small abstract interpreter runs a code object
+symbolically along every path through it and records, in order, each event
+that can run code or be seen from outside the frame:
 
-Anything the interpreter does not model -- jumps, exception handling, nested
-functions, unknown opcodes -- raises :class:`Unverifiable`, and the caller
-keeps Dynamo's own code: a missed opportunity, never a wrong program.
+* every operation that may call user code -- attribute load, subscript,
+  binary/unary/compare operator, call, iteration -- with its operands as
+  expression trees; its result is a reference to the event (``("result", k)``);
+* every store or delete outside the frame's own locals (attributes,
+  subscripts, globals, cells);
+* every branch: the condition's expression and the way the path goes;
+* the returned value.
+
+Local variables are transparent (a load yields the value last stored), and so
+are global loads (Dynamo's code only reads globals it installed itself --
+``__compiled_fn_*``, ``__import_*``, ``__resume_at_*`` -- which nothing in
+between rebinds). Constants and container displays are values; so are
+constant-index reads of lists and tuples the code built itself, and of the two
+containers Dynamo's code reads that are known to run no user code
+(``__builtins_dict___<n>`` and the tuple a compiled graph returns).
+
+Two code objects with the same *set of paths* compute the same thing: run both
+on the same inputs; by induction over a path's events, both perform the same
+operations on the same values, so both evaluate the same condition at each
+branch, get the same outcome and continue along the same path.
+
+Loops (backward jumps), exception handling, nested functions and unknown
+opcodes raise :class:`Unverifiable`, and the caller keeps Dynamo's own code: a
+missed opportunity, never a wrong program.
 """
+import copy
 import dis
 
 
@@ -21,17 +40,64 @@ class Unverifiable(Exception):
 
 
 class _Seq:
-    """A list/tuple/dict under construction (mutable: LIST_EXTEND changes it in place)."""
+    """A list/tuple/set/dict the code built itself. Until it escapes (is handed to an
+    operation), indexing, slicing and changing it with constant indices is modelled exactly;
+    changing it after it escaped is refused (the callee might have kept it)."""
 
     def __init__(self, kind, items):
         self.kind = kind
         self.items = list(items)
+        self.escaped = False
+
+    def mutable(self, op):
+        if self.escaped or self.kind != "list":
+            raise Unverifiable("%s on a %s that escaped or is not a list" % (op, self.kind))
+        return self.items
+
+
+def _escape(v):
+    if isinstance(v, _Seq):
+        v.escaped = True
+        for x in v.items:
+            _escape(x)
+    elif isinstance(v, tuple):
+        for x in v:
+            _escape(x)
+
+
+def _index(key):
+    """The int or slice a constant key stands for, else None."""
+    def const(v):
+        if v[:2] == ("const", "int"):
+            return int(v[2])
+        if v == _NONE:
+            return None
+        raise ValueError
+    try:
+        if isinstance(key, tuple) and key[:1] == ("slice",):
+            return slice(*(const(v) for v in key[1:]))
+        k = const(key) if isinstance(key, tuple) else None
+        return k if isinstance(k, int) else None
+    except (ValueError, TypeError):
+        return None
 
 
 _NULL = ("null",)
-_PURE_BINARY = {"BINARY_SUBSCR": "subscr", "COMPARE_OP": "cmp", "IS_OP": "is",
-                "CONTAINS_OP": "in", "BINARY_OP": "binop"}
+_NONE = ("const", "NoneType", "None")
+MAX_PATHS = 256
 _SKIP = {"RESUME", "NOP", "CACHE", "EXTENDED_ARG", "PRECALL", "MAKE_CELL", "COPY_FREE_VARS"}
+#: operations that may run user code: (operand count, event name)
+_OPERATIONS = {"BINARY_SUBSCR": (2, "subscr"), "BINARY_OP": (2, "binop"), "COMPARE_OP": (2, "compare"),
+               "CONTAINS_OP": (2, "in"), "UNARY_NOT": (1, "not"), "UNARY_NEGATIVE": (1, "neg"),
+               "UNARY_INVERT": (1, "invert"), "UNARY_POSITIVE": (1, "pos"), "GET_ITER": (1, "iter")}
+#: conditional jumps: opname -> (jump when the condition ..., test)
+_BRANCHES = {}
+for _prefix in ("POP_JUMP_IF_", "POP_JUMP_FORWARD_IF_"):
+    _BRANCHES.update({_prefix + "TRUE": (True, "truth"), _prefix + "FALSE": (False, "truth"),
+                      _prefix + "NONE": (True, "none"), _prefix + "NOT_NONE": (False, "none")})
+_JUMPS = {"JUMP_FORWARD", "JUMP_ABSOLUTE", "JUMP_BACKWARD", "JUMP_BACKWARD_NO_INTERRUPT",
+          "POP_JUMP_BACKWARD_IF_TRUE", "POP_JUMP_BACKWARD_IF_FALSE",
+          "POP_JUMP_BACKWARD_IF_NONE", "POP_JUMP_BACKWARD_IF_NOT_NONE"}
 
 
 def freeze(v):
@@ -42,143 +108,272 @@ def freeze(v):
     return v
 
 
-def effects(code) -> list:
-    """The ordered effects of straight-line ``code`` (see module docstring)."""
-    nargs = code.co_argcount + code.co_kwonlyargcount + bool(code.co_flags & 4) + bool(code.co_flags & 8)
-    env = {n: ("arg", n) for n in code.co_varnames[:nargs]}
-    for n in code.co_cellvars + code.co_freevars:
-        env.setdefault(n, ("cell", n))
-    stack, out = [], []
-    kw = ()
+class _Path:
+    """One partial path: where it is, the symbolic stack and locals, and its events so far."""
 
-    def pop(n=1):
-        if len(stack) < n:
+    def __init__(self, pc, stack, env, events):
+        self.pc, self.stack, self.env, self.events = pc, stack, env, events
+        self.kw = ()
+        self.done = False
+
+    def fork(self, pc):
+        stack, env = copy.deepcopy((self.stack, self.env))  # one call: aliasing survives
+        other = _Path(pc, stack, env, list(self.events))
+        other.kw = self.kw
+        return other
+
+    def pop(self, n=1):
+        if len(self.stack) < n:
             raise Unverifiable("stack underflow")
-        items = stack[len(stack) - n:]
-        del stack[len(stack) - n:]
+        items = self.stack[len(self.stack) - n:]
+        del self.stack[len(self.stack) - n:]
         return items
 
-    for ins in dis.get_instructions(code):
-        op, arg, val = ins.opname, ins.arg, ins.argval
-        if op in _SKIP:
-            continue
-        if op == "PUSH_NULL":
-            stack.append(_NULL)
-        elif op == "LOAD_GLOBAL":
-            if arg is not None and arg & 1 and "NULL" in ins.argrepr:
-                stack.append(_NULL)
-            stack.append(("global", val))
-        elif op in ("LOAD_FAST", "LOAD_FAST_CHECK", "LOAD_DEREF", "LOAD_CLOSURE"):
-            if val not in env:
-                out.append(("unbound", val))
-                raise Unverifiable("load of unbound local %s" % val)
-            stack.append(env[val])
-        elif op == "LOAD_CONST":
-            stack.append(("const", type(val).__name__, repr(val)))
-        elif op == "RETURN_CONST":
-            out.append(("return", ("const", type(val).__name__, repr(val))))
-            break
-        elif op == "LOAD_ATTR":
-            (obj,) = pop()
-            stack.append(("attr", freeze(obj), val))
-        elif op == "LOAD_METHOD":
-            (obj,) = pop()
-            stack.append(_NULL)
-            stack.append(("attr", freeze(obj), val))
-        elif op in ("STORE_FAST", "STORE_DEREF"):
-            (v,) = pop()
-            env[val] = v
-            if op == "STORE_DEREF":
-                out.append(("store_cell", val, freeze(v)))
-        elif op in ("DELETE_FAST", "DELETE_DEREF"):
-            if val not in env:
-                raise Unverifiable("delete of unbound local %s" % val)
-            del env[val]
-        elif op == "STORE_ATTR":
-            obj, v = pop(2)[::-1]
-            out.append(("store_attr", freeze(obj), val, freeze(v)))
-        elif op == "STORE_SUBSCR":
-            v, obj, key = pop(3)
-            out.append(("store_subscr", freeze(obj), freeze(key), freeze(v)))
-        elif op == "DELETE_SUBSCR":
-            obj, key = pop(2)
-            out.append(("del_subscr", freeze(obj), freeze(key)))
-        elif op in ("STORE_GLOBAL", "DELETE_GLOBAL"):
-            v = pop()[0] if op == "STORE_GLOBAL" else None
-            out.append((op.lower(), val, freeze(v)))
-        elif op == "POP_TOP":
-            pop()
-        elif op == "COPY":
-            if len(stack) < arg:
-                raise Unverifiable("stack underflow")
-            stack.append(stack[-arg])
-        elif op == "SWAP":
-            if len(stack) < arg:
-                raise Unverifiable("stack underflow")
-            stack[-1], stack[-arg] = stack[-arg], stack[-1]
-        elif op in ("BUILD_LIST", "BUILD_TUPLE", "BUILD_SET"):
-            stack.append(_Seq(op[6:].lower(), pop(arg) if arg else []))
-        elif op == "BUILD_MAP":
-            stack.append(_Seq("map", pop(2 * arg) if arg else []))
-        elif op == "BUILD_CONST_KEY_MAP":
-            items = pop(arg + 1)
-            stack.append(_Seq("map", items))
-        elif op == "BUILD_SLICE":
-            stack.append(("slice",) + tuple(freeze(x) for x in pop(arg)))
-        elif op in ("LIST_EXTEND", "LIST_APPEND", "SET_UPDATE", "DICT_UPDATE", "DICT_MERGE", "SET_ADD"):
-            (v,) = pop()
-            target = stack[-arg] if len(stack) >= arg else None
-            if not isinstance(target, _Seq):
-                raise Unverifiable("%s on an unknown container" % op)
-            target.items.append(("*", freeze(v)) if op in ("LIST_EXTEND", "SET_UPDATE") else freeze(v))
-        elif op == "LIST_TO_TUPLE":
-            (v,) = pop()
-            stack.append(("tuple_of", freeze(v)))
-        elif op in _PURE_BINARY:
-            a, b = pop(2)
-            stack.append((_PURE_BINARY[op], ins.argrepr, freeze(a), freeze(b)))
-        elif op.startswith("UNARY_"):
-            (a,) = pop()
-            stack.append((op, freeze(a)))
-        elif op == "UNPACK_SEQUENCE":
-            (seq,) = pop()
-            seq = freeze(seq)
-            stack.extend(("item", seq, k) for k in reversed(range(arg)))
-        elif op == "KW_NAMES":
-            kw = val
-        elif op == "CALL":
-            args = pop(arg)
-            first, fn = pop(2)
-            if first is _NULL:
-                callee, args = fn, args
-            elif fn is _NULL:  # 3.11: NULL, callable, args... or callable, self, args
-                callee, args = first, args
+    def event(self, *ev):
+        """Record an event; its result is a reference to it."""
+        _escape(ev)
+        self.events.append(tuple(freeze(x) for x in ev))
+        return ("result", len(self.events) - 1)
+
+    def branch(self, cond, outcome):
+        cond = freeze(cond)
+        if cond[:1] == ("isnot",):  # `a is not b` taken == `a is b` not taken
+            cond, outcome = ("is",) + cond[1:], not outcome
+        self.events.append(("branch", cond, outcome))
+
+
+def paths(code) -> list:
+    """Every path through ``code`` as a tuple of events (see the module docstring)."""
+    if getattr(code, "co_exceptiontable", b""):
+        raise Unverifiable("exception handling is not modelled")
+    ins = [i for i in dis.get_instructions(code) if i.opname not in _SKIP]
+    at = {i.offset: k for k, i in enumerate(ins)}
+    nargs = code.co_argcount + code.co_kwonlyargcount + bool(code.co_flags & 4) + bool(code.co_flags & 8)
+    env = {n: ("arg", n) for n in code.co_varnames[:nargs]}
+    work, done = [_Path(0, [], env, [])], []
+    while work:
+        p = work.pop()
+        while not p.done:
+            if p.pc >= len(ins):
+                raise Unverifiable("falls off the end of the code")
+            i = ins[p.pc]
+            p.pc += 1
+            jump = _step(p, i)
+            if jump is None:
+                continue
+            target, other = jump
+            if target not in at or target <= i.offset:
+                raise Unverifiable("loops are not modelled (jump at offset %d)" % i.offset)
+            if other is None:  # unconditional
+                p.pc = at[target]
             else:
-                callee, args = first, [fn] + args
-            node = ("call", len(out), freeze(callee), tuple(freeze(a) for a in args), tuple(kw))
-            out.append(node)
-            kw = ()
-            stack.append(("result", len(out) - 1))
-        elif op == "CALL_FUNCTION_EX":
-            kwargs = pop()[0] if arg & 1 else None
-            args, fn = pop(2)[::-1]
-            if stack and stack[-1] is _NULL:
-                stack.pop()
-            out.append(("call_ex", len(out), freeze(fn), freeze(args), freeze(kwargs)))
-            stack.append(("result", len(out) - 1))
-        elif op == "RETURN_VALUE":
-            (v,) = pop()
-            out.append(("return", freeze(v)))
-            break
+                other.pc = at[target]
+                work.append(other)
+                if len(work) + len(done) >= MAX_PATHS:
+                    raise Unverifiable("more than %d paths" % MAX_PATHS)
+        done.append(tuple(p.events))
+    return done
+
+
+def _known(obj, key):
+    """Whether ``obj[key]`` indexes a list or tuple the code built with a constant int or slice."""
+    return bool(obj) and isinstance(obj[0], _Seq) and obj[0].kind in ("list", "tuple") \
+        and bool(key) and _index(key[0]) is not None \
+        and not any(isinstance(x, tuple) and x[:1] == ("*",) for x in obj[0].items)
+
+
+def _pure_item(p, obj=None, key=None):
+    """Whether ``obj[key]`` is a plain read of a container Dynamo knows: builtins' dict
+    (``__builtins_dict___<n>``) or the tuple a compiled graph (``__compiled_fn_<n>``) returned,
+    with a constant key. Such reads run no user code, so they may move past other events."""
+    if not (isinstance(key, tuple) and key[:2] in (("const", "int"), ("const", "str"))):
+        return False
+    if isinstance(obj, tuple) and obj[:1] == ("global",):
+        return obj[1].startswith("__builtins_dict")
+    if isinstance(obj, tuple) and obj[:1] == ("result",):
+        ev = p.events[obj[1]]
+        return ev[0] == "call" and ev[1][:1] == ("global",) and ev[1][1].startswith("__compiled_fn_")
+    return False
+
+
+def _step(p, ins):
+    """Execute one instruction on path ``p``. A jump returns (target offset, path): for a
+    conditional jump ``p`` falls through and the returned path is the one that jumps; for an
+    unconditional jump the path is None and ``p`` itself moves."""
+    op, arg, val = ins.opname, ins.arg, ins.argval
+    if op == "PUSH_NULL":
+        p.stack.append(_NULL)
+    elif op == "LOAD_GLOBAL":
+        if "NULL" in ins.argrepr:
+            p.stack.append(_NULL)
+        p.stack.append(("global", val))
+    elif op in ("LOAD_FAST", "LOAD_FAST_CHECK"):
+        if val not in p.env:
+            raise Unverifiable("load of unbound local %s" % val)
+        p.stack.append(p.env[val])
+    elif op == "LOAD_CLOSURE":
+        p.stack.append(("cell", val))
+    elif op == "LOAD_DEREF":
+        p.stack.append(p.event("load_cell", val))
+    elif op == "LOAD_CONST":
+        p.stack.append(("const", type(val).__name__, repr(val)))
+    elif op in ("LOAD_ATTR", "LOAD_METHOD"):
+        (obj,) = p.pop()
+        if op == "LOAD_METHOD" or "NULL" in ins.argrepr:
+            p.stack.append(_NULL)
+        p.stack.append(p.event("attr", obj, val))
+    elif op == "STORE_FAST":
+        (p.env[val],) = p.pop()
+    elif op == "DELETE_FAST":
+        if val not in p.env:
+            raise Unverifiable("delete of unbound local %s" % val)
+        del p.env[val]
+    elif op == "STORE_DEREF":
+        p.event("store_cell", val, *p.pop())
+    elif op == "STORE_ATTR":
+        obj, v = p.pop(2)[::-1]
+        p.event("store_attr", obj, val, v)
+    elif op == "BINARY_SUBSCR" and _known(p.stack[-2:-1], p.stack[-1:]):
+        obj, key = p.pop(2)
+        k = _index(key)
+        if isinstance(k, slice):
+            p.stack.append(_Seq("list" if obj.kind == "list" else obj.kind, obj.items[k]))
         else:
-            raise Unverifiable("opcode %s is not modelled" % op)
-    return out
+            p.stack.append(obj.items[k])
+    elif op == "BINARY_SUBSCR" and _pure_item(p, *p.stack[-2:]):
+        p.stack.append(("item_of",) + tuple(freeze(x) for x in p.pop(2)))
+    elif op == "STORE_SUBSCR" and _known(p.stack[-2:-1], p.stack[-1:]):
+        v, obj, key = p.pop(3)
+        items = obj.mutable(op)
+        k = _index(key)
+        if isinstance(k, slice):
+            if not (isinstance(v, _Seq) and v.kind in ("list", "tuple")):
+                raise Unverifiable("slice assignment from an unknown iterable")
+            items[k] = v.items
+        else:
+            items[k] = v
+    elif op == "DELETE_SUBSCR" and _known(p.stack[-2:-1], p.stack[-1:]):
+        obj, key = p.pop(2)
+        del obj.mutable(op)[_index(key)]
+    elif op == "STORE_SUBSCR":
+        v, obj, key = p.pop(3)
+        p.event("store_subscr", obj, key, v)
+    elif op == "DELETE_SUBSCR":
+        p.event("del_subscr", *p.pop(2))
+    elif op == "STORE_GLOBAL":
+        p.event("store_global", val, *p.pop())
+    elif op == "DELETE_GLOBAL":
+        p.event("del_global", val)
+    elif op == "POP_TOP":
+        p.pop()
+    elif op == "COPY":
+        if len(p.stack) < arg:
+            raise Unverifiable("stack underflow")
+        p.stack.append(p.stack[-arg])
+    elif op == "SWAP":
+        if len(p.stack) < arg:
+            raise Unverifiable("stack underflow")
+        p.stack[-1], p.stack[-arg] = p.stack[-arg], p.stack[-1]
+    elif op in ("BUILD_LIST", "BUILD_TUPLE", "BUILD_SET"):
+        p.stack.append(_Seq(op[6:].lower(), p.pop(arg) if arg else []))
+    elif op == "BUILD_MAP":
+        p.stack.append(_Seq("map", p.pop(2 * arg) if arg else []))
+    elif op == "BUILD_CONST_KEY_MAP":
+        p.stack.append(_Seq("map", p.pop(arg + 1)))
+    elif op == "BUILD_SLICE":
+        p.stack.append(("slice",) + tuple(freeze(x) for x in p.pop(arg)))
+    elif op in ("LIST_EXTEND", "SET_UPDATE", "LIST_APPEND", "SET_ADD", "DICT_UPDATE", "DICT_MERGE"):
+        (v,) = p.pop()
+        target = p.stack[-arg] if len(p.stack) >= arg else None
+        if not isinstance(target, _Seq):
+            raise Unverifiable("%s on an unknown container" % op)
+        target.mutable(op) if target.kind == "list" else None
+        if target.escaped:
+            raise Unverifiable("%s on a container that escaped" % op)
+        if op in ("LIST_EXTEND", "SET_UPDATE"):
+            v = v.items if isinstance(v, _Seq) and v.kind in ("list", "tuple") else [("*", p.event("iter", v))]
+            target.items.extend(v)
+        else:
+            target.items.append(freeze(v) if op != "DICT_UPDATE" else ("**", freeze(v)))
+    elif op == "LIST_TO_TUPLE":
+        (v,) = p.pop()
+        p.stack.append(_Seq("tuple", v.items) if isinstance(v, _Seq) else ("tuple_of", freeze(v)))
+    elif op == "IS_OP":
+        p.stack.append(("isnot" if arg else "is",) + tuple(freeze(x) for x in p.pop(2)))
+    elif op in _OPERATIONS:
+        n, name = _OPERATIONS[op]
+        p.stack.append(p.event(name, ins.argrepr, *p.pop(n)))
+    elif op == "UNPACK_SEQUENCE" and isinstance(p.stack[-1:] and p.stack[-1], _Seq) \
+            and p.stack[-1].kind in ("list", "tuple") and len(p.stack[-1].items) == arg \
+            and not any(isinstance(x, tuple) and x[:1] == ("*",) for x in p.stack[-1].items):
+        p.stack.extend(reversed(p.pop()[0].items))
+    elif op == "UNPACK_SEQUENCE":
+        seq = p.event("unpack", arg, *p.pop())
+        p.stack.extend(("item", seq, k) for k in reversed(range(arg)))
+    elif op == "KW_NAMES":
+        p.kw = val
+    elif op == "CALL":
+        args = p.pop(arg)
+        first, fn = p.pop(2)
+        if first is _NULL:
+            callee = fn
+        elif fn is _NULL:
+            callee = first
+        else:
+            callee, args = first, [fn] + args
+        p.stack.append(p.event("call", callee, tuple(args), tuple(p.kw)))
+        p.kw = ()
+    elif op == "CALL_FUNCTION_EX":
+        kwargs = p.pop()[0] if arg & 1 else None
+        fn, args = p.pop(2)
+        if p.stack and p.stack[-1] is _NULL:
+            p.stack.pop()
+        if kwargs is None and isinstance(args, _Seq) and args.kind in ("list", "tuple") and \
+                not any(isinstance(x, tuple) and x[:1] == ("*",) for x in args.items):
+            p.stack.append(p.event("call", fn, tuple(args.items), ()))  # f(*[a, b]) is f(a, b)
+        else:
+            p.stack.append(p.event("call_ex", fn, args, kwargs))
+    elif op == "RETURN_VALUE":
+        p.event("return", *p.pop())
+        p.done = True
+    elif op == "RETURN_CONST":
+        p.event("return", ("const", type(val).__name__, repr(val)))
+        p.done = True
+    elif op in _BRANCHES:
+        jump_when, test = _BRANCHES[op]
+        (cond,) = p.pop()
+        if test == "none":
+            cond = ("is", freeze(cond), _NONE)
+        taken = p.fork(None)  # its pc is set by the caller
+        p.branch(cond, not jump_when)
+        taken.branch(cond, jump_when)
+        return ins.argval, taken
+    elif op in ("JUMP_IF_TRUE_OR_POP", "JUMP_IF_FALSE_OR_POP"):
+        jump_when = op == "JUMP_IF_TRUE_OR_POP"
+        (cond,) = p.pop()
+        taken = p.fork(None)
+        p.branch(cond, not jump_when)
+        taken.branch(cond, jump_when)
+        taken.stack.append(cond)
+        return ins.argval, taken
+    elif op in _JUMPS:
+        return ins.argval, None
+    else:
+        raise Unverifiable("opcode %s is not modelled" % op)
+    return None
 
 
 def same_effects(new, like) -> None:
-    """Raise Unverifiable unless ``new`` and ``like`` have the same effects."""
-    a, b = effects(new), effects(like)
-    if a != b:
-        k = next((k for k, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
-        raise Unverifiable("effect %d differs: Dynamo's %s, recompiled %s"
-                           % (k, b[k] if k < len(b) else "<none>", a[k] if k < len(a) else "<none>"))
+    """Raise :class:`Unverifiable` unless ``new`` and ``like`` have the same set of paths."""
+    a, b = set(paths(new)), set(paths(like))
+    if a == b:
+        return
+    missing = sorted(b - a, key=len)
+    extra = sorted(a - b, key=len)
+    if missing and extra:
+        x, y = missing[0], extra[0]
+        k = next((k for k, (u, v) in enumerate(zip(x, y)) if u != v), min(len(x), len(y)))
+        raise Unverifiable("event %d of a path differs: Dynamo's %s, recompiled %s"
+                           % (k, x[k] if k < len(x) else "<end>", y[k] if k < len(y) else "<end>"))
+    raise Unverifiable("Dynamo's code has %d paths the recompiled code lacks, and %d the other way"
+                       % (len(missing), len(extra)))

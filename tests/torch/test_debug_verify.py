@@ -1,0 +1,62 @@
+"""verify.py: equivalence of acyclic code with branches, path by path; refusal of the rest."""
+import pytest
+
+from unveil.torch.verify import Unverifiable, paths, same_effects
+
+
+def code(src):
+    ns = {}
+    exec(src, ns)
+    return ns["fn"].__code__
+
+
+def test_same_program_with_branches_written_differently():
+    a = code("def fn(x, y):\n    if x:\n        return f(y)\n    return g(y)\n")
+    b = code("def fn(x, y):\n    if not x:\n        return g(y)\n    else:\n        return f(y)\n")
+    assert len(paths(a)) == 2
+    same_effects(a, b)
+
+
+def test_temporaries_and_star_calls_are_transparent():
+    a = code("def fn(x):\n    return h(*[x, 1])\n")
+    b = code("def fn(x):\n    t = x\n    return h(t, 1)\n")
+    same_effects(a, b)
+
+
+@pytest.mark.parametrize("other", [
+    "def fn(x, y):\n    if x:\n        return g(y)\n    return f(y)\n",      # branches swapped
+    "def fn(x, y):\n    if y:\n        return f(y)\n    return g(y)\n",      # other condition
+    "def fn(x, y):\n    if x:\n        return f(y)\n    return g(x)\n",      # other argument
+])
+def test_different_programs_are_told_apart(other):
+    a = code("def fn(x, y):\n    if x:\n        return f(y)\n    return g(y)\n")
+    with pytest.raises(Unverifiable):
+        same_effects(a, code(other))
+
+
+def test_order_of_calls_and_reads_matters():
+    a = code("def fn():\n    t = h()\n    a = t[0]\n    b = t[1]\n    return k(a, b)\n")
+    b = code("def fn():\n    t = h()\n    b = t[1]\n    a = t[0]\n    return k(a, b)\n")
+    with pytest.raises(Unverifiable):
+        same_effects(a, b)
+    c = code("def fn():\n    p = f()\n    q = g()\n    return (p, q)\n")
+    d = code("def fn():\n    q = g()\n    p = f()\n    return (p, q)\n")
+    with pytest.raises(Unverifiable):
+        same_effects(c, d)
+
+
+def test_graph_outputs_may_be_read_in_any_order():
+    a = code("def fn():\n    t = __compiled_fn_1_x()\n    a = t[0]\n    b = t[1]\n    return k(a, b)\n")
+    b = code("def fn():\n    t = __compiled_fn_1_x()\n    b = t[1]\n    a = t[0]\n    return k(a, b)\n")
+    same_effects(a, b)
+
+
+@pytest.mark.parametrize("src", [
+    "def fn(x):\n    for i in x:\n        f(i)\n",
+    "def fn(x):\n    while x:\n        x = f(x)\n",
+    "def fn(x):\n    try:\n        return f(x)\n    except E:\n        return g(x)\n",
+    "def fn(x):\n    l = [1]\n    f(l)\n    l[0] = 2\n    return l\n",  # changes a list a call may keep
+])
+def test_loops_exceptions_and_escaped_lists_are_refused(src):
+    with pytest.raises(Unverifiable):
+        paths(code(src))
