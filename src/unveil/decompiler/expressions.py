@@ -216,11 +216,18 @@ def assign_to(frame: Frame, target, value, ins):
     if isinstance(value, V.InPlace) and _same_target(value.target, target):
         frame.emit(ast.AugAssign(target=target, op=value.op, value=value.value))
         return
-    if isinstance(value, V.Function):
-        if isinstance(target, ast.Name) and ctx.make_def(frame, value, target.id):
+    if isinstance(value, V.WithEnter):
+        frame.emit(ast.Assign(targets=[target], value=ctx.as_expr(value)))
+        return
+    decorators, inner = [], value
+    while isinstance(inner, V.Decorated):
+        decorators.append(inner.decorator)
+        inner = inner.target
+    if isinstance(inner, V.Function):
+        if isinstance(target, ast.Name) and ctx.make_def(frame, inner, target.id, decorators):
             return
-    if isinstance(value, V.ClassValue):
-        if isinstance(target, ast.Name) and ctx.make_class(frame, value, target.id):
+    if isinstance(inner, V.ClassValue):
+        if isinstance(target, ast.Name) and ctx.make_class(frame, inner, target.id, decorators):
             return
     if isinstance(value, (V.Import, V.ImportedName)):
         if ctx.make_import(frame, value, target):
@@ -351,7 +358,11 @@ def _delete_deref(f, ins):
 
 
 def _load_attr(f, ins):
-    obj = f.pop_expr(ins)
+    obj = f.pop(ins)
+    if isinstance(obj, (V.Import, V.ImportedName)):
+        f.push(V.ImportedName(obj, ins.arg))  # ``import a.b as c`` walks to the leaf
+        return
+    obj = f.expr(obj, ins)
     f.push(ast.Attribute(value=obj, attr=ins.arg, ctx=ast.Load()))
 
 
@@ -546,6 +557,9 @@ def _is_op(f, ins):
 
 def _contains_op(f, ins):
     right = f.pop_expr(ins)
+    if isinstance(right, ast.Constant) and isinstance(right.value, frozenset) and right.value:
+        # the compiler turns ``x in {1, 2}`` into a frozenset constant
+        right = ast.Set(elts=[const(x) for x in right.value])
     left = f.pop_expr(ins)
     f.push(ast.Compare(left=left, ops=[ast.NotIn() if ins.arg else ast.In()], comparators=[right]))
 
@@ -560,16 +574,18 @@ def _build(kind):
         items = [f.expr(v, ins) for v in raw]
         if kind is ast.Tuple:
             f.push(ast.Tuple(elts=items, ctx=ast.Load()))
-        elif kind is ast.List:
-            f.push(V.SymList(items, f.loop))
         else:
-            f.push(ast.Set(elts=items))
+            s = ast.Set(elts=items)
+            s._loop = f.loop
+            f.push(s)
     return run
 
 
 def _build_map(f, ins):
     items = [f.expr(v, ins) for v in f.popn(2 * ins.arg, ins)]
-    f.push(ast.Dict(keys=items[0::2], values=items[1::2]))
+    d = ast.Dict(keys=items[0::2], values=items[1::2])
+    d._loop = f.loop
+    f.push(d)
 
 
 def _build_const_key_map(f, ins):
@@ -606,6 +622,11 @@ def _format_value(f, ins):
     f.push(ast.JoinedStr(values=[ast.FormattedValue(value=v, conversion=conv, format_spec=spec)]))
 
 
+def _to_bool(f, ins):
+    # only kept where the result is used as a value: ``not not x``
+    f.push(ast.UnaryOp(op=ast.Not(), operand=ast.UnaryOp(op=ast.Not(), operand=f.pop_expr(ins))))
+
+
 def _convert_value(f, ins):
     f.push(V.Converted(f.pop_expr(ins), ins.arg))
 
@@ -620,6 +641,21 @@ def _collection_add(kind):
             lst = _target_list(f, ins.arg + 1, ins)  # the item is still on top
             if lst is not None:
                 lst.elts.append(f.pop_expr(ins))
+                return
+        width = 2 if kind == "map" else 1
+        if len(f.stack) > ins.arg + width - 1:
+            target = f.stack[-(ins.arg + width)]
+            if (isinstance(target, (ast.Dict if kind == "map" else ast.Set))
+                    and getattr(target, "_loop", None) == f.loop):
+                # a big display built in steps (BUILD_MAP then MAP_ADD)
+                if kind == "map":
+                    v = f.pop_expr(ins)
+                    k = f.pop_expr(ins)
+                    new = ast.Dict(keys=list(target.keys) + [k], values=list(target.values) + [v])
+                else:
+                    new = ast.Set(elts=list(target.elts) + [f.pop_expr(ins)])
+                new._loop = f.loop
+                f.stack[-ins.arg] = new
                 return
         if kind == "map":
             v = f.pop_expr(ins)
@@ -762,11 +798,9 @@ def _call(f, ins):
         if comp is not None:
             f.push(comp)
             return
-    if len(args) == 1 and isinstance(args[0], (V.Function, V.ClassValue)) and not kwvals:
-        # a decorator applied to a def or class
-        target = args[0]
-        target.decorators.insert(0, f.expr(func, ins))
-        f.push(target)
+    if len(args) == 1 and isinstance(args[0], (V.Function, V.ClassValue, V.Decorated)) and not kwvals:
+        # maybe a decorator applied to a def or class: decided when stored
+        f.push(V.Decorated(f.expr(func, ins), args[0]))
         return
     fexpr = f.expr(func, ins)
     arg_nodes = [f.expr(a, ins) for a in args]
@@ -838,7 +872,7 @@ def _load_closure(f, ins):
 
 def _pop_top(f, ins):
     v = f.pop(ins)
-    if v is V.NULL or isinstance(v, (V.Iterator, V.WithExit, V.Exception_)):
+    if v is V.NULL or isinstance(v, (V.Iterator, V.WithExit, V.Exception_, V.WithEnter, V.ImportedName)):
         return
     if isinstance(v, V.Stored):
         # ``(x := value)`` as a statement: the assignment already emitted is it
@@ -900,10 +934,20 @@ def _unpack(f, ins, n, starred):
     if isinstance(v, V.UnpackSlot):
         group = V.TargetGroup(n, None, starred, parent=(v.group, v.index))
     else:
+        shared = any(x is v for x in f.stack)
         value = f.expr(v, ins)
         frame_ref = f
 
-        def done(target, value=value, frame_ref=frame_ref):
+        def done(target, value=value, frame_ref=frame_ref, original=v):
+            if shared:
+                # ``a, b = x = value``: one evaluation, several targets
+                node = ast.Assign(targets=[target], value=value)
+                node._no_spill = True
+                frame_ref.emit(node)
+                for k, x in enumerate(frame_ref.stack):
+                    if x is original:
+                        frame_ref.stack[k] = V.Stored(node, value)
+                return
             frame_ref.ctx.emit_unpack(frame_ref, target, value)
         group = V.TargetGroup(n, done, starred)
     # pushed so that the first target is on top
@@ -1042,7 +1086,7 @@ _HANDLERS = {
     "BUILD_TUPLE": _build(ast.Tuple), "BUILD_LIST": _build(ast.List),
     "BUILD_SET": _build(ast.Set), "BUILD_MAP": _build_map,
     "BUILD_CONST_KEY_MAP": _build_const_key_map, "BUILD_STRING": _build_string,
-    "FORMAT_VALUE": _format_value, "CONVERT_VALUE": _convert_value,
+    "FORMAT_VALUE": _format_value, "CONVERT_VALUE": _convert_value, "TO_BOOL": _to_bool,
     "LIST_APPEND": _collection_add("list"), "SET_ADD": _collection_add("set"),
     "MAP_ADD": _collection_add("map"),
     "LIST_EXTEND": _list_extend, "SET_UPDATE": _set_update,

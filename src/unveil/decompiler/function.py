@@ -88,6 +88,12 @@ class Context:
     def as_expr(self, v, ins=None):
         if isinstance(v, ast.expr) or isinstance(v, ast.Slice):  # 3.8: Slice is not an expr
             return v
+        if isinstance(v, V.WithEnter):
+            node = ast.Name(id="__with_enter__", ctx=ast.Load())
+            node._with_enter = True  # the with statement takes it as its target
+            return node
+        if isinstance(v, V.Decorated):
+            return ast.Call(func=v.decorator, args=[self.as_expr(v.target, ins)], keywords=[])
         if isinstance(v, V.Stored):
             a = v.assign
             if len(a.targets) == 1 and isinstance(a.targets[0], ast.Name):
@@ -131,7 +137,7 @@ class Context:
             return ast.Lambda(args=args, body=body[0].value)
         raise DecompilationError("lambda body is not one expression", fn.code.co_name)
 
-    def make_def(self, frame, fn, name):
+    def make_def(self, frame, fn, name, decorators=()):
         code = fn.code
         if code.co_name in COMPREHENSIONS or code.co_name == "<lambda>" and name != "<lambda>":
             if code.co_name == "<lambda>":
@@ -143,7 +149,7 @@ class Context:
         ann = annotations_of(fn)
         args = arguments(code, fn.defaults, fn.kwdefaults, ann)
         node = node_t(name=name, args=args, body=body or [ast.Pass()],
-                      decorator_list=fn.decorators, returns=ann.get("return") if ann else None,
+                      decorator_list=list(decorators), returns=ann.get("return") if ann else None,
                       type_comment=None)
         if hasattr(ast, "TypeVar"):
             node.type_params = []
@@ -159,13 +165,13 @@ class Context:
         keywords = [ast.keyword(arg=k, value=self.as_expr(v)) for k, v in zip(kwnames or (), kws)]
         return V.ClassValue(body_fn, cls_name.value, bases, keywords)
 
-    def make_class(self, frame, cls, name):
+    def make_class(self, frame, cls, name, decorators=()):
         if cls.name != name:
             return False
         body, ctx = self.nested(cls.body.code)
         body = clean_class_body(body)
         node = ast.ClassDef(name=name, bases=cls.bases, keywords=cls.keywords,
-                            body=body or [ast.Pass()], decorator_list=cls.decorators)
+                            body=body or [ast.Pass()], decorator_list=list(decorators))
         if hasattr(ast, "TypeVar"):
             node.type_params = []
         frame.emit(node)
@@ -183,6 +189,13 @@ class Context:
             frame.emit(ast.Import(names=[ast.alias(name=value.name, asname=asname)]))
             return True
         mod = value.module
+        root = mod
+        while isinstance(root, V.ImportedName):
+            root = root.module
+        if root.fromlist is None:
+            # ``import a.b as c``: walks from the top package to the leaf
+            frame.emit(ast.Import(names=[ast.alias(name=root.name, asname=target.id)]))
+            return True
         asname = None if target.id == value.name else target.id
         if mod.node is not None and mod.node in frame.stmts and frame.stmts[-1] is mod.node:
             mod.node.names.append(ast.alias(name=value.name, asname=asname))
@@ -302,6 +315,10 @@ def clean_class_body(body):
                 continue
         if isinstance(s, ast.Return):
             continue
+        if (isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)
+                and s.targets[0].id == "__doc__" and isinstance(s.value, ast.Constant) and not out):
+            out.append(ast.Expr(value=s.value))  # the class docstring
+            continue
         out.append(s)
     return out
 
@@ -333,6 +350,22 @@ def strip_implicit_return(body):
     return body
 
 
+def has_docstring(code):
+    """A def's docstring is its first constant (None stands there otherwise)."""
+    return (code.co_flags & inspect.CO_OPTIMIZED  # a function, not a class body or module
+            and code.co_name not in COMPREHENSIONS and code.co_name not in ("<lambda>", "<module>")
+            and bool(code.co_consts) and isinstance(code.co_consts[0], str)
+            and not code.co_name.startswith("<"))
+
+
+def _yields(body):
+    mod = ast.Module(body=list(body), type_ignores=[])
+    for node in ast.walk(mod):
+        if isinstance(node, (ast.Yield, ast.YieldFrom)):
+            return True
+    return False
+
+
 def decompile_code(code, consts=None):
     """Statements of ``code``'s body and the :class:`Context` used."""
     from .structure import Structurer
@@ -348,6 +381,12 @@ def decompile_code(code, consts=None):
     body = tidy(body)
     if code.co_name not in COMPREHENSIONS and code.co_name != "<lambda>":
         body = strip_implicit_return(body)
+    if has_docstring(code):
+        body.insert(0, ast.Expr(value=ast.Constant(value=code.co_consts[0])))
+    if code.co_flags & (inspect.CO_GENERATOR | CO_ASYNC_GENERATOR) and not _yields(body):
+        # a generator whose yield was unreachable (and removed by the compiler)
+        body.append(ast.If(test=ast.Constant(value=False), body=[ast.Expr(value=ast.Yield(value=None))],
+                           orelse=[]))
     decls = []
     if ctx.globals:
         decls.append(ast.Global(names=list(ctx.globals)))

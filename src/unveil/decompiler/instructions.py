@@ -128,7 +128,7 @@ def _translate(code) -> List[Instr]:
         out.append(Instr(op, arg, ins.offset, line, target))
 
     skip_pop = False
-    for ins, line in raw:
+    for pos, (ins, line) in enumerate(raw):
         name, arg, val = ins.opname, ins.arg, ins.argval
         if name == "RETURN_GENERATOR":
             skip_pop = True  # 3.11+: the POP_TOP after it drops the generator itself
@@ -137,8 +137,16 @@ def _translate(code) -> List[Instr]:
             skip_pop = False
             continue
         if name in ("NOP", "RESUME", "PRECALL", "CACHE", "EXTENDED_ARG", "GEN_START",
-                    "RETURN_GENERATOR", "TO_BOOL", "COPY_FREE_VARS", "MAKE_CELL",
+                    "RETURN_GENERATOR", "COPY_FREE_VARS", "MAKE_CELL",
                     "END_FOR_NOP", "NOT_TAKEN"):
+            continue
+        if name == "TO_BOOL":
+            # 3.13 converts before every test and ``not``; only a conversion
+            # whose result is a value (``not not x``) says something
+            nxt = raw[pos + 1][0].opname if pos + 1 < len(raw) else ""
+            if nxt in ("POP_JUMP_IF_FALSE", "POP_JUMP_IF_TRUE", "UNARY_NOT"):
+                continue
+            emit("TO_BOOL")
             continue
         op = _binary_name(name)
         if op is not None:

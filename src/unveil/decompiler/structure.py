@@ -140,7 +140,13 @@ class Structurer(LegacyBlocks, InlinedComprehensions):
         leaves ``region`` or ends."""
         i = start
         first = True
+        seen = set()
         while True:
+            if i in seen:
+                # a path back to code this walk already structured, outside
+                # any loop found: refuse rather than loop forever
+                self.fail("control flow returns to structured code", i if i < self.n else self.n - 1)
+            seen.add(i)
             while i in self.finally_copies:
                 # an inlined copy of a finally body we already decompiled
                 i = self.finally_copies[i]
@@ -994,9 +1000,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions):
         cm = frame.pop_expr(ins)
         is_async = ins.op == "BEFORE_ASYNC_WITH"
         frame.push(V.WithExit(cm, is_async))
-        enter = ast.Name(id="__with_enter__", ctx=ast.Load())
-        enter._with_enter = True
-        frame.push(enter)
+        frame.push(V.WithEnter())
         start = ins.index + 1
         handler = self.cfg.at(start).handler if self.cfg.at(start) else None
         if handler is None:

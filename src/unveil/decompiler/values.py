@@ -38,6 +38,19 @@ class WithExit(Marker):
         self.is_async = is_async
 
 
+class WithEnter(Marker):
+    """The value ``__enter__`` returned: stored by ``as target`` or dropped."""
+
+
+class Decorated(Marker):
+    """``decorator(fn)`` where ``fn`` is a def or class being built: a
+    decorator if the result is stored under the def's name, else a call."""
+
+    def __init__(self, decorator, target):
+        self.decorator = decorator
+        self.target = target
+
+
 class Exception_(Marker):
     """An exception object pushed on entry to a handler (or the previous one)."""
 
