@@ -22,9 +22,11 @@ from . import expressions as E
 from . import values as V
 from .cfg import CFG, Block
 from .errors import DecompilationError
+from .asyncs import ASYNC_OPS, AsyncConstructs
 from .inline import InlinedComprehensions
 from .instructions import CONDITIONAL_JUMPS
 from .legacy import LegacyBlocks
+from .match import MATCH_OPS, MatchStatements
 
 
 class Exit(NamedTuple):
@@ -101,7 +103,7 @@ def condition_starts(program):
     return out
 
 
-class Structurer(LegacyBlocks, InlinedComprehensions):
+class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStatements):
     def __init__(self, ctx, program):
         self.ctx = ctx
         self.program = program
@@ -218,6 +220,10 @@ class Structurer(LegacyBlocks, InlinedComprehensions):
             ins = instrs[k]
             if ins.op == "LOAD_FAST_AND_CLEAR":
                 return self.inlined_comprehension(ins, frame, region, loop)
+            if ins.op in ASYNC_OPS:
+                return self.async_op(ins, frame, region, loop)
+            if ins.op in MATCH_OPS:
+                return self.match_op(ins, frame, region, loop)
             if ins.op in SPECIAL:
                 r = SPECIAL[ins.op](self, ins, frame, region, loop)
                 if r is not None:
@@ -395,6 +401,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions):
 
     # --------------------------------------------------------------- if
     def branch(self, block: Block, frame, region, loop):
+        r = self.match_branch(block, frame, region, loop)
+        if r is not None:
+            return r
         last = self.instrs[block.end - 1]
         if last.op in ("JUMP_IF_FALSE_OR_POP", "JUMP_IF_TRUE_OR_POP"):
             return self.short_circuit(block, frame, region, loop)
