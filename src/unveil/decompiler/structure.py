@@ -249,6 +249,10 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             self.fail("for loop without a loop", last.index)
         if op in ("SETUP_FINALLY", "SETUP_WITH", "SETUP_ASYNC_WITH"):
             return self.setup_block(last, frame, region, loop)
+        if op in ASYNC_OPS:
+            return self.async_op(last, frame, region, loop)
+        if op in MATCH_OPS:
+            return self.match_op(last, frame, region, loop)
         self.fail("unsupported control flow", last.index)
 
     # ---------------------------------------------------------- conditions
