@@ -131,7 +131,7 @@ class Frame:
         return tmp
 
     def copy(self):
-        f = Frame(self.ctx, self.stack)
+        f = Frame(self.ctx, _clone_lists(self.stack))
         f.pending = list(self.pending)
         f.loop = self.loop
         return f
@@ -193,6 +193,22 @@ def _needs_spill(e, written, local_only=False):
            for n in ast.walk(e)):
         return any(n.id in written for n in names)
     return True
+
+
+def _clone_lists(stack):
+    """The stack with every symbolic list copied (aliases kept as aliases):
+    each branch of an ``if`` changes its own lists."""
+    memo = {}
+
+    def clone(v):
+        if isinstance(v, V.SymList):
+            if id(v) not in memo:
+                new = V.SymList([], v.loop)
+                memo[id(v)] = new
+                new.elts = [clone(x) for x in v.elts]
+            return memo[id(v)]
+        return v
+    return [clone(v) for v in stack]
 
 
 # ---------------------------------------------------------------- stores
@@ -276,6 +292,9 @@ def simple_assign(frame, target, expr, ins):
         if not (_store_follows(frame, ins) and top_is_value):
             flush_pending(frame)
         return
+    if (frame.ctx.dynamo and isinstance(target, ast.Name) and isinstance(expr, ast.Name)
+            and target.id == expr.id):
+        return  # ``x = x``: Dynamo's way of keeping a value; says nothing
     frame.emit(ast.Assign(targets=[target], value=expr))
 
 
@@ -571,6 +590,9 @@ def _build(kind):
             # lists inside lists stay symbolic: Dynamo builds and edits nests
             f.push(V.SymList([v if isinstance(v, V.SymList) else f.expr(v, ins) for v in raw], f.loop))
             return
+        if kind is ast.Tuple and raw and all(isinstance(v, V.Cell) for v in raw):
+            f.push(V.CellTuple(raw))  # a closure: for MAKE_FUNCTION, or a value
+            return
         items = [f.expr(v, ins) for v in raw]
         if kind is ast.Tuple:
             f.push(ast.Tuple(elts=items, ctx=ast.Load()))
@@ -605,8 +627,12 @@ def _build_string(f, ins):
     for p in parts:
         if isinstance(p, ast.JoinedStr):
             vals.extend(p.values)
-        else:
+        elif isinstance(p, ast.Constant) and isinstance(p.value, str):
             vals.append(p)
+        else:
+            # a piece formatted earlier (Dynamo resumes half-way through an
+            # f-string): a str, which formats as itself
+            vals.append(ast.FormattedValue(value=p, conversion=-1, format_spec=None))
     f.push(ast.JoinedStr(values=vals))
 
 
@@ -848,8 +874,8 @@ def _make_function(f, ins):
     if has_qualname:
         f.pop(ins)
     code = f.pop(ins)
-    code = code.value if isinstance(code, ast.Constant) else code
-    closure = f.pop(ins) if flags & 0x08 else None
+    code = code.code if isinstance(code, V.CodeConst) else code.value if isinstance(code, ast.Constant) else code
+    closure = f.pop(ins) if flags & 0x08 else None  # cells; the nested code names them
     annotations = f.pop(ins) if flags & 0x04 else None
     kwdefaults = f.pop(ins) if flags & 0x02 else None
     defaults = f.pop(ins) if flags & 0x01 else None
@@ -867,7 +893,7 @@ def _make_function(f, ins):
 
 
 def _load_closure(f, ins):
-    f.push(name(f.ctx.deref_name(ins.arg)))
+    f.push(V.Cell(f.ctx.deref_name(ins.arg)))
 
 
 def _pop_top(f, ins):

@@ -74,9 +74,14 @@ class Context:
 
     def constant(self, value):
         if isinstance(value, types.CodeType):
-            return ast.Constant(value=value)
+            return V.CodeConst(value)
         if is_literal(value):
             return ast.Constant(value=value)
+        return self.constant_name(value)
+
+    def constant_name(self, value):
+        """A placeholder name for a constant with no literal form; recompile
+        puts the object itself back."""
         for k, v in self.consts.items():
             if v is value:
                 return E.name(k)
@@ -88,6 +93,15 @@ class Context:
     def as_expr(self, v, ins=None):
         if isinstance(v, ast.expr) or isinstance(v, ast.Slice):  # 3.8: Slice is not an expr
             return v
+        if isinstance(v, V.Cell):
+            # the cell itself: a lambda closing over the name carries it
+            lam = ast.Lambda(args=arguments_none(), body=E.name(v.name))
+            return ast.Subscript(value=ast.Attribute(value=lam, attr="__closure__", ctx=ast.Load()),
+                                 slice=E.const(0), ctx=ast.Load())
+        if isinstance(v, V.CellTuple):
+            return ast.Tuple(elts=[self.as_expr(x) for x in v.cells], ctx=ast.Load())
+        if isinstance(v, V.CodeConst):
+            return self.constant_name(v.code)
         if isinstance(v, V.WithEnter):
             node = ast.Name(id="__with_enter__", ctx=ast.Load())
             node._with_enter = True  # the with statement takes it as its target
@@ -212,6 +226,11 @@ class Context:
             return None
         body, ctx = self.nested(func.code)
         return comprehension(func.code.co_name, body, args[0].expr)
+
+
+def arguments_none():
+    return ast.arguments(posonlyargs=[], args=[], vararg=None, kwonlyargs=[], kw_defaults=[],
+                         kwarg=None, defaults=[])
 
 
 def annotations_of(fn):

@@ -28,11 +28,18 @@ def declare_locals(fn_node, code):
     nargs = (code.co_argcount + code.co_kwonlyargcount
              + bool(code.co_flags & 0x04) + bool(code.co_flags & 0x08))
     names = [n for n in code.co_varnames[nargs:] if n.isidentifier()]
-    if not names:
+    body = []
+    if names:
+        body.append(ast.Assign(targets=[ast.Name(id=n, ctx=ast.Store()) for n in names],
+                               value=ast.Constant(value=None)))
+    # free variables the body never reads still belong to the closure
+    used = {n.id for n in ast.walk(fn_node) if isinstance(n, ast.Name)}
+    for n in code.co_freevars:
+        if n not in used:
+            body.append(ast.Expr(value=ast.Name(id=n, ctx=ast.Load())))
+    if not body:
         return
-    decl = ast.If(test=ast.Constant(value=False), body=[ast.Assign(
-        targets=[ast.Name(id=n, ctx=ast.Store()) for n in names], value=ast.Constant(value=None))],
-        orelse=[])
+    decl = ast.If(test=ast.Constant(value=False), body=body, orelse=[])
     fn_node.body.insert(_after_docstring_and_decls(fn_node.body), decl)
 
 

@@ -155,6 +155,12 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             if i >= self.n:
                 return Exit("leave", i)
             if not first and not region(self.cfg.containing(i).start):
+                # a lone jump just outside (3.12 leaves a try body's last
+                # jump uncovered) still says continue or break
+                t = self.thread(i)
+                if loop is not None and t != i and not region(t) and (
+                        t in loop.continue_targets or t == loop.break_target):
+                    return self.transfer(t, frame, region, loop)
                 return Exit("leave", i)
             if loop is not None and not first:
                 if i in loop.continue_targets:
@@ -297,6 +303,16 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 and ins[2].op == "JUMP"):
             return target
         return target
+
+    def thread(self, index, limit=4):
+        """Where control ends up from ``index`` through blocks that are
+        only an unconditional jump."""
+        for _ in range(limit):
+            b = self.cfg.at(index) if index < self.n else None
+            if b is None or b.end - b.start != 1 or self.instrs[b.start].op != "JUMP":
+                return index
+            index = self.instrs[b.start].target
+        return index
 
     def alias(self, index):
         """What ``index`` stands for when comparing where branches go: the

@@ -38,6 +38,29 @@ class WithExit(Marker):
         self.is_async = is_async
 
 
+class Cell(Marker):
+    """LOAD_CLOSURE: the cell of a variable, not its value (Dynamo passes
+    closure tuples to functions it calls)."""
+
+    def __init__(self, name):
+        self.name = name
+
+
+class CellTuple(Marker):
+    """A tuple of cells: a closure."""
+
+    def __init__(self, cells):
+        self.cells = cells
+
+
+class CodeConst(Marker):
+    """A code object constant: the body of a def, lambda or class when
+    MAKE_FUNCTION takes it, otherwise an object with no literal form."""
+
+    def __init__(self, code):
+        self.code = code
+
+
 class WithEnter(Marker):
     """The value ``__enter__`` returned: stored by ``as target`` or dropped."""
 
