@@ -329,6 +329,9 @@ def _load_const(f, ins):
 
 
 def _load_name(f, ins):
+    if ins.arg == "__annotations__" and ins.op == "LOAD_NAME":
+        f.push(V.AnnotationsDict())  # a class or module level annotation follows
+        return
     if ins.arg == ".0":
         # a comprehension's argument: the iterator of its outermost loop
         f.push(V.Iterator(name(".0")))
@@ -535,8 +538,14 @@ def _store_subscr(f, ins):
     if isinstance(obj, V.AnnotationsDict):
         # module/class level ``x: T`` is ``__annotations__['x'] = T``
         ann = f.pop_expr(ins)
-        f.emit(ast.AnnAssign(target=name(index.value, ast.Store()), annotation=ann,
-                             value=None, simple=1))
+        target = name(index.value, ast.Store())
+        last = f.stmts[-1] if f.stmts else None
+        if (isinstance(last, ast.Assign) and len(last.targets) == 1
+                and isinstance(last.targets[0], ast.Name) and last.targets[0].id == index.value):
+            # ``x: T = v`` stores v, then records the annotation
+            f.stmts[-1] = ast.AnnAssign(target=target, annotation=ann, value=last.value, simple=1)
+            return
+        f.emit(ast.AnnAssign(target=target, annotation=ann, value=None, simple=1))
         return
     store(f, ast.Subscript(value=f.expr(obj), slice=index, ctx=ast.Store()), ins)
 
@@ -1070,9 +1079,8 @@ def _await(f, ins):
 
 def _yield_value(f, ins):
     v = f.pop(ins)
-    if isinstance(v, ast.Await):
-        f.push(v)
-        return
+    # (an await's own YIELD_VALUE never gets here: asyncs.py folds the
+    # whole SEND loop; ``yield await x`` is a real yield of the result)
     f.push(ast.Yield(value=_none_or(f.expr(v, ins))))
 
 

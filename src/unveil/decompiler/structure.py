@@ -157,9 +157,13 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             if not first and not region(self.cfg.containing(i).start):
                 # a lone jump just outside (3.12 leaves a try body's last
                 # jump uncovered) still says continue or break
-                t = self.thread(i)
+                t, pops = self.thread(i)
                 if loop is not None and t != i and not region(t) and (
                         t in loop.continue_targets or t == loop.break_target):
+                    if pops and frame.stack and isinstance(frame.stack[-1], V.Iterator):
+                        frame.pop()  # ``break`` drops the loop's iterator
+                    elif pops:
+                        return Exit("leave", i)
                     return self.transfer(t, frame, region, loop)
                 return Exit("leave", i)
             if loop is not None and not first:
@@ -255,6 +259,10 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             self.fail("for loop without a loop", last.index)
         if op in ("SETUP_FINALLY", "SETUP_WITH", "SETUP_ASYNC_WITH"):
             return self.setup_block(last, frame, region, loop)
+        if op == "CALL_FINALLY":
+            # 3.8: the finally body it calls is decompiled once, in the
+            # statement's ``finally:`` (legacy.py); go on after it
+            return block.end if block.end < self.n else Exit("leave", block.end)
         if op in ASYNC_OPS:
             return self.async_op(last, frame, region, loop)
         if op in MATCH_OPS:
@@ -304,20 +312,23 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             return target
         return target
 
-    def thread(self, index, limit=4):
-        """Where control ends up from ``index`` through blocks that are
-        only an unconditional jump."""
-        for _ in range(limit):
-            b = self.cfg.at(index) if index < self.n else None
-            if b is None or b.end - b.start != 1 or self.instrs[b.start].op != "JUMP":
-                return index
-            index = self.instrs[b.start].target
-        return index
+    def thread(self, index):
+        """Where control ends up from ``index`` when only a jump (or a pop
+        of the loop's iterator and a jump) is there; and whether it pops."""
+        ins = self.instrs
+        if index < self.n and ins[index].op == "JUMP":
+            return ins[index].target, False
+        if index + 1 < self.n and ins[index].op == "POP_TOP" and ins[index + 1].op == "JUMP":
+            return ins[index + 1].target, True
+        return index, False
 
     def alias(self, index):
         """What ``index`` stands for when comparing where branches go: the
         compiler copies small ``return <constant>`` blocks to every place
         that jumps to them, and the copies are one place in the source."""
+        t = self.legacy_alias(index)  # <=3.10: duplicated follows (legacy.py)
+        if t is not None:
+            return t
         b = self.cfg.at(index) if isinstance(index, int) else None
         if b is not None and b.end - b.start == 2:
             a, r = self.instrs[b.start], self.instrs[b.start + 1]
@@ -459,12 +470,12 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         t_exit = self.walk(t, then, self.branch_region(t, region), loop) if t != fl else Exit("leave", t)
         depth = len(frame.stack)
         # value-producing diamond: a conditional expression
-        if t_exit.kind == "leave" and len(then.stack) == depth + 1 and not then.stmts:
+        if t_exit.kind == "leave" and len(then.stack) == depth + 1 and not live(then.stmts):
             other = frame.copy()
             other.stmts = []
             f_exit = self.walk(fl, other, self.branch_region(fl, region), loop)
             if (f_exit.kind == "leave" and self.same_place(f_exit.target, t_exit.target)
-                    and len(other.stack) == depth + 1 and not other.stmts):
+                    and len(other.stack) == depth + 1 and not live(other.stmts)):
                 body, orelse = then.pop_expr(), other.pop_expr()
                 frame.push(ast.IfExp(test=test, body=body, orelse=orelse))
                 return t_exit.target
@@ -527,9 +538,11 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         right_frame.stmts = []
         target = last.target
         ex = self.walk(block.end, right_frame, self.branch_region(block.end, region), loop)
-        if ex.kind != "leave" or right_frame.stmts or ex.target != target:
+        if ex.kind != "leave" or ex.target != target or not right_frame.stack:
             self.fail("short-circuit operand with statements", last.index)
-        right = right_frame.pop_expr()
+        right = right_frame.pop_expr()  # (a walrus operand becomes an expression here)
+        if live(right_frame.stmts):
+            self.fail("short-circuit operand with statements", last.index)
         op = ast.And if last.op == "JUMP_IF_FALSE_OR_POP" else ast.Or
         frame.stack[:] = right_frame.stack
         frame.push(bool_op(op, left, right))
@@ -630,6 +643,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         try:
             if first.op == "FOR_ITER":
                 return self.for_loop(header, frame, natural, outer)
+            if self.async_for_header(header) is not None:  # asyncs.py
+                return self.async_for_loop(header, frame, natural, outer)
             if self.cfg.is_conditional(header) and all(
                     self.instrs[k].op not in SPECIAL for k in range(header.start, header.end - 1)):
                 probe = frame.copy()
@@ -848,19 +863,11 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         self.active_handlers.add(H)
         depth = self.program_handler(H).depth
         covered = lambda i: self.covered_by(i, H)
-        extra = set()
         if kind == "finally":
-            before = set(self.finally_copies)
             fin = self.finally_body(H, frame, depth, region, loop)
-            # code after an inlined copy (the jump or return it leads to)
-            # still belongs to the try body
-            for p in set(self.finally_copies) - before:
-                for q in (p, self.finally_copies[p]):
-                    if q < self.n:
-                        extra.add(self.cfg.containing(q).start)
         body = frame.copy()
         body.stmts = []
-        ex = self.walk(block.start, body, lambda i: region(i) and (covered(i) or i in extra), loop)
+        ex = self.walk(block.start, body, lambda i: region(i) and covered(i), loop)
         if ex.kind == "leave" and len(body.stack) > len(frame.stack):
             # a value computed inside the try (``return f()``): the statement
             # that uses it follows the protected range but belongs to the body
@@ -1076,6 +1083,11 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         return False
 
 
+def live(stmts):
+    """Statements still standing (an assignment that became a walrus is not)."""
+    return [s for s in stmts if not getattr(s, "_cancelled", False)]
+
+
 def is_return_none(s):
     return isinstance(s, ast.Return) and (
         s.value is None or isinstance(s.value, ast.Constant) and s.value.value is None)
@@ -1145,3 +1157,7 @@ SPECIAL = {
     "POP_EXCEPT": _pop_except,
     "PUSH_EXC_INFO": _push_exc_info,
 }
+
+# the <=3.10 block-stack instructions (POP_BLOCK, END_FINALLY, ...)
+from .legacy import install as _install_legacy  # noqa: E402
+_install_legacy(SPECIAL)
