@@ -179,6 +179,11 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 first = False
                 continue
             h = self.new_try(block)
+            is_header = (block.start != skip_header and self.is_loop_header(block)
+                         and block.start not in self.active_loops)
+            if h is not None and is_header and not all(
+                    self.covered_by(b.start, h) for b in self.cfg.back_edge_sources(block)):
+                h = None  # the try is inside the loop: the loop comes first
             if h is not None:
                 nxt = self.try_(block, h, frame, region, loop)
                 if isinstance(nxt, Exit):
