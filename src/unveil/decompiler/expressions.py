@@ -945,6 +945,8 @@ def _copy(f, ins):
 def _swap(f, ins):
     n = ins.arg
     s = f.stack
+    if len(s) < n:
+        raise DecompilationError("stack underflow", f.ctx.name, ins.offset, ins.op)
     s[-1], s[-n] = s[-n], s[-1]
 
 

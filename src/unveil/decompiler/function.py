@@ -157,8 +157,9 @@ class Context:
             if code.co_name == "<lambda>":
                 return False
         body, ctx = self.nested(code)
-        if code.co_name != name:
+        if code.co_name != name and mangle(self.code, code.co_name) != name:
             return False
+        name = code.co_name  # the source spelling (the compiler mangles ``__x`` again)
         node_t = ast.AsyncFunctionDef if code.co_flags & (CO_COROUTINE | CO_ASYNC_GENERATOR) else ast.FunctionDef
         ann = annotations_of(fn)
         args = arguments(code, fn.defaults, fn.kwdefaults, ann)
@@ -226,6 +227,14 @@ class Context:
             return None
         body, ctx = self.nested(func.code)
         return comprehension(func.code.co_name, body, args[0].expr)
+
+
+def mangle(class_code, n):
+    """``n`` as the compiler spells it inside the class whose body is
+    ``class_code``: ``__x`` becomes ``_Class__x``."""
+    if class_code.co_flags & inspect.CO_OPTIMIZED or not n.startswith("__") or n.endswith("__"):
+        return n
+    return "_%s%s" % (class_code.co_name.lstrip("_"), n)
 
 
 def arguments_none():

@@ -335,6 +335,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if t is not None:
             return t
         b = self.cfg.at(index) if isinstance(index, int) else None
+        if b is not None and b.end - b.start == 1 and self.instrs[b.start].op == "JUMP":
+            index = self.instrs[b.start].target  # a lone jump is where it goes
+            b = self.cfg.at(index)
         if b is not None and b.end - b.start == 2:
             a, r = self.instrs[b.start], self.instrs[b.start + 1]
             if a.op == "LOAD_CONST" and r.op == "RETURN_VALUE":
@@ -400,7 +403,19 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
 
     def merge_next(self, c: Cond) -> bool:
         """Merge ``c`` with a following condition block when they form
-        ``and``/``or``; True when merged."""
+        ``and``/``or`` (or ``x if c else y`` tested as a condition); True
+        when merged."""
+        if not isinstance(c.true, tuple) and not isinstance(c.false, tuple):
+            a = self.pure_condition(c.true, c.frame, c.blocks)
+            b = self.pure_condition(c.false, c.frame, c.blocks) if a is not None else None
+            if (b is not None and self.same_place(a.true, b.true) and self.same_place(a.false, b.false)
+                    and len(a.frame.stack) == len(b.frame.stack)):
+                c.expr = ast.IfExp(test=c.expr, body=a.expr, orelse=b.expr)
+                # (the first branch reaches the targets through a jump)
+                c.true, c.false = b.true, b.false
+                c.frame = a.frame
+                c.blocks = c.blocks | a.blocks | b.blocks
+                return True
         for side in ("true", "false"):
             idx = getattr(c, side)
             frame = c.frame
@@ -973,6 +988,12 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         exits = set()
         f = self.handler_frame(H, frame, depth)
         i = H
+        if self.instrs[H].op == "PUSH_EXC_INFO":
+            # every clause starts with the previous exception saved below
+            exc = f.pop()
+            f.push(V.Exception_())
+            f.push(exc)
+            i = H + 1
         while True:
             hb = self.cfg.containing(i)
             cf = f.copy()
