@@ -141,7 +141,7 @@ def _pop_except(self, ins, frame, region, loop, previous=None):
         if len(st) < 3 or not all(isinstance(x, SavedExc) for x in st[-3:]):
             self.fail("POP_EXCEPT without a saved exception", ins.index)
         del st[-3:]
-        return None
+        return self._legacy_clause_end(ins, frame)
     if previous is not None:
         return previous(self, ins, frame, region, loop)
     self.fail("POP_EXCEPT outside a handler", ins.index)
@@ -158,22 +158,17 @@ _CHAINED = {
     "BEFORE_ASYNC_WITH": _before_async_with,
     "POP_EXCEPT": _pop_except,
 }
-_installed = []
 
 
-def _install():
-    """Register the instruction handlers in ``structure.SPECIAL`` (once;
-    ``structure`` imports this module before it defines the table)."""
-    if _installed:
-        return
-    S = _structure()
+def install(special):
+    """Register the instruction handlers in ``special`` (structure.SPECIAL;
+    called once, at the end of structure.py)."""
     for op, fn in _HANDLERS.items():
-        S.SPECIAL.setdefault(op, fn)
+        special.setdefault(op, fn)
     for op, fn in _CHAINED.items():
-        prev = S.SPECIAL.get(op)
-        S.SPECIAL[op] = (lambda fn, prev: lambda self, ins, frame, region, loop:
-                         fn(self, ins, frame, region, loop, previous=prev))(fn, prev)
-    _installed.append(True)
+        prev = special.get(op)
+        special[op] = (lambda fn, prev: lambda self, ins, frame, region, loop:
+                       fn(self, ins, frame, region, loop, previous=prev))(fn, prev)
 
 
 def _enter_marker():
@@ -191,20 +186,6 @@ def _mentions_enter(nodes):
 
 
 class LegacyBlocks:
-    def __init_subclass__(cls, **kwargs):
-        super().__init_subclass__(**kwargs)
-        # ``CALL_FINALLY`` (3.8) ends a block; the walker does not know it.
-        # Until Structurer.block has a hook (docs/legacy-needs.md), wrap it.
-        plain = cls.block
-
-        def block(self, block, frame, region, loop, start=None):
-            _install()
-            if self.instrs[block.end - 1].op == "CALL_FINALLY":
-                return self._legacy_call_finally(block, frame, region, loop, start)
-            return plain(self, block, frame, region, loop, start)
-        block.__doc__ = plain.__doc__
-        cls.block = block
-
     # ----------------------------------------------------------- helpers
     def _legacy_state(self):
         if not hasattr(self, "_lblocks"):
@@ -221,20 +202,6 @@ class LegacyBlocks:
             return k + 3
         return k
 
-    def _legacy_call_finally(self, block, frame, region, loop, start):
-        """A block ending in ``CALL_FINALLY``: the finally body it calls is
-        decompiled once, in the statement's ``finally:``; go on after it."""
-        S = _structure()
-        for k in range(block.start if start is None else start, block.end - 1):
-            ins = self.instrs[k]
-            if ins.op in S.SPECIAL:
-                r = S.SPECIAL[ins.op](self, ins, frame, region, loop)
-                if r is not None:
-                    return r
-                continue
-            E.execute(frame, ins)
-        return block.end if block.end < self.n else S.Exit("leave", block.end)
-
     def _legacy_continue(self, follow, frame, region, loop):
         """Go on at ``follow`` (possibly inside a block) after a statement."""
         S = _structure()
@@ -243,6 +210,81 @@ class LegacyBlocks:
         if follow < self.n and region(self.cfg.containing(follow).start):
             return follow
         return self.transfer(follow, frame, region, loop)
+
+    # ------------------------------------------------- duplicated follows
+    def _legacy_key(self, i):
+        """What the code at ``i`` is, to tell copies of one piece of code
+        apart from different code: through unconditional jumps, the
+        straight-line instructions up to a return or raise, each with the
+        handler it runs under. ``i`` itself when the code does not end so.
+
+        3.10 copies the code after a statement into each of its exits (the
+        compiler inlines small exit blocks in place of the jumps to them);
+        equal keys are one place in the source."""
+        if not isinstance(i, int):
+            return i
+        ins = self.instrs
+        seen = set()
+        while i < self.n and ins[i].op == "JUMP" and i not in seen:
+            seen.add(i)
+            i = ins[i].target
+        key = []
+        k = i
+        while k < self.n and len(key) < 64:
+            x = ins[k]
+            if x.target is not None or x.op in ("YIELD_VALUE", "YIELD_FROM"):
+                return i
+            key.append((x.op, repr(x.arg), self.cfg.containing(k).handler))
+            if x.op in ("RETURN_VALUE", "RERAISE", "RAISE_VARARGS"):
+                return ("tail", tuple(key))
+            k += 1
+        return i
+
+    def _legacy_same_place(self, a, b):
+        """Control at ``a`` and at ``b`` goes on in the same code."""
+        if a == b:
+            return True
+        ka = self._legacy_key(a)
+        return isinstance(ka, tuple) and ka == self._legacy_key(b)
+
+    def legacy_alias(self, index):
+        """For :meth:`Structurer.alias`: a copy of the code after a
+        statement (registered while structuring it) stands for its code;
+        None for any other index."""
+        follows = getattr(self, "_lfollows", None)
+        if not follows or not isinstance(index, int) or index not in follows:
+            return None
+        return self._legacy_key(index)
+
+    def _legacy_register(self, indices):
+        """Note ``indices`` as places where the code after a statement
+        starts (see :meth:`legacy_alias`)."""
+        if not hasattr(self, "_lfollows"):
+            self._lfollows = set()
+        for i in indices:
+            if isinstance(i, int) and isinstance(self._legacy_key(i), tuple):
+                self._lfollows.add(i)
+
+    def _legacy_clause_end(self, ins, frame):
+        """After an except clause's ``POP_EXCEPT`` (and ``name = None; del
+        name``): when a copy of the try statement's follow comes next, the
+        clause ends there."""
+        stops = getattr(self, "_lstops", None)
+        if not stops or stops[-1] is None:
+            return None
+        instrs = self.instrs
+        q = ins.index + 1
+        cleanup = (q + 3 < self.n and instrs[q].op == "LOAD_CONST" and instrs[q].arg is None
+                   and instrs[q + 1].op in _STORES and instrs[q + 2].op in _DELETES
+                   and instrs[q + 1].arg == instrs[q + 2].arg)
+        if cleanup and self._legacy_key(q + 3) == stops[-1]:
+            for k in range(q, q + 3):
+                E.execute(frame, instrs[k])
+            q += 3
+        elif self._legacy_key(q) != stops[-1]:
+            return None
+        self._legacy_register([q])
+        return _structure().Exit("leave", q)
 
     def _legacy_same(self, a, b):
         """Instructions ``a`` and ``b`` do the same (jump targets ignored)."""
@@ -297,7 +339,6 @@ class LegacyBlocks:
     def setup_block(self, ins, frame, region, loop):
         """Structure the try/with statement opened by ``ins``; return the
         index where control continues after it, or an ``Exit``."""
-        _install()
         self._legacy_state()
         s, H = ins.index, ins.target
         if H is None or H >= self.n or H <= s:
@@ -351,6 +392,31 @@ class LegacyBlocks:
                 out.append(p)
         return out
 
+    def _legacy_through_pops(self, k, blk):
+        """Where an exit of ``blk`` at ``k`` goes on through the exits of
+        enclosing blocks (their ``POP_BLOCK`` and bookkeeping); None when
+        one of those exits returns the value computed inside."""
+        for _ in range(32):
+            if k >= self.n or self.instrs[k].op != "POP_BLOCK":
+                return k
+            outer = self._lblocks.get(self.cfg.containing(k).handler)
+            if outer is None or outer is blk or outer.kind == "cleanup":
+                return k
+            if outer.kind == "with" and outer.inline_exit:
+                t, swap = self._legacy_exit_call(k + 1)
+                if swap:
+                    return None
+                if t is None:
+                    return k
+                k = t
+            elif outer.kind == "finally" and not self._lv38:
+                if k + 1 not in outer.copies:
+                    return k
+                k = outer.copies[k + 1]
+            else:
+                k += 1
+        return k
+
     def _normal_exits(self, blk, loop, after):
         """3.9/3.10: which POP_BLOCK starts the normal exit of ``blk``.
 
@@ -371,6 +437,9 @@ class LegacyBlocks:
                 continue
             if t == "value":
                 continue
+            t = self._legacy_through_pops(t, blk)
+            if t is None:
+                continue
             k = t
             while (k + 1 < self.n and ins[k].op == "SWAP" and ins[k].arg == 2
                    and ins[k + 1].op == "POP_TOP"):
@@ -390,9 +459,14 @@ class LegacyBlocks:
                     and ins[k + 1].op == "RETURN_VALUE"):
                 continue
             other.append(p)
-        if len(strong) > 1 or not strong and len(other) > 1:
-            self.fail("several ways out of a block", blk.setup)
-        return set(strong or other)
+        chosen = strong or other
+        if len(chosen) > 1:
+            # 3.10 copied the code after the statement into each exit
+            keys = {self._legacy_key(after(p)) for p in chosen}
+            if len(keys) != 1 or not isinstance(next(iter(keys)), tuple):
+                self.fail("several ways out of a block", blk.setup)
+        self._legacy_register([after(p) for p in chosen])
+        return set(chosen)
 
     # ----------------------------------------------------------- try/except
     def _legacy_try(self, ins, frame, region, loop):
@@ -405,12 +479,19 @@ class LegacyBlocks:
         body, ex = self._legacy_body(blk, frame, region, loop, {p + 1 for p in blk.normal})
         if len(body.stack) != len(frame.stack) and ex.kind == "leave":
             self.fail("try body leaves values on the stack", s)
-        handlers, h_exit = self._legacy_clauses(blk, frame, region, loop)
+        stop = None
+        if ex.kind == "leave" and not self._lv38:
+            stop = self._legacy_key(ex.target)
+            if isinstance(stop, tuple):
+                self._legacy_register([ex.target])
+            else:
+                stop = None
+        handlers, h_exit = self._legacy_clauses(blk, frame, region, loop, stop)
         orelse = []
         follow = None
         if ex.kind == "leave":
             X = ex.target
-            if h_exit is not None and X == h_exit:
+            if h_exit is not None and self._legacy_same_place(X, h_exit):
                 follow = X
             elif h_exit is None and not (s < X < H):
                 follow = X
@@ -421,7 +502,8 @@ class LegacyBlocks:
                 ef.pending = []
                 dom = self.dominated_by(self.cfg.containing(X))
                 ex2 = self.walk(X, ef, lambda i: region(i) and dom(i) and i != h_exit, loop)
-                if ex2.kind == "leave" and h_exit is not None and ex2.target != h_exit:
+                if (ex2.kind == "leave" and h_exit is not None
+                        and not self._legacy_same_place(ex2.target, h_exit)):
                     self.fail("try/else ends in an unexpected place", X)
                 orelse = ef.stmts
                 follow = ex2.target if ex2.kind == "leave" else h_exit
@@ -443,12 +525,23 @@ class LegacyBlocks:
                 f.push(ExcPart())
         return f
 
-    def _legacy_clauses(self, blk, frame, region, loop):
-        """The except clauses at ``blk``'s handler and where they go."""
+    def _legacy_clauses(self, blk, frame, region, loop, stop=None):
+        """The except clauses at ``blk``'s handler and where they go
+        (``stop``: the key of the code after the statement, whose copies
+        end a clause)."""
+        if not hasattr(self, "_lstops"):
+            self._lstops = []
+        self._lstops.append(stop)
+        try:
+            return self._legacy_clauses_at(blk, frame, region, loop)
+        finally:
+            self._lstops.pop()
+
+    def _legacy_clauses_at(self, blk, frame, region, loop):
         S = _structure()
         ins = self.instrs
         clauses = []
-        exits = set()
+        exits = []
         k = blk.handler
         while True:
             op = ins[k].op
@@ -496,24 +589,29 @@ class LegacyBlocks:
             if start >= self.n:
                 self.fail("except clause without a body", k)
             if blk_at.start != start:
-                ex = self.block_then_walk(blk_at, start, cf, cregion, loop)
+                ex = self.block(blk_at, cf, cregion, loop, start=start)
+                if not isinstance(ex, S.Exit):
+                    # (the next index may lie inside a block: a skipped copy)
+                    ex = (self.walk(ex, cf, cregion, loop)
+                          if ex < self.n and cregion(self.cfg.containing(ex).start)
+                          else S.Exit("leave", ex))
             else:
                 ex = self.walk(start, cf, cregion, loop)
             body = S.strip_name_cleanup(cf.stmts, name)
             if ex.kind == "leave":
-                exits.add(ex.target)
+                exits.append(ex.target)
             clauses.append(ast.ExceptHandler(type=typ, name=name, body=body or [ast.Pass()]))
             if nxt is None:
                 break
             k = nxt
-        if len(exits) > 1:
+        if any(not self._legacy_same_place(exits[0], x) for x in exits[1:]):
             self.fail("except clauses end in different places", blk.handler)
         if not clauses:
             self.fail("try without except clauses", blk.handler)
         for c in clauses[:-1]:
             if c.type is None:
                 self.fail("bare except before the last clause", blk.handler)
-        return clauses, (exits.pop() if exits else None)
+        return clauses, (exits[0] if exits else None)
 
     # ---------------------------------------------------------- try/finally
     def _legacy_finally(self, ins, frame, region, loop):
@@ -597,20 +695,46 @@ class LegacyBlocks:
             ops = [x.op for x in seq[j:j + 6]] if H + j not in targets else []
             if ops[:4] == ["POP_TOP", "POP_TOP", "POP_TOP", "POP_EXCEPT"]:
                 j += 4
+                pattern.append(None)
                 continue
             if (ops == ["ROT", "POP_TOP", "POP_TOP", "POP_TOP", "ROT", "POP_EXCEPT"]
                     and seq[j].arg == 4 and seq[j + 4].arg == 4):
                 j += 6
+                pattern.append(None)
                 continue
             pattern.append(seq[j])
             j += 1
         copies = {}
         for p in self._legacy_pops(blk):
-            q = p + 1
-            if q + len(pattern) <= self.n and all(
-                    self._legacy_same(ins[q + j], pattern[j]) for j in range(len(pattern))):
-                copies[q] = q + len(pattern)
+            end = self._legacy_match(p + 1, pattern)
+            if end is not None:
+                copies[p + 1] = end
         return copies
+
+    def _legacy_match(self, q, pattern):
+        """Where the copy of ``pattern`` at ``q`` ends, or None. ``None`` in
+        the pattern is where the handler's copy drops the exception: a copy
+        on a ``return`` path drops the pending value there instead
+        (``POP_TOP``, ``ROT_TWO; POP_TOP``), other copies nothing."""
+        ins = self.instrs
+
+        def match(q, j):
+            while j < len(pattern):
+                x = pattern[j]
+                if x is None:
+                    for skip in (["POP_TOP"], ["SWAP", "POP_TOP"], []):
+                        if ([y.op for y in ins[q:q + len(skip)]] == skip
+                                and (len(skip) < 2 or ins[q].arg == 2)):
+                            end = match(q + len(skip), j + 1)
+                            if end is not None:
+                                return end
+                    return None
+                if q >= self.n or not self._legacy_same(ins[q], x):
+                    return None
+                q += 1
+                j += 1
+            return q
+        return match(q, 0)
 
     # ----------------------------------------------------------------- with
     def _legacy_with(self, ins, frame, region, loop):
@@ -686,19 +810,7 @@ class LegacyBlocks:
     def _legacy_same_tail(self, a, b):
         """Control at ``a`` and at ``b`` goes the same way: the same index,
         a jump from one to the other, or (3.10) equal copies of code."""
+        if a == b or self._legacy_same_place(a, b):
+            return True
         ins = self.instrs
-        if a == b:
-            return True
-        if ins[a].op == "JUMP" and ins[a].target == b:
-            return True
-        while a < self.n and b < self.n:
-            x, y = ins[a], ins[b]
-            if x.op != y.op or x.arg != y.arg or x.target != y.target:
-                return False
-            if x.op in ("RETURN_VALUE", "RAISE_VARARGS", "RERAISE", "JUMP"):
-                return True
-            if x.target is not None:
-                return False
-            a += 1
-            b += 1
-        return False
+        return ins[a].op == "JUMP" and ins[a].target == b
