@@ -317,6 +317,17 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             return target
         return target
 
+    def returns_at(self, index):
+        """Whether the code at ``index`` only shuffles the stack and returns."""
+        while index < self.n:
+            op = self.instrs[index].op
+            if op == "RETURN_VALUE":
+                return True
+            if op not in ("SWAP", "POP_TOP", "POP_EXCEPT"):
+                return False
+            index += 1
+        return False
+
     def thread(self, index):
         """Where control ends up from ``index`` when only a jump (or a pop
         of the loop's iterator and a jump) is there; and whether it pops."""
@@ -408,14 +419,18 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if not isinstance(c.true, tuple) and not isinstance(c.false, tuple):
             a = self.pure_condition(c.true, c.frame, c.blocks)
             b = self.pure_condition(c.false, c.frame, c.blocks) if a is not None else None
-            if (b is not None and self.same_place(a.true, b.true) and self.same_place(a.false, b.false)
-                    and len(a.frame.stack) == len(b.frame.stack)):
-                c.expr = ast.IfExp(test=c.expr, body=a.expr, orelse=b.expr)
-                # (the first branch reaches the targets through a jump)
-                c.true, c.false = b.true, b.false
-                c.frame = a.frame
-                c.blocks = c.blocks | a.blocks | b.blocks
-                return True
+            if b is not None and len(a.frame.stack) == len(b.frame.stack):
+                merged = None
+                if self.same_place(a.true, b.true) and self.same_place(a.false, b.false):
+                    merged = ast.IfExp(test=c.expr, body=a.expr, orelse=b.expr), b.true, b.false
+                elif self.same_place(a.true, b.false) and self.same_place(a.false, b.true):
+                    merged = ast.IfExp(test=c.expr, body=a.expr, orelse=negate(b.expr)), b.false, b.true
+                if merged is not None:
+                    # (the first branch reaches the targets through a jump)
+                    c.expr, c.true, c.false = merged
+                    c.frame = a.frame
+                    c.blocks = c.blocks | a.blocks | b.blocks
+                    return True
         for side in ("true", "false"):
             idx = getattr(c, side)
             frame = c.frame
@@ -1039,6 +1054,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 ex = self.block_then_walk(start_block, k, cf, lambda i: region(i) and dom(i), loop)
             else:
                 ex = self.walk(k, cf, lambda i: region(i) and dom(i), loop)
+            if ex.kind == "leave" and cf.stack and self.returns_at(ex.target):
+                # ``return value`` out of the clause after an inlined finally
+                ex = self.walk(ex.target, cf, lambda i: True, loop)
             body = strip_name_cleanup(cf.stmts, name)
             if ex.kind == "leave":
                 exits.add(ex.target)
