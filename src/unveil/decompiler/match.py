@@ -4,15 +4,917 @@ A mixin of :class:`structure.Structurer`. Two entry points:
 ``match_op`` for the instructions in ``MATCH_OPS`` met by ``block()``, and
 ``match_branch``, asked first by ``branch()`` for every conditional jump
 (return None to let the ordinary ``if`` structuring proceed).
+
+How the compiler lays out ``match subject: case ...``: the subject stays on
+the stack; every case but the last non-default one starts with ``COPY 1``;
+the pattern code tests and takes apart the copy, jumping on failure to a run
+of ``POP_TOP`` that cleans the stack and falls into the next case; captured
+values are rotated under the values still to be matched and stored at the
+end; then comes the guard (jumping to the next case when false), ``POP_TOP``
+of the subject and the body.  A trailing ``case _`` has no pattern code.
+
+The pattern code is read by a small symbolic execution of its own: the values
+on that stack are :class:`Slot` objects (a value being matched) and the
+by-products of the MATCH_* instructions; the tests an instruction applies to
+a slot, and what finally happens to it (popped: ``_``; stored: a capture),
+give its pattern.  Or-patterns are the one place with inner control flow:
+each alternative tests its own copy, fails into the next alternative and
+jumps (or, when the compiler copied the small tail, falls) to a common end.
+Anything that does not fit exactly is refused: the ``COPY`` is then run as an
+ordinary instruction (it was a walrus or a chained comparison).
 """
+import ast
+
+from . import expressions as E
+from . import values as V
+from .errors import DecompilationError
 
 #: instructions that ``Structurer.block()`` hands to ``match_op``
-MATCH_OPS = frozenset()
+MATCH_OPS = frozenset({"COPY", "MATCH_SEQUENCE", "MATCH_MAPPING", "MATCH_CLASS", "MATCH_KEYS",
+                       "GET_LEN", "COPY_DICT_WITHOUT_KEYS"})
+
+_STORES = ("STORE_FAST", "STORE_NAME", "STORE_GLOBAL", "STORE_DEREF")
+_POP_JUMPS = ("POP_JUMP_IF_FALSE", "POP_JUMP_IF_TRUE", "POP_JUMP_IF_NONE", "POP_JUMP_IF_NOT_NONE")
+_VALUE_OPS = ("LOAD_CONST", "LOAD_GLOBAL", "LOAD_NAME", "LOAD_FAST", "LOAD_DEREF",
+              "LOAD_ATTR", "BUILD_TUPLE", "UNARY_NEGATIVE", "BINARY_OP", "LOAD_CLASSDEREF",
+              "LOAD_FROM_DICT_OR_DEREF", "LOAD_FROM_DICT_OR_GLOBALS", "LOAD_LOCALS")
+
+
+class NoMatch(Exception):
+    """The code at hand is not (this reading of) a match statement."""
+
+
+class Slot:
+    """A value being matched against a pattern."""
+
+    def __init__(self):
+        self.kind = None  # 'value', 'single', 'seq', 'map', 'cls'
+        self.value = None
+        self.length = None  # (op, n) of a length test
+        self.elems = None  # sequence: slots from UNPACK_*
+        self.star = None
+        self.subs = {}  # sequence (by index) / mapping values / class attributes (3.10)
+        self.parts = None  # mapping values / class attributes from UNPACK_SEQUENCE
+        self.keys = None
+        self.rest = None
+        self.cls = None
+        self.nargs = 0
+        self.kwnames = ()
+        self.alts = None  # or-pattern alternatives (slots)
+        self.as_copy = None  # as-pattern: the copy the subpattern tests
+        self.name = None
+        self.popped = False
+
+    def fresh(self):
+        return (self.kind is None and self.alts is None and self.as_copy is None
+                and self.name is None and not self.popped)
+
+
+class Subject:
+    """The case subject kept under the case's copy."""
+
+
+class Test:
+    def __init__(self, slot, kind, data=None):
+        self.slot, self.kind, self.data = slot, kind, data
+
+
+class Len:
+    def __init__(self, slot):
+        self.slot = slot
+
+
+class Const:
+    def __init__(self, value):
+        self.value = value
+
+
+class NegIdx:
+    def __init__(self, slot, k):
+        self.slot, self.k = slot, k
+
+
+class Keys:
+    def __init__(self, slot):
+        self.slot = slot
+
+
+class Parts:
+    """Mapping values / class attributes extracted by MATCH_KEYS/MATCH_CLASS."""
+
+    def __init__(self, slot):
+        self.slot = slot
+
+
+class Rest:
+    def __init__(self, slot):
+        self.slot = slot
+
+
+class Joined:
+    """The same capture made by every alternative of an or-pattern."""
+
+    def __init__(self, items):
+        self.items = items
+
+
+class Poison(V.Marker):
+    """A stack entry a guard must not touch."""
+
+
+class OrCtx:
+    def __init__(self, slot, depth):
+        self.slot = slot
+        self.depth = depth
+        self.next = None
+
+
+class Case:
+    def __init__(self, pattern, guard, body, copy, landing, stores):
+        self.pattern, self.guard, self.body = pattern, guard, body
+        self.copy, self.landing, self.stores = copy, landing, stores
+
+
+def _is_dotted(e):
+    while isinstance(e, ast.Attribute):
+        e = e.value
+    return isinstance(e, ast.Name)
+
+
+class CaseParser:
+    """Reads one case's pattern, guard and body start."""
+
+    def __init__(self, s, outer_depth):
+        self.s = s
+        self.instrs = s.instrs
+        self.n = s.n
+        self.ctx = s.ctx
+        self.outer_depth = outer_depth
+        self.landing = None
+        self.ors = []
+        self.stores = []  # (op, name) of the captures, for declarations
+
+    # -------------------------------------------------------------- case
+    def parse(self, i, copy, pre=None):
+        self.copy = copy
+        self.fail_depth = 1 if copy else 0
+        top = Slot()
+        st = [Subject(), top] if copy else [top]
+        if copy:
+            i += 1
+        if pre is not None:
+            cls, names = pre
+            i = self.match_class(i, st, cls, names)
+        i = self.run(i, st, None)
+        guard = None
+        if copy:
+            if self.op(i) == "POP_TOP":
+                body = i + 1
+            else:
+                guard, t = self.guard(i)
+                if self.op(t) != "POP_TOP":
+                    raise NoMatch
+                body = t + 1
+        else:
+            body = i
+            if self.landing is not None:
+                try:
+                    guard, body = self.guard(i)
+                except (NoMatch, DecompilationError):
+                    guard, body = None, i
+        pattern = self.build(top)
+        return Case(pattern, guard, body, copy, self.landing, self.stores)
+
+    def op(self, i):
+        return self.instrs[i].op if 0 <= i < self.n else None
+
+    def guard(self, i):
+        s = self.s
+        blk = s.cfg.containing(i)
+        last = self.instrs[blk.end - 1]
+        if last.op not in _POP_JUMPS:
+            raise NoMatch
+        base = [Poison() for _ in range(self.outer_depth + (1 if self.copy else 0))]
+        f = E.Frame(self.ctx, base)
+        for k in range(i, blk.end - 1):
+            ins = self.instrs[k]
+            if ins.target is not None or ins.op in MATCH_OPS or ins.op in (
+                    "POP_EXCEPT", "PUSH_EXC_INFO", "LOAD_FAST_AND_CLEAR"):
+                raise NoMatch
+            E.execute(f, ins)
+        c = s.condition(blk, f)
+        if isinstance(c.true, tuple) or isinstance(c.false, tuple):
+            raise NoMatch
+        if len(c.frame.stack) != len(base) or any(a is not b for a, b in zip(c.frame.stack, base)):
+            raise NoMatch
+        if any(not getattr(st, "_cancelled", False) for st in c.frame.stmts):
+            raise NoMatch
+        self.fail_jump(c.false, len(base) - self.outer_depth)
+        return c.expr, c.true
+
+    # ----------------------------------------------------------- failing
+    def fail_jump(self, t, depth):
+        """A jump taken when a test fails, with ``depth`` values of the case
+        on the stack: it must reach the next case (or alternative)."""
+        j = t
+        hops = 0
+        while j < self.n:
+            op = self.instrs[j].op
+            if op == "JUMP":
+                hops += 1
+                if hops > 20:
+                    raise NoMatch
+                j = self.instrs[j].target
+                continue
+            if op == "POP_TOP" and depth > self.fail_depth:
+                depth -= 1
+                j += 1
+                continue
+            break
+        if depth == self.fail_depth:
+            if depth > 0 and self.op(j) == "POP_TOP":
+                raise NoMatch
+            if self.landing is None:
+                self.landing = j
+            elif not self.s.same_place(self.landing, j):
+                raise NoMatch
+            return
+        for ctx in self.ors:
+            if ctx.depth == depth:
+                ins = self.instrs[j] if j < self.n else None
+                if ins is None or ins.op != "COPY" or ins.arg != 1:
+                    raise NoMatch
+                if ctx.next is None:
+                    ctx.next = j
+                elif ctx.next != j:
+                    raise NoMatch
+                return
+        raise NoMatch
+
+    # ---------------------------------------------------------- patterns
+    def run(self, i, st, orctx):
+        """Execute pattern code from ``i``; at case level until only the
+        subject is left, in an or-alternative until its end. Returns the
+        index reached (and how, for alternatives)."""
+        instrs = self.instrs
+        while True:
+            if orctx is None:
+                if (self.copy and len(st) == 1) or (not self.copy and not st):
+                    if self.copy and not isinstance(st[0], Subject):
+                        raise NoMatch
+                    return i
+            else:
+                if len(st) < orctx.depth or st[orctx.depth - 1] is not orctx.slot:
+                    raise NoMatch
+            if i >= self.n:
+                raise NoMatch
+            ins = instrs[i]
+            op = ins.op
+            if orctx is not None:
+                if op == "JUMP":
+                    return i, "jump"
+                if op == "POP_TOP" and st[-1] is orctx.slot:
+                    return i, "inline"
+            if not st:
+                raise NoMatch
+            top = st[-1]
+            if op == "COPY":
+                if ins.arg != 1:
+                    raise NoMatch
+                if isinstance(top, Slot) and top.fresh():
+                    i = self.copy_pattern(i, st)
+                    continue
+                if isinstance(top, Slot) and top.kind == "seq" or isinstance(top, Parts):
+                    st.append(top)
+                    i += 1
+                    continue
+                raise NoMatch
+            if op in ("SWAP", "ROT"):
+                n = ins.arg
+                if n > len(st) or n < 2:
+                    raise NoMatch
+                if op == "SWAP":
+                    st[-1], st[-n] = st[-n], st[-1]
+                else:
+                    x = st.pop()
+                    st.insert(len(st) - (n - 1), x)
+                i += 1
+                continue
+            if op == "POP_TOP":
+                x = st.pop()
+                if isinstance(x, Slot):
+                    if x.popped or x.name is not None or x.as_copy is not None:
+                        raise NoMatch
+                    if x.kind in ("value", "single"):
+                        raise NoMatch
+                    x.popped = True
+                elif not isinstance(x, (Keys, Parts)):
+                    raise NoMatch
+                i += 1
+                continue
+            if op in _STORES:
+                x = st.pop()
+                if orctx is not None:
+                    raise NoMatch
+                self.bind(x, ins.arg)
+                self.stores.append((op, ins.arg))
+                i += 1
+                continue
+            if op in ("MATCH_SEQUENCE", "MATCH_MAPPING"):
+                if not (isinstance(top, Slot) and top.fresh()):
+                    raise NoMatch
+                st.append(Test(top, "seq" if op == "MATCH_SEQUENCE" else "map"))
+                i += 1
+                continue
+            if op == "GET_LEN":
+                if not isinstance(top, Slot):
+                    raise NoMatch
+                st.append(Len(top))
+                i += 1
+                continue
+            if op == "LOAD_CONST" and isinstance(top, Len):
+                st.append(Const(ins.arg))
+                i += 1
+                continue
+            if (op == "LOAD_CONST" and type(ins.arg) is int and self.op(i + 1) == "BINARY_SUBSCR"
+                    and (isinstance(top, Slot) and top.kind == "seq" or isinstance(top, Parts))):
+                st.append(Const(ins.arg))
+                i += 1
+                continue
+            if op in _VALUE_OPS and isinstance(top, Slot) and (top.fresh() or top.kind == "map"):
+                i = self.values(i, st)
+                continue
+            if op == "COMPARE_OP":
+                if len(st) < 2 or not isinstance(top, Const) or not isinstance(st[-2], Len):
+                    raise NoMatch
+                if ins.arg not in ("==", ">=") or type(top.value) is not int:
+                    raise NoMatch
+                ln = st[-2]
+                del st[-2:]
+                st.append(Test(ln.slot, "len", (ins.arg, top.value)))
+                i += 1
+                continue
+            if op == "BINARY_OP":
+                if ins.arg != "-" or len(st) < 2 or not isinstance(top, Const) or not isinstance(st[-2], Len):
+                    raise NoMatch
+                ln = st[-2]
+                del st[-2:]
+                st.append(NegIdx(ln.slot, top.value))
+                i += 1
+                continue
+            if op == "BINARY_SUBSCR":
+                if len(st) < 2:
+                    raise NoMatch
+                holder, idx = st[-2], top
+                if isinstance(idx, NegIdx) and isinstance(holder, Slot) and idx.slot is holder:
+                    key = -idx.k
+                elif isinstance(idx, Const) and type(idx.value) is int:
+                    key = idx.value
+                else:
+                    raise NoMatch
+                if isinstance(holder, Slot) and holder.kind == "seq":
+                    owner = holder
+                elif isinstance(holder, Parts) and key >= 0:
+                    owner = holder.slot
+                else:
+                    raise NoMatch
+                if key in owner.subs:
+                    raise NoMatch
+                e = Slot()
+                owner.subs[key] = e
+                del st[-2:]
+                st.append(e)
+                i += 1
+                continue
+            if op in _POP_JUMPS:
+                st.pop()
+                if op == "POP_JUMP_IF_FALSE" and isinstance(top, Test):
+                    self.apply(top)
+                elif op == "POP_JUMP_IF_NONE" and isinstance(top, Parts):
+                    pass
+                elif op == "POP_JUMP_IF_NOT_NONE" and isinstance(top, Slot) and top.fresh():
+                    top.kind, top.value = "single", None
+                else:
+                    raise NoMatch
+                self.fail_jump(ins.target, len(st))
+                i += 1
+                continue
+            if op == "UNPACK_SEQUENCE":
+                st.pop()
+                n = ins.arg
+                if isinstance(top, Slot) and top.kind == "seq" and top.elems is None and not top.subs:
+                    top.elems = [Slot() for _ in range(n)]
+                    st.extend(reversed(top.elems))
+                elif isinstance(top, Parts) and top.slot.parts is None and not top.slot.subs:
+                    top.slot.parts = [Slot() for _ in range(n)]
+                    st.extend(reversed(top.slot.parts))
+                else:
+                    raise NoMatch
+                i += 1
+                continue
+            if op == "UNPACK_EX":
+                st.pop()
+                if not (isinstance(top, Slot) and top.kind == "seq" and top.elems is None and not top.subs):
+                    raise NoMatch
+                before, after = ins.arg & 0xFF, ins.arg >> 8
+                top.elems = [Slot() for _ in range(before + after + 1)]
+                top.star = before
+                st.extend(reversed(top.elems))
+                i += 1
+                continue
+            if op == "COPY_DICT_WITHOUT_KEYS":
+                if not (isinstance(top, Keys) and len(st) >= 2 and st[-2] is top.slot):
+                    raise NoMatch
+                st[-1] = Rest(top.slot)
+                i += 1
+                continue
+            if op == "BUILD_MAP" and ins.arg == 0:
+                i = self.rest_idiom(i, st)
+                continue
+            raise NoMatch
+
+    def apply(self, t):
+        s = t.slot
+        if t.kind in ("seq", "map"):
+            s.kind = t.kind
+        elif t.kind == "len":
+            if s.length is not None or s.kind not in ("seq", "map"):
+                raise NoMatch
+            s.length = t.data
+        elif t.kind in ("value", "single"):
+            s.kind, s.value = t.kind, t.data
+        elif t.kind != "noop":
+            raise NoMatch
+
+    def bind(self, x, name):
+        if isinstance(x, Slot):
+            if x.name is not None or x.popped or x.kind is not None or x.alts is not None:
+                raise NoMatch
+            x.name = name
+        elif isinstance(x, Joined):
+            for y in x.items:
+                self.bind(y, name)
+        elif isinstance(x, Rest):
+            if x.slot.rest is not None:
+                raise NoMatch
+            x.slot.rest = name
+        else:
+            raise NoMatch
+
+    def values(self, i, st):
+        """A value pattern, a class pattern's class and attribute names, or a
+        mapping pattern's keys: evaluated up to the instruction using them."""
+        top = st[-1]
+        f = E.Frame(self.ctx)
+        j = i
+        while j < self.n and self.instrs[j].op in _VALUE_OPS:
+            try:
+                E.execute(f, self.instrs[j])
+            except DecompilationError:
+                raise NoMatch
+            j += 1
+        ins = self.instrs[j] if j < self.n else None
+        if ins is None or not all(isinstance(v, ast.expr) for v in f.stack):
+            raise NoMatch
+        if top.kind == "map":
+            if ins.op != "MATCH_KEYS" or len(f.stack) != 1 or top.keys is not None:
+                raise NoMatch
+            k = f.stack[0]
+            if isinstance(k, ast.Constant) and isinstance(k.value, tuple):
+                keys = [ast.Constant(value=v) for v in k.value]
+            elif isinstance(k, ast.Tuple):
+                keys = list(k.elts)
+            else:
+                raise NoMatch
+            for key in keys:
+                if not (isinstance(key, ast.Constant) or _is_dotted(key) and isinstance(key, ast.Attribute)):
+                    raise NoMatch
+            top.keys = keys
+            st.append(Keys(top))
+            st.append(Parts(top))
+            if self.op(j + 1) == "POP_JUMP_IF_FALSE":
+                st.append(Test(top, "noop"))
+            return j + 1
+        if ins.op == "MATCH_CLASS":
+            if len(f.stack) != 2:
+                raise NoMatch
+            return self.match_class(j, st, f.stack[0], f.stack[1])
+        if len(f.stack) != 1:
+            raise NoMatch
+        v = f.stack[0]
+        if ins.op == "COMPARE_OP" and ins.arg == "==":
+            ok = (isinstance(v, ast.Constant) and type(v.value) in (int, float, complex, str, bytes)
+                  or isinstance(v, ast.Attribute) and _is_dotted(v))
+            if not ok:
+                raise NoMatch
+            st.pop()
+            st.append(Test(top, "value", v))
+            return j + 1
+        if ins.op == "IS_OP" and ins.arg == 0:
+            if not (isinstance(v, ast.Constant) and v.value in (None, True, False)
+                    and type(v.value) in (bool, type(None))):
+                raise NoMatch
+            st.pop()
+            st.append(Test(top, "single", v.value))
+            return j + 1
+        raise NoMatch
+
+    def match_class(self, j, st, cls, names):
+        """MATCH_CLASS at ``j`` with its class and attribute names known."""
+        ins = self.instrs[j]
+        if ins.op != "MATCH_CLASS":
+            raise NoMatch
+        top = st[-1]
+        if not (isinstance(top, Slot) and top.fresh()):
+            raise NoMatch
+        if not _is_dotted(cls):
+            raise NoMatch
+        if not (isinstance(names, ast.Constant) and isinstance(names.value, tuple)
+                and all(isinstance(x, str) for x in names.value)):
+            raise NoMatch
+        top.kind = "cls"
+        top.cls = cls
+        top.nargs = ins.arg
+        top.kwnames = names.value
+        st.pop()
+        st.append(Parts(top))
+        if self.op(j + 1) == "POP_JUMP_IF_FALSE":
+            st.append(Test(top, "noop"))
+        return j + 1
+
+    def rest_idiom(self, i, st):
+        """3.11+: ``**rest`` copies the mapping and deletes the keys."""
+        if len(st) < 2 or not isinstance(st[-1], Keys) or st[-2] is not st[-1].slot:
+            raise NoMatch
+        s = st[-1].slot
+        size = len(s.keys)
+        want = [("BUILD_MAP", 0), ("SWAP", 3), ("DICT_UPDATE", 2), ("UNPACK_SEQUENCE", size)]
+        for k in range(size, 0, -1):
+            want += [("COPY", 1 + k), ("SWAP", 2), ("DELETE_SUBSCR", None)]
+        for k, (op, arg) in enumerate(want):
+            ins = self.instrs[i + k] if i + k < self.n else None
+            if ins is None or ins.op != op or (arg is not None and ins.arg != arg):
+                raise NoMatch
+        del st[-2:]
+        st.append(Rest(s))
+        return i + len(want)
+
+    def copy_pattern(self, c, st):
+        """``COPY 1`` of a value still to be matched: an or-pattern's first
+        alternative or an as-pattern's subpattern."""
+        landing = self.landing
+        stores = list(self.stores)
+        saved = list(st)
+        try:
+            return self.or_pattern(c, st)
+        except NoMatch:
+            self.landing = landing
+            self.stores = stores
+            st[:] = saved
+        s = st[-1]
+        s.as_copy = Slot()
+        st.append(s.as_copy)
+        return c + 1
+
+    def or_pattern(self, c, st):
+        s = st[-1]
+        d = len(st)
+        ctx = OrCtx(s, d)
+        self.ors.append(ctx)
+        try:
+            alts, ends = [], []
+            start = c
+            while True:
+                ins = self.instrs[start]
+                if ins.op != "COPY" or ins.arg != 1 or len(alts) > 64:
+                    raise NoMatch
+                a = Slot()
+                sub = list(st) + [a]
+                ctx.next = None
+                j, how = self.run(start + 1, sub, ctx)
+                alts.append(a)
+                ends.append((j, how, sub[d:]))
+                if ctx.next is None:
+                    break
+                start = ctx.next
+        finally:
+            self.ors.pop()
+        if len(alts) < 2:
+            raise NoMatch
+        hows = {e[1] for e in ends}
+        if len(hows) != 1:
+            raise NoMatch
+        how = hows.pop()
+        width = len(ends[0][2])
+        if any(len(e[2]) != width for e in ends):
+            raise NoMatch
+        if how == "jump":
+            targets = {self.instrs[e[0]].target for e in ends}
+            if len(targets) != 1:
+                raise NoMatch
+            nxt = targets.pop()
+        else:
+            if width:
+                raise NoMatch
+            tails = [self.tail(e[0]) for e in ends]
+            if any(t != tails[0] for t in tails) or tails[0] is None:
+                raise NoMatch
+            nxt = ends[0][0]
+        joined = [Joined([e[2][k] for e in ends]) for k in range(width)]
+        s.alts = alts
+        st[:] = st[:d] + joined
+        return nxt
+
+    def tail(self, j):
+        """The straight-line code from ``j`` to a return/raise (copied by the
+        compiler into every alternative), as (op, arg) pairs."""
+        out = []
+        while j < self.n and len(out) < 8:
+            ins = self.instrs[j]
+            if ins.target is not None:
+                return None
+            out.append((ins.op, repr(ins.arg)))
+            if ins.op in ("RETURN_VALUE", "RAISE_VARARGS", "RERAISE"):
+                return out
+            j += 1
+        return None
+
+    # ------------------------------------------------------------ build
+    def build(self, s):
+        p = None
+        if s.alts is not None:
+            if s.kind is not None or s.as_copy is not None or s.name is not None:
+                raise NoMatch
+            pats = []
+            for a in s.alts:
+                x = self.build(a)
+                pats.extend(x.patterns if isinstance(x, ast.MatchOr) else [x])
+            return ast.MatchOr(patterns=pats)
+        if s.as_copy is not None:
+            if s.kind is not None or s.name is None:
+                raise NoMatch
+            p = self.build(s.as_copy)
+            if isinstance(p, ast.MatchAs) and p.pattern is None:
+                raise NoMatch
+        elif s.kind == "value":
+            p = ast.MatchValue(value=s.value)
+        elif s.kind == "single":
+            p = ast.MatchSingleton(value=s.value)
+        elif s.kind == "seq":
+            p = self.build_seq(s)
+        elif s.kind == "map":
+            p = self.build_map(s)
+        elif s.kind == "cls":
+            p = self.build_cls(s)
+        elif s.kind is not None:
+            raise NoMatch
+        if p is None:
+            if s.name is None and not s.popped:
+                raise NoMatch
+            return ast.MatchAs(pattern=None, name=s.name)
+        if s.name is not None:
+            if s.kind is not None:
+                raise NoMatch
+            return ast.MatchAs(pattern=p, name=s.name)
+        return p
+
+    def wild(self):
+        return ast.MatchAs(pattern=None, name=None)
+
+    def star(self, e):
+        if not e.fresh() and not (e.name is not None or e.popped) or e.kind is not None \
+                or e.alts is not None or e.as_copy is not None:
+            raise NoMatch
+        if e.name is None and not e.popped:
+            raise NoMatch
+        return ast.MatchStar(name=e.name)
+
+    def build_seq(self, s):
+        if s.elems is not None:
+            n = len(s.elems)
+            if s.star is None:
+                if s.length != ("==", n):
+                    raise NoMatch
+            elif s.length != (">=", n - 1) and not (n == 1 and s.length is None):
+                raise NoMatch
+            pats = [self.star(e) if k == s.star else self.build(e) for k, e in enumerate(s.elems)]
+            return ast.MatchSequence(patterns=pats)
+        if s.length is None:
+            if s.subs:
+                raise NoMatch
+            return ast.MatchSequence(patterns=[ast.MatchStar(name=None)])
+        op, n = s.length
+        if op == "==":
+            if s.subs:
+                raise NoMatch
+            return ast.MatchSequence(patterns=[self.wild() for _ in range(n)])
+        size = n + 1
+        pos = [k for k in s.subs if k >= 0]
+        neg = [-k for k in s.subs if k < 0]
+        star = max(pos) + 1 if pos else 0
+        if neg and size - max(neg) <= star or any(k >= size - 1 + 1 for k in pos) \
+                or any(k > size - 1 for k in neg):
+            raise NoMatch
+        pats = []
+        for j in range(size):
+            if j == star:
+                pats.append(ast.MatchStar(name=None))
+            elif j < star:
+                pats.append(self.build(s.subs[j]) if j in s.subs else self.wild())
+            else:
+                k = -(size - j)
+                pats.append(self.build(s.subs[k]) if k in s.subs else self.wild())
+        return ast.MatchSequence(patterns=pats)
+
+    def parts_of(self, s, count):
+        if s.parts is not None:
+            if len(s.parts) != count or s.subs:
+                raise NoMatch
+            return [self.build(p) for p in s.parts]
+        if any(k < 0 or k >= count for k in s.subs):
+            raise NoMatch
+        return [self.build(s.subs[k]) if k in s.subs else self.wild() for k in range(count)]
+
+    def build_map(self, s):
+        keys = s.keys or []
+        if s.keys is None:
+            if s.rest is not None or s.length is not None or s.subs or s.parts:
+                raise NoMatch
+            return ast.MatchMapping(keys=[], patterns=[], rest=None)
+        if keys and s.length != (">=", len(keys)) or not keys and s.length is not None:
+            raise NoMatch
+        pats = self.parts_of(s, len(keys))
+        return ast.MatchMapping(keys=keys, patterns=pats, rest=s.rest)
+
+    def build_cls(self, s):
+        count = s.nargs + len(s.kwnames)
+        pats = self.parts_of(s, count)
+        return ast.MatchClass(cls=s.cls, patterns=pats[:s.nargs], kwd_attrs=list(s.kwnames),
+                              kwd_patterns=pats[s.nargs:])
 
 
 class MatchStatements:
     def match_op(self, ins, frame, region, loop):
-        self.fail("match statements are not supported yet", ins.index)
+        if ins.op == "COPY":
+            r = None
+            if ins.arg == 1 and frame.stack:
+                r = self.match_statement(ins.index, frame, region, loop, None)
+            if r is not None:
+                return r
+            E.execute(frame, ins)
+            return self.block(self.cfg.containing(ins.index), frame, region, loop, start=ins.index + 1)
+        if ins.op in ("MATCH_SEQUENCE", "MATCH_MAPPING", "MATCH_CLASS"):
+            # a match statement with one case: no copy of the subject
+            k = 3 if ins.op == "MATCH_CLASS" else 1
+            st = frame.stack
+            if len(st) >= k and not (len(st) > k and st[-k - 1] is st[-k]):
+                pre = None
+                if ins.op == "MATCH_CLASS":
+                    pre = (st[-2], st[-1])
+                    probe = frame.copy()
+                    del probe.stack[-2:]
+                    r = self.match_statement(ins.index, probe, region, loop, pre)
+                    if r is not None:
+                        frame.stack[:] = probe.stack
+                        frame.stmts.extend(probe.stmts)
+                        return r
+                else:
+                    r = self.match_statement(ins.index, frame, region, loop, None)
+                    if r is not None:
+                        return r
+        self.fail("unrecognised match statement", ins.index)
 
     def match_branch(self, block, frame, region, loop):
         return None
+
+    # ------------------------------------------------------------------
+    def match_statement(self, c, frame, region, loop, pre):
+        """The match statement whose subject is on top of ``frame`` and
+        whose first case starts at ``c``; the index after it (or an Exit),
+        or None when the code there is no match statement."""
+        subj = frame.stack[-1]
+        if not (isinstance(subj, ast.expr) or isinstance(subj, V.Stored)):
+            return None
+        outer_depth = len(frame.stack) - 1
+        cases = self.match_cases(c, outer_depth, pre, 0)
+        if cases is None:
+            return None
+        if len(cases) == 1:
+            p = cases[0].pattern
+            if isinstance(p, (ast.MatchAs, ast.MatchValue, ast.MatchSingleton)) and (
+                    not isinstance(p, ast.MatchAs) or p.pattern is None):
+                return None  # the same code as an assignment or an if
+        return self.emit_match(cases, frame, region, loop)
+
+    def match_cases(self, i, outer_depth, pre, count):
+        """The cases from ``i`` on (the last one has no copy of the
+        subject), or None. A case read as keeping the subject must be
+        followed by more cases; when they cannot be read, the case is read
+        again as the last one."""
+        if count > 200 or i is None or i >= self.n:
+            return None
+        ins = self.instrs[i]
+        choices = (True, False) if (ins.op == "COPY" and ins.arg == 1
+                                    and not (count == 0 and pre is not None)) else (False,)
+        for copy in choices:
+            try:
+                found = CaseParser(self, outer_depth).parse(i, copy, pre if count == 0 else None)
+            except (NoMatch, DecompilationError):
+                continue
+            if not copy:
+                return [found]
+            if found.landing is None:
+                continue
+            rest = self.match_cases(found.landing, outer_depth, pre, count + 1)
+            if rest is not None:
+                return [found] + rest
+        return None
+
+    def resolve(self, t):
+        hops = 0
+        while t is not None and t < self.n and self.instrs[t].op == "JUMP" and hops < 20:
+            t = self.instrs[t].target
+            hops += 1
+        return t
+
+    def emit_match(self, cases, frame, region, loop):
+        subject = frame.pop_expr()
+        ctx = self.ctx
+        for case in cases:
+            for op, name in case.stores:
+                if op == "STORE_GLOBAL":
+                    ctx.declare_global(name)
+                elif op == "STORE_DEREF":
+                    ctx.declare_nonlocal(ctx.deref_name(name))
+        depth = len(frame.stack)
+        out = []
+        leaves = []
+        for case in cases:
+            bf = frame.copy()
+            bf.stmts = []
+            ex = self.walk_from(case.body, bf, region, loop)
+            if ex.kind == "leave" and len(bf.stack) > depth:
+                # a value computed in the case (``return a / b`` in a try):
+                # the statement using it lies past the protected range
+                ex = self.walk(ex.target, bf, region, loop)
+            if ex.kind == "leave":
+                if len(bf.stack) != depth:
+                    self.fail("match case leaves values on the stack", case.body)
+                leaves.append(ex.target)
+            out.append(ast.match_case(pattern=case.pattern, guard=case.guard,
+                                      body=bf.stmts or [ast.Pass()]))
+        end = None
+        for t in leaves:
+            t = self.resolve(t)
+            if end is None:
+                end = t
+            elif not self.same_place(end, t):
+                self.fail("match cases end in different places", cases[0].body)
+        last = self.resolve(cases[-1].landing)
+        follow = end
+        if end is None:
+            follow = last
+        elif last is not None and not self.same_place(last, end):
+            # the code between the last case and the end: ``case _``
+            bf = frame.copy()
+            bf.stmts = []
+            after = self.reachable_from(end)
+            blk = self.cfg.containing(last)
+            dom = self.dominated_by(blk)
+            ex = self.walk_from(last, bf, lambda j: region(j) and dom(j) and j not in after, loop)
+            if ex.kind == "leave" and not self.same_place(self.resolve(ex.target), end):
+                self.fail("default case ends in an unexpected place", last)
+            out.append(ast.match_case(pattern=ast.MatchAs(pattern=None, name=None), guard=None,
+                                      body=bf.stmts or [ast.Pass()]))
+        frame.emit(ast.Match(subject=subject, cases=out))
+        if follow is None:
+            from .structure import END
+            return END
+        if not region(self.cfg.containing(follow).start if follow < self.n else follow):
+            return self.transfer(follow, frame, region, loop)
+        return follow
+
+    def walk_from(self, start, frame, region, loop):
+        from .structure import Exit
+        if start >= self.n:
+            return Exit("leave", start)
+        blk = self.cfg.containing(start)
+        dom = self.dominated_by(blk)
+        reg = lambda j: region(j) and dom(j)
+        if blk.start != start:
+            return self.block_then_walk(blk, start, frame, reg, loop)
+        return self.walk(start, frame, reg, loop)
+
+    def reachable_from(self, t):
+        out = set()
+        work = [t]
+        while work:
+            k = work.pop()
+            if k is None or k >= self.n or k in out:
+                continue
+            b = self.cfg.containing(k)
+            if b.start in out:
+                continue
+            out.add(b.start)
+            work.extend(x.start for x in b.succs)
+        return out
