@@ -266,6 +266,8 @@ def _translate(code) -> List[Instr]:
                 emit("COMPARE_OP", cmp)
         elif name == "CALL_INTRINSIC_1":
             emit("CALL_INTRINSIC_1", ins.argrepr)
+        elif name == "ASYNC_GEN_WRAP":  # 3.11: the 3.12+ intrinsic's forerunner
+            emit("CALL_INTRINSIC_1", "INTRINSIC_ASYNC_GEN_WRAP")
         elif name == "LOAD_CLOSURE":
             emit("LOAD_CLOSURE", val)
         elif name in ("UNARY_POSITIVE", "UNARY_NEGATIVE", "UNARY_INVERT", "UNARY_NOT"):
@@ -280,6 +282,8 @@ def _translate(code) -> List[Instr]:
             emit(name, arg)
         elif name == "END_FOR":
             continue  # folded into FOR_ITER's target below
+        elif name == "YIELD_VALUE":
+            emit("YIELD_VALUE")  # 3.12+'s argument is a stack depth, not a value
         else:
             emit(name, val if ins.arg is not None else None)
     return out
@@ -483,6 +487,8 @@ def pops_pushes(ins: Instr):
         "UNARY_NEGATIVE": (1, 1), "UNARY_POSITIVE": (1, 1), "UNARY_INVERT": (1, 1),
         "BINARY_SLICE": (3, 1), "GET_LEN": (1, 2), "FORMAT_VALUE": None,
         "LOAD_ASSERTION_ERROR": (0, 1),
+        # <=3.10 await / yield from (asyncs.py): straight-line expression steps
+        "GET_AWAITABLE": (1, 1), "GET_YIELD_FROM_ITER": (1, 1), "YIELD_FROM": (2, 1),
     }
     if op in fixed and fixed[op] is not None:
         return fixed[op]

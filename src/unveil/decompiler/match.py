@@ -24,14 +24,17 @@ Anything that does not fit exactly is refused: the ``COPY`` is then run as an
 ordinary instruction (it was a walrus or a chained comparison).
 """
 import ast
+import sys
 
 from . import expressions as E
 from . import values as V
 from .errors import DecompilationError
 
-#: instructions that ``Structurer.block()`` hands to ``match_op``
-MATCH_OPS = frozenset({"COPY", "MATCH_SEQUENCE", "MATCH_MAPPING", "MATCH_CLASS", "MATCH_KEYS",
-                       "GET_LEN", "COPY_DICT_WITHOUT_KEYS"})
+#: instructions that ``Structurer.block()`` hands to ``match_op`` (none before
+#: 3.10, which has no match statement)
+MATCH_OPS = frozenset() if sys.version_info < (3, 10) else frozenset({
+    "COPY", "MATCH_SEQUENCE", "MATCH_MAPPING", "MATCH_CLASS", "MATCH_KEYS", "GET_LEN",
+    "COPY_DICT_WITHOUT_KEYS"})
 
 _STORES = ("STORE_FAST", "STORE_NAME", "STORE_GLOBAL", "STORE_DEREF")
 _POP_JUMPS = ("POP_JUMP_IF_FALSE", "POP_JUMP_IF_TRUE", "POP_JUMP_IF_NONE", "POP_JUMP_IF_NOT_NONE")

@@ -522,6 +522,16 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             return self.transfer(fl, frame, region, loop) if not region(fl) else fl
         other = frame.copy()
         other.stmts = []
+        if t_exit.kind == "end" and self.only_return(then) and region(fl) and (
+                loop is None or fl not in loop.continue_targets and fl != loop.break_target):
+            # ``return x if c else y``: the compiler returns from each branch
+            f_exit = self.walk(fl, other, self.branch_region(fl, region), loop)
+            if f_exit.kind == "end" and self.only_return(other):
+                frame.emit(ast.Return(value=ast.IfExp(test=test, body=live(then.stmts)[0].value,
+                                                      orelse=live(other.stmts)[0].value)))
+                return END
+            other = frame.copy()
+            other.stmts = []
         if t_exit.kind == "end":
             # the then-branch never falls through. When it ends in the
             # function's own ``return None`` and the other branch also ends,
@@ -543,6 +553,11 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             self.fail("if branches end in different places", self.cfg.at(fl).start)
         frame.stack[:] = then.stack
         return self.transfer(t_exit.target, frame, region, loop) if not region(t_exit.target) else t_exit.target
+
+    def only_return(self, frame):
+        """Whether ``frame`` holds nothing but one ``return <value>``."""
+        stmts = live(frame.stmts)
+        return len(stmts) == 1 and isinstance(stmts[0], ast.Return) and stmts[0].value is not None
 
     def make_if(self, test, body, orelse):
         if not body:
@@ -573,12 +588,17 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         right_frame.stmts = []
         target = last.target
         ex = self.walk(block.end, right_frame, self.branch_region(block.end, region), loop)
+        op = ast.And if last.op == "JUMP_IF_FALSE_OR_POP" else ast.Or
+        if (ex.kind == "end" and self.only_return(right_frame) and target < self.n
+                and self.instrs[target].op == "RETURN_VALUE"):
+            # ``return a and b``: each path returns on its own
+            frame.emit(ast.Return(value=bool_op(op, left, live(right_frame.stmts)[0].value)))
+            return END
         if ex.kind != "leave" or ex.target != target or not right_frame.stack:
             self.fail("short-circuit operand with statements", last.index)
         right = right_frame.pop_expr()  # (a walrus operand becomes an expression here)
         if live(right_frame.stmts):
             self.fail("short-circuit operand with statements", last.index)
-        op = ast.And if last.op == "JUMP_IF_FALSE_OR_POP" else ast.Or
         frame.stack[:] = right_frame.stack
         frame.push(bool_op(op, left, right))
         return self.transfer(target, frame, region, loop) if not region(target) else target
@@ -987,7 +1007,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         k = H + 1
         while k < self.n and not (self.instrs[k].op == "RERAISE" and self.instrs[k].arg == 0):
             k += 1
-        pattern = [(x.op, x.arg if x.target is None else None) for x in self.instrs[H + 1:k]]
+        pattern = [(x.op, x.arg if x.target is None else None) for x in self.instrs[H + 1:k]
+                   if x.op != "CLEANUP_THROW"]  # 3.12+ places it inline in handlers only (asyncs.py)
         if pattern:
             for p in range(self.n - len(pattern) + 1):
                 if self.covered_by(p, H) or H <= p <= k:
@@ -1085,7 +1106,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         handler = self.cfg.at(start).handler if self.cfg.at(start) else None
         if handler is None:
             self.fail("with block without a handler", ins.index)
-        body_end = max(h.end for h in self.program.handlers if h.target == handler)
+        body_end = self.with_body_end(handler, start)  # asyncs.py
         body = frame.copy()
         body.stmts = []
         inner = lambda i: region(i) and (self.covered_by(i, handler) or i < body_end and i >= start)
