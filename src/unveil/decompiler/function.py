@@ -145,8 +145,9 @@ class Context:
     def make_lambda(self, fn):
         body, ctx = self.nested(fn.code)
         args = arguments(fn.code, fn.defaults, fn.kwdefaults, None)
-        if len(body) == 1 and isinstance(body[0], ast.Return):
-            return ast.Lambda(args=args, body=body[0].value or E.const(None))
+        value = returned_expression(body)
+        if value is not None:
+            return ast.Lambda(args=args, body=value)
         if len(body) == 1 and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Yield):
             return ast.Lambda(args=args, body=body[0].value)
         raise DecompilationError("lambda body is not one expression", fn.code.co_name)
@@ -235,6 +236,22 @@ def mangle(class_code, n):
     if class_code.co_flags & inspect.CO_OPTIMIZED or not n.startswith("__") or n.endswith("__"):
         return n
     return "_%s%s" % (class_code.co_name.lstrip("_"), n)
+
+
+def returned_expression(body):
+    """The one expression a body of returns computes (``if c: return a`` +
+    ``return b`` is ``a if c else b``), or None."""
+    if not body:
+        return None
+    first = body[0]
+    if isinstance(first, ast.Return) and len(body) == 1:
+        return first.value or E.const(None)
+    if isinstance(first, ast.If):
+        a = returned_expression(first.body)
+        b = returned_expression(first.orelse + body[1:])
+        if a is not None and b is not None:
+            return ast.IfExp(test=first.test, body=a, orelse=b)
+    return None
 
 
 def arguments_none():

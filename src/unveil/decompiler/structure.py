@@ -522,16 +522,6 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             return self.transfer(fl, frame, region, loop) if not region(fl) else fl
         other = frame.copy()
         other.stmts = []
-        if t_exit.kind == "end" and self.only_return(then) and region(fl) and (
-                loop is None or fl not in loop.continue_targets and fl != loop.break_target):
-            # ``return x if c else y``: the compiler returns from each branch
-            f_exit = self.walk(fl, other, self.branch_region(fl, region), loop)
-            if f_exit.kind == "end" and self.only_return(other):
-                frame.emit(ast.Return(value=ast.IfExp(test=test, body=live(then.stmts)[0].value,
-                                                      orelse=live(other.stmts)[0].value)))
-                return END
-            other = frame.copy()
-            other.stmts = []
         if t_exit.kind == "end":
             # the then-branch never falls through. When it ends in the
             # function's own ``return None`` and the other branch also ends,
