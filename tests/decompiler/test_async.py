@@ -434,7 +434,15 @@ CASES = [
 ]
 
 #: same normalized bytecode after the round trip, on every version
-EQUAL = set()
+EQUAL = {
+    "afor_await_body", "afor_nested", "afor_return", "afor_simple", "afor_subscript_target",
+    "afor_unpack", "agen_over_agen", "agen_send", "agen_try_finally", "agen_with",
+    "agen_yield_await", "await_attr_subscript", "await_augassign", "await_bool_ops",
+    "await_call_args", "await_displays", "await_fstring", "await_if_elif", "await_ifexp",
+    "await_in_sync_with", "await_nested", "await_nested_def", "await_operands", "await_return",
+    "awith_as", "awith_await_body", "awith_in_afor", "awith_return", "awith_several",
+    "awith_suppress", "comp_await_elt", "yf_condition", "yf_in_expression", "yf_value",
+}
 
 
 #: 3.12+ inlines list/set/dict comprehensions (PEP 709); inlined *async*

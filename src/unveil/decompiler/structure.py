@@ -252,7 +252,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             E.execute(frame, last)
             return END
         if op == "RERAISE":
-            frame.emit(ast.Raise(exc=None, cause=None))
+            node = ast.Raise(exc=None, cause=None)
+            node._reraise = True  # the compiler's, not a ``raise`` in the source
+            frame.emit(node)
             return END
         if op in ("BEFORE_WITH", "BEFORE_ASYNC_WITH"):
             return self.with_(last, frame, region, loop)
@@ -990,9 +992,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         f = self.handler_frame(H, frame, depth)
         hb = self.cfg.at(H)
         ex = self.walk(H, f, self.dominated_by(hb), loop)
-        stmts = f.stmts
-        if stmts and isinstance(stmts[-1], ast.Raise) and stmts[-1].exc is None:
-            stmts = stmts[:-1]
+        # the copy ends by re-raising (RERAISE) wherever it ends: not source
+        stmts = strip_tail_reraise(f.stmts)
         # the copy's instructions, to find the copies inlined on other paths
         k = H + 1
         while k < self.n and not (self.instrs[k].op == "RERAISE" and self.instrs[k].arg == 0):
@@ -1136,6 +1137,20 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             hb = self.cfg.at(h)
             h = hb.handler if hb else None
         return False
+
+
+def strip_tail_reraise(stmts):
+    """Drop the compiler's re-raise from every place a finally body ends."""
+    if stmts and getattr(stmts[-1], "_reraise", False):
+        return strip_tail_reraise(stmts[:-1])
+    if stmts:
+        last = stmts[-1]
+        if isinstance(last, (ast.If, ast.Try)):
+            last.body = strip_tail_reraise(last.body) or [ast.Pass()]
+            last.orelse = strip_tail_reraise(last.orelse)
+            for h in getattr(last, "handlers", []):
+                h.body = strip_tail_reraise(h.body) or [ast.Pass()]
+    return stmts
 
 
 def live(stmts):

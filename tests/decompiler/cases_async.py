@@ -1,0 +1,302 @@
+"""Differential cases: coroutines and async generators (await, async with
+with several items, async for, async comprehensions, try/finally around
+awaits).  Driven with asyncio.run by drive.py."""
+import asyncio
+
+from drive import sends
+
+INTS1 = [(0,), (1,), (3,), (-2,)]
+
+
+class ARec:
+    """Async context manager recording into ``log``."""
+
+    def __init__(self, log, name, suppress=()):
+        self.log = log
+        self.name = name
+        self.suppress = suppress
+
+    async def __aenter__(self):
+        await asyncio.sleep(0)
+        self.log.append("enter " + self.name)
+        return self.name
+
+    async def __aexit__(self, et, ev, tb):
+        self.log.append("exit %s %s" % (self.name, et.__name__ if et else None))
+        return et is not None and issubclass(et, self.suppress)
+
+
+class ARange:
+    """Async iterator over range(n)."""
+
+    def __init__(self, n):
+        self.i = 0
+        self.n = n
+
+    def __aiter__(self):
+        return self
+
+    async def __anext__(self):
+        await asyncio.sleep(0)
+        if self.i >= self.n:
+            raise StopAsyncIteration
+        self.i += 1
+        return self.i - 1
+
+
+async def double(x):
+    await asyncio.sleep(0)
+    return x * 2
+
+
+async def fail_if(x):
+    await asyncio.sleep(0)
+    if x < 0:
+        raise ValueError(x)
+    return x
+
+
+async def agen_source(n):
+    for i in range(n):
+        await asyncio.sleep(0)
+        yield i
+
+
+# ----------------------------------------------------------------- await
+
+async def async_simple(n):
+    return await double(n)
+
+
+async def async_await_in_expression(n):
+    return await double(n) + await double(n + 1) * 2, [await double(i) for i in range(2)]
+
+
+async def async_await_in_condition(n):
+    if await double(n) > 2:
+        r = "big"
+    elif await fail_if(n) == 0:
+        r = "zero"
+    else:
+        r = "small"
+    return r
+
+
+async def async_await_in_loop(n):
+    total = 0
+    for i in range(abs(n) + 1):
+        total += await double(i)
+        if total > 10:
+            break
+    while total > 0 and await double(total) > 20:
+        total -= 7
+    return total
+
+
+async def async_try_except(n):
+    try:
+        r = await fail_if(n)
+    except ValueError as e:
+        r = ("err", e.args)
+    else:
+        r = ("ok", r)
+    finally:
+        await asyncio.sleep(0)
+    return r
+
+
+async def async_raises(n):
+    await fail_if(n)
+    return "ok"
+
+
+async def async_gather(n):
+    rs = await asyncio.gather(*[double(i) for i in range(abs(n) + 1)])
+    return list(rs)
+
+
+async def async_nested_coroutine(n):
+    async def helper(k):
+        return await double(k) + 1
+    return await helper(n), await helper(await helper(n))
+
+
+async def async_lambda_and_closure(n):
+    f = lambda: double(n)
+    return await f()
+
+
+# ------------------------------------------------------------ async with
+
+async def async_with_single(n):
+    log = []
+    async with ARec(log, "a") as name:
+        log.append(name)
+    return log
+
+
+async def async_with_several(n):
+    log = []
+    async with ARec(log, "a") as x, ARec(log, "b"), ARec(log, "c") as z:
+        log.append(x + z)
+    return log
+
+
+async def async_with_exception(n):
+    log = []
+    try:
+        async with ARec(log, "a"), ARec(log, "b", (ValueError,)):
+            await fail_if(n)
+            log.append("body")
+        log.append("after")
+    except ValueError:
+        log.append("escaped")
+    return log
+
+
+async def async_with_return_and_break(n):
+    log = []
+    for i in range(3):
+        async with ARec(log, str(i)):
+            if i == n:
+                return log
+            if i == 1:
+                break
+    return log
+
+
+async def async_with_mixed_sync_with(n):
+    import contextlib
+    log = []
+    with contextlib.suppress(KeyError):
+        async with ARec(log, "a"):
+            if n:
+                raise KeyError(n)
+            log.append("body")
+    return log
+
+
+# ------------------------------------------------------------- async for
+
+async def async_for_simple(n):
+    out = []
+    async for i in ARange(n):
+        out.append(i)
+    return out
+
+
+async def async_for_else_break_continue(n):
+    out = []
+    async for i in ARange(5):
+        if i == 1:
+            continue
+        if i == n:
+            break
+        out.append(i)
+    else:
+        out.append("else")
+    return out
+
+
+async def async_for_nested(n):
+    out = []
+    async for i in ARange(n):
+        async for j in agen_source(i):
+            out.append((i, j))
+    return out
+
+
+async def async_for_unpack_target(n):
+    async def pairs():
+        for i in range(n):
+            yield i, -i
+    out = []
+    async for a, b in pairs():
+        out.append(a - b)
+    return out
+
+
+async def async_comprehensions(n):
+    a = [i async for i in ARange(n)]
+    b = {i: await double(i) async for i in agen_source(n) if i % 2 == 0}
+    c = [await double(i) for i in range(n)]
+    d = {i async for i in ARange(n) if i > 0}
+    return a, b, c, d
+
+
+async def async_comprehension_nested(n):
+    return [[j async for j in agen_source(i)] async for i in ARange(n)]
+
+
+async def async_for_in_try(n):
+    out = []
+    try:
+        async for i in ARange(5):
+            out.append(await fail_if(n - i))
+    except ValueError as e:
+        out.append(("err", e.args))
+    return out
+
+
+# ------------------------------------------------------- async generators
+
+async def agen_simple(n):
+    for i in range(n):
+        yield await double(i)
+
+
+@sends
+async def agen_send(n):
+    got = []
+    x = yield "start"
+    while x is not None and x < n:
+        got.append(x)
+        x = yield x * 3
+    yield got
+
+
+async def agen_with_async_with(n):
+    log = []
+    async with ARec(log, "g"):
+        async for i in ARange(n):
+            yield i
+    yield log
+
+
+async def agen_try_finally(n):
+    try:
+        async for i in ARange(n):
+            if i == 2:
+                raise ValueError(i)
+            yield i
+    finally:
+        yield "finally"
+
+
+CASES = [
+    (async_simple, INTS1),
+    (async_await_in_expression, INTS1),
+    (async_await_in_condition, INTS1),
+    (async_await_in_loop, INTS1 + [(9,)]),
+    (async_try_except, INTS1),
+    (async_raises, INTS1),
+    (async_gather, INTS1),
+    (async_nested_coroutine, INTS1),
+    (async_lambda_and_closure, INTS1),
+    (async_with_single, INTS1),
+    (async_with_several, INTS1),
+    (async_with_exception, INTS1),
+    (async_with_return_and_break, INTS1 + [(2,)]),
+    (async_with_mixed_sync_with, INTS1),
+    (async_for_simple, INTS1),
+    (async_for_else_break_continue, INTS1 + [(9,)]),
+    (async_for_nested, INTS1),
+    (async_for_unpack_target, INTS1),
+    (async_comprehensions, INTS1),
+    (async_comprehension_nested, INTS1),
+    (async_for_in_try, INTS1),
+    (agen_simple, INTS1),
+    (agen_send, INTS1 + [(5,)]),
+    (agen_with_async_with, INTS1),
+    (agen_try_finally, INTS1),
+]

@@ -1,0 +1,731 @@
+"""Differential cases: control flow (if/elif/else, loops, break/continue,
+else clauses, nesting) and realistic "kitchen sink" functions."""
+
+INTS1 = [(0,), (1,), (5,), (-3,), (12,)]
+INTS2 = [(1, 2), (5, 3), (0, 7), (-4, 9), (7, -7), (3, 3)]
+
+
+# --------------------------------------------------------------------- if
+
+def if_only(a):
+    r = "start"
+    if a > 2:
+        r = "big"
+    return r
+
+
+def if_else(a):
+    if a % 2 == 0:
+        r = "even"
+    else:
+        r = "odd"
+    return r
+
+
+def if_elif_chain(a):
+    if a < 0:
+        return "neg"
+    elif a == 0:
+        return "zero"
+    elif a < 5:
+        return "small"
+    elif a < 10:
+        return "medium"
+    else:
+        return "large"
+
+
+def if_elif_no_else(a):
+    r = []
+    if a < 0:
+        r.append("neg")
+    elif a == 0:
+        r.append("zero")
+    elif a > 10:
+        r.append("big")
+    r.append("end")
+    return r
+
+
+def if_nested(a, b):
+    if a > 0:
+        if b > 0:
+            r = "pp"
+        else:
+            if b == 0:
+                r = "p0"
+            else:
+                r = "pn"
+    else:
+        if b > 0:
+            r = "np"
+        elif b < -5:
+            r = "nN"
+        else:
+            r = "nn"
+    return r
+
+
+def if_early_returns(a, b):
+    if a == b:
+        return 0
+    if a > b:
+        if a - b > 5:
+            return 2
+        return 1
+    if b - a > 5:
+        return -2
+    return -1
+
+
+def if_pass_bodies(a, b):
+    if a:
+        pass
+    elif b:
+        pass
+    else:
+        a = 7
+    return a
+
+
+def if_empty_then_else(a, b):
+    if a > b:
+        pass
+    else:
+        return "le"
+    return "gt"
+
+
+def if_constant_conditions(a, b):
+    r = 0
+    if True:
+        r += 1
+    if 0:
+        r += 100
+    while False:
+        r += 1000
+    if a and True:
+        r += 10
+    return r
+
+
+def if_side_effect_condition(a, b):
+    log = []
+    def chk(x):
+        log.append(x)
+        return x
+    if chk(a) and chk(b) or chk(a + b):
+        log.append("T")
+    else:
+        log.append("F")
+    return log
+
+
+# ------------------------------------------------------------------ loops
+
+def for_simple(a):
+    s = 0
+    for i in range(a):
+        s += i
+    return s
+
+
+def for_else_no_break(a):
+    r = []
+    for i in range(a):
+        r.append(i)
+    else:
+        r.append("else")
+    return r
+
+
+def for_else_break(a):
+    for i in range(2, 20):
+        if i * i > a and a % i == 0:
+            r = ("found", i)
+            break
+    else:
+        r = ("none", None)
+    return r
+
+
+def for_continue(a):
+    out = []
+    for i in range(abs(a) + 3):
+        if i % 3 == 0:
+            continue
+        out.append(i)
+    return out
+
+
+def for_break_continue_mixed(a):
+    out = []
+    for i in range(20):
+        if i % 2:
+            continue
+        if i > a:
+            break
+        out.append(i)
+    else:
+        out.append("done")
+    return out
+
+
+def for_nested_break(a, b):
+    pairs = []
+    for i in range(abs(a) + 1):
+        for j in range(abs(b) + 1):
+            if j > i:
+                break
+            if (i + j) % 3 == 0:
+                continue
+            pairs.append((i, j))
+        else:
+            pairs.append("inner-done")
+        if len(pairs) > 8:
+            break
+    return pairs
+
+
+def for_nested_else_both(a, b):
+    r = []
+    for i in range(a % 4):
+        for j in range(b % 4):
+            if i == j == 2:
+                break
+        else:
+            r.append(i)
+            continue
+        r.append(-i)
+    else:
+        r.append("outer")
+    return r
+
+
+def for_return_inside(a):
+    for i in range(10):
+        if i == a:
+            return "hit", i
+    return "miss", None
+
+
+def for_over_dict_items(a, b):
+    d = {"x": a, "y": b, "z": a + b}
+    out = []
+    for k, v in sorted(d.items()):
+        if v < 0:
+            continue
+        out.append(k * (v % 4))
+    return out
+
+
+def for_target_attr_subscript(a, b):
+    import types
+    o = types.SimpleNamespace(v=None)
+    d = {}
+    for o.v in range(a, b):
+        pass
+    for d["k"] in "ab":
+        pass
+    return o.v, d
+
+
+def for_modify_loop_var(a):
+    r = []
+    for i in range(5):
+        i = i * a
+        r.append(i)
+    return r, i
+
+
+def for_empty_iterable_else(a):
+    x = "unset"
+    for x in []:
+        pass
+    else:
+        x = ("else", x)
+    return x
+
+
+def while_simple(a):
+    n = abs(a)
+    steps = 0
+    while n > 1:
+        n = n // 2 if n % 2 == 0 else 3 * n + 1
+        steps += 1
+    return steps
+
+
+def while_else(a):
+    i = 0
+    while i < abs(a):
+        if i == 7:
+            break
+        i += 1
+    else:
+        return "completed", i
+    return "broke", i
+
+
+def while_true_break(a):
+    i = 0
+    total = 0
+    while True:
+        i += 1
+        if i % 2 == 0:
+            continue
+        total += i
+        if total > a:
+            break
+    return i, total
+
+
+def while_nested(a, b):
+    i = 0
+    out = []
+    while i < abs(a) % 5:
+        j = 0
+        while j < abs(b) % 5:
+            if j == i:
+                j += 1
+                continue
+            out.append((i, j))
+            j += 1
+        i += 1
+    return out
+
+
+def while_complex_condition(a, b):
+    i, j = 0, 10
+    while i < j and (a > 0 or i < 3) and not (i == b):
+        i += 1
+        j -= 1
+    return i, j
+
+
+def while_return_in_loop(a):
+    x = 0
+    while x < 100:
+        x += 7
+        if x % (abs(a) + 2) == 0:
+            return x
+    return -1
+
+
+def while_else_with_continue(a):
+    i = 0
+    out = []
+    while i < 6:
+        i += 1
+        if i % 2:
+            continue
+        out.append(i)
+        if i == a:
+            break
+    else:
+        out.append("else")
+    return out
+
+
+def while_walrus_loop(a):
+    data = list(range(abs(a) + 2))
+    out = []
+    while (n := len(data)) > 2:
+        out.append(data.pop(0) * n)
+    return out, n
+
+
+def loop_in_loop_else_return(a, b):
+    for i in range(3):
+        while b > i:
+            b -= 1
+            if b == a:
+                return "eq", i, b
+        else:
+            if i == a:
+                return "i", i
+    return "end", b
+
+
+# ------------------------------------------------------------ kitchen sink
+
+def binary_search(xs, target):
+    lo, hi = 0, len(xs) - 1
+    while lo <= hi:
+        mid = (lo + hi) // 2
+        if xs[mid] == target:
+            return mid
+        elif xs[mid] < target:
+            lo = mid + 1
+        else:
+            hi = mid - 1
+    return -1
+
+
+def gcd(a, b):
+    while b:
+        a, b = b, a % b
+    return abs(a)
+
+
+def primes_upto(n):
+    if n < 2:
+        return []
+    sieve = [True] * (n + 1)
+    sieve[0] = sieve[1] = False
+    for i in range(2, int(n ** 0.5) + 1):
+        if sieve[i]:
+            for j in range(i * i, n + 1, i):
+                sieve[j] = False
+    return [i for i, p in enumerate(sieve) if p]
+
+
+def is_prime(n):
+    if n < 2:
+        return False
+    if n % 2 == 0:
+        return n == 2
+    i = 3
+    while i * i <= n:
+        if n % i == 0:
+            return False
+        i += 2
+    return True
+
+
+def fizzbuzz(n):
+    out = []
+    for i in range(1, n + 1):
+        if i % 15 == 0:
+            out.append("FizzBuzz")
+        elif i % 3 == 0:
+            out.append("Fizz")
+        elif i % 5 == 0:
+            out.append("Buzz")
+        else:
+            out.append(str(i))
+    return out
+
+
+def tokenize(s):
+    tokens = []
+    i = 0
+    while i < len(s):
+        c = s[i]
+        if c.isspace():
+            i += 1
+            continue
+        if c.isdigit():
+            j = i
+            while j < len(s) and s[j].isdigit():
+                j += 1
+            tokens.append(("num", int(s[i:j])))
+            i = j
+        elif c.isalpha() or c == "_":
+            j = i
+            while j < len(s) and (s[j].isalnum() or s[j] == "_"):
+                j += 1
+            tokens.append(("name", s[i:j]))
+            i = j
+        elif c in "+-*/()":
+            tokens.append(("op", c))
+            i += 1
+        else:
+            raise ValueError("bad character %r at %d" % (c, i))
+    return tokens
+
+
+def eval_expr(s):
+    """Recursive-descent evaluator for + - * / and parentheses."""
+    toks = [t for t in s.replace("(", " ( ").replace(")", " ) ").split()]
+    pos = [0]
+
+    def peek():
+        return toks[pos[0]] if pos[0] < len(toks) else None
+
+    def take():
+        t = toks[pos[0]]
+        pos[0] += 1
+        return t
+
+    def atom():
+        t = take()
+        if t == "(":
+            v = expr()
+            if take() != ")":
+                raise SyntaxError("expected )")
+            return v
+        if t == "-":
+            return -atom()
+        return int(t)
+
+    def term():
+        v = atom()
+        while peek() in ("*", "/"):
+            if take() == "*":
+                v *= atom()
+            else:
+                v //= atom()
+        return v
+
+    def expr():
+        v = term()
+        while peek() in ("+", "-"):
+            op = take()
+            v = v + term() if op == "+" else v - term()
+        return v
+
+    result = expr()
+    if peek() is not None:
+        raise SyntaxError("trailing input")
+    return result
+
+
+def parse_kv(text):
+    out = {}
+    for lineno, line in enumerate(text.splitlines(), 1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        if "=" not in line:
+            raise ValueError("line %d: missing '='" % lineno)
+        key, _, value = line.partition("=")
+        key, value = key.strip(), value.strip()
+        if value.isdigit():
+            value = int(value)
+        elif value.lower() in ("true", "false"):
+            value = value.lower() == "true"
+        elif value.startswith('"') and value.endswith('"'):
+            value = value[1:-1]
+        out[key] = value
+    return out
+
+
+def word_freq(text):
+    counts = {}
+    for w in text.lower().split():
+        w = w.strip(".,;!?")
+        if not w:
+            continue
+        counts[w] = counts.get(w, 0) + 1
+    return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[:5]
+
+
+def format_table(rows):
+    if not rows:
+        return ""
+    widths = [max(len(str(r[i])) for r in rows) for i in range(len(rows[0]))]
+    lines = []
+    for r in rows:
+        cells = []
+        for i, cell in enumerate(r):
+            if isinstance(cell, (int, float)):
+                cells.append(f"{cell:>{widths[i]}}")
+            else:
+                cells.append(f"{cell:<{widths[i]}}")
+        lines.append(" | ".join(cells))
+    return "\n".join(lines)
+
+
+def merge_dicts_deep(a, b):
+    out = dict(a)
+    for k, v in b.items():
+        if k in out and isinstance(out[k], dict) and isinstance(v, dict):
+            out[k] = merge_dicts_deep(out[k], v)
+        elif isinstance(v, list) and isinstance(out.get(k), list):
+            out[k] = out[k] + v
+        else:
+            out[k] = v
+    return out
+
+
+def group_by_len(words):
+    groups = {}
+    for w in words:
+        groups.setdefault(len(w), []).append(w)
+    return {k: sorted(v) for k, v in sorted(groups.items()) if len(v) > 0}
+
+
+def invert_dict(d):
+    inv = {}
+    for k, v in d.items():
+        if v in inv:
+            if isinstance(inv[v], list):
+                inv[v].append(k)
+            else:
+                inv[v] = [inv[v], k]
+        else:
+            inv[v] = k
+    return inv
+
+
+def bubble_sort(xs):
+    xs = list(xs)
+    n = len(xs)
+    for i in range(n):
+        swapped = False
+        for j in range(n - 1 - i):
+            if xs[j] > xs[j + 1]:
+                xs[j], xs[j + 1] = xs[j + 1], xs[j]
+                swapped = True
+        if not swapped:
+            break
+    return xs
+
+
+def quicksort(xs):
+    if len(xs) <= 1:
+        return list(xs)
+    pivot, *rest = xs
+    return quicksort([x for x in rest if x < pivot]) + [pivot] + quicksort([x for x in rest if x >= pivot])
+
+
+def roman(n):
+    if not 0 < n < 4000:
+        raise ValueError(n)
+    table = [(1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"),
+             (50, "L"), (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I")]
+    out = ""
+    for value, sym in table:
+        while n >= value:
+            out += sym
+            n -= value
+    return out
+
+
+def run_length(s):
+    if not s:
+        return []
+    out = []
+    prev, count = s[0], 1
+    for c in s[1:]:
+        if c == prev:
+            count += 1
+        else:
+            out.append((prev, count))
+            prev, count = c, 1
+    out.append((prev, count))
+    return out
+
+
+def matrix_mult(a, b):
+    if len(a[0]) != len(b):
+        raise ValueError("shape")
+    return [[sum(a[i][k] * b[k][j] for k in range(len(b))) for j in range(len(b[0]))] for i in range(len(a))]
+
+
+def flatten(xs):
+    out = []
+    stack = [iter(xs)]
+    while stack:
+        for x in stack[-1]:
+            if isinstance(x, (list, tuple)):
+                stack.append(iter(x))
+                break
+            out.append(x)
+        else:
+            stack.pop()
+    return out
+
+
+def balanced_brackets(s):
+    pairs = {")": "(", "]": "[", "}": "{"}
+    stack = []
+    for c in s:
+        if c in "([{":
+            stack.append(c)
+        elif c in pairs:
+            if not stack or stack.pop() != pairs[c]:
+                return False
+    return not stack
+
+
+def camel_to_snake(s):
+    out = []
+    for i, c in enumerate(s):
+        if c.isupper() and i and (s[i - 1].islower() or (i + 1 < len(s) and s[i + 1].islower())):
+            out.append("_")
+        out.append(c.lower())
+    return "".join(out)
+
+
+def collatz_max(n):
+    best, arg = 0, 0
+    for start in range(1, n + 1):
+        x, steps = start, 0
+        while x != 1:
+            x = x // 2 if x % 2 == 0 else 3 * x + 1
+            steps += 1
+        if steps > best:
+            best, arg = steps, start
+    return arg, best
+
+
+def histogram(values, buckets):
+    if buckets <= 0:
+        raise ValueError("buckets")
+    lo, hi = min(values), max(values)
+    width = (hi - lo) / buckets or 1
+    counts = [0] * buckets
+    for v in values:
+        idx = min(int((v - lo) / width), buckets - 1)
+        counts[idx] += 1
+    return counts
+
+
+CASES = [
+    (if_only, INTS1),
+    (if_else, INTS1),
+    (if_elif_chain, INTS1 + [(7,), (10,)]),
+    (if_elif_no_else, INTS1 + [(11,)]),
+    (if_nested, INTS2 + [(-1, -9), (2, 0), (-1, 0)]),
+    (if_early_returns, INTS2 + [(20, 1), (1, 20)]),
+    (if_pass_bodies, [(0, 0), (1, 0), (0, 1), (2, 2)]),
+    (if_empty_then_else, INTS2),
+    (if_constant_conditions, [(0, 0), (1, 1)]),
+    (if_side_effect_condition, [(0, 0), (1, 0), (0, 1), (2, 3), (1, -1)]),
+    (for_simple, INTS1),
+    (for_else_no_break, INTS1),
+    (for_else_break, [(0,), (9,), (49,), (60,), (97,)]),
+    (for_continue, INTS1),
+    (for_break_continue_mixed, INTS1 + [(30,)]),
+    (for_nested_break, INTS2),
+    (for_nested_else_both, INTS2 + [(3, 3), (11, 7)]),
+    (for_return_inside, INTS1),
+    (for_over_dict_items, INTS2),
+    (for_target_attr_subscript, INTS2),
+    (for_modify_loop_var, INTS1),
+    (for_empty_iterable_else, INTS1),
+    (while_simple, INTS1 + [(27,)]),
+    (while_else, INTS1 + [(8,)]),
+    (while_true_break, INTS1 + [(40,)]),
+    (while_nested, INTS2),
+    (while_complex_condition, INTS2 + [(0, 2), (-1, 9)]),
+    (while_return_in_loop, INTS1 + [(1000,)]),
+    (while_else_with_continue, INTS1 + [(4,)]),
+    (while_walrus_loop, INTS1),
+    (loop_in_loop_else_return, INTS2 + [(0, 5), (2, 1)]),
+    (binary_search, [([1, 3, 5, 7, 9], 7), ([1, 3, 5, 7, 9], 1), ([1, 3, 5, 7, 9], 4), ([], 1), ([2], 2), ([1, 2], None)]),
+    (gcd, [(12, 18), (17, 5), (0, 9), (9, 0), (-12, 8), (2 ** 40, 2 ** 20 * 3)]),
+    (primes_upto, [(0,), (1,), (2,), (30,), (100,)]),
+    (is_prime, [(n,) for n in (-1, 0, 1, 2, 3, 4, 9, 25, 97, 7919, 7917)]),
+    (fizzbuzz, [(0,), (15,), (31,)]),
+    (tokenize, [("x + 12*(y_1 - 3)",), ("",), ("   ",), ("a $ b",), ("abc123 45",)]),
+    (eval_expr, [("1 + 2 * 3",), ("(1 + 2) * 3",), ("10 / 3 - -2",), ("2 * (3 + (4 - 1)) / 2",), ("1 +",), ("(1",), ("1 2",), ("1 / 0",)]),
+    (parse_kv, [("a = 1\nb=true\n# c\n\nname = \"x y\"\nz = hello",), ("",), ("oops",), ("k=FALSE\nk=2",)]),
+    (word_freq, [("The cat and the hat. The end!",), ("",), ("a a b b c",), ("!! ?? ..",)]),
+    (format_table, [([("name", "qty"), ("apple", 3), ("kiwi", 12)],), ([],), ([(1.5, "x"), (22, "yy")],)]),
+    (merge_dicts_deep, [({"a": 1, "b": {"c": 2, "l": [1]}}, {"b": {"d": 3, "l": [2]}, "e": 5}), ({}, {}), ({"a": [1]}, {"a": [2]}), ({"a": {}}, {"a": 1})]),
+    (group_by_len, [(["a", "bb", "cc", "d", "eee"],), ([],), (["x"],)]),
+    (invert_dict, [({"a": 1, "b": 2, "c": 1, "d": 1},), ({},), ({"a": []},)]),
+    (bubble_sort, [([3, 1, 2],), ([],), ([1, 2, 3],), ([5, -1, 5, 0, 2],), ([1, "a"],)]),
+    (quicksort, [([3, 1, 2],), ([],), ([1],), ([5, -1, 5, 0, 2, 9, 3],)]),
+    (roman, [(1,), (4,), (9,), (14,), (1994,), (3999,), (0,), (4000,)]),
+    (run_length, [("aaabccdddd",), ("",), ("x",), ("abab",)]),
+    (matrix_mult, [([[1, 2], [3, 4]], [[5, 6], [7, 8]]), ([[1, 2, 3]], [[1], [2], [3]]), ([[1, 2]], [[1, 2]])]),
+    (flatten, [([1, [2, [3, 4]], (5,), [], 6],), ([],), ([[[[]]]],), ([1, 2],)]),
+    (balanced_brackets, [("([]{})",), ("([)]",), ("(((",), ("",), ("a(b)c]",), ("}",)]),
+    (camel_to_snake, [("CamelCase",), ("HTTPServerError",), ("already_snake",), ("",), ("aB",)]),
+    (collatz_max, [(1,), (10,), (30,)]),
+    (histogram, [([1, 2, 2, 3, 9], 3), ([5, 5, 5], 2), ([1, 2], 0), ([], 2)]),
+]

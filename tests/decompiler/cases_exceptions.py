@@ -1,0 +1,656 @@
+"""Differential cases: try/except/else/finally in every combination
+(with return/break/continue inside), raise, raise from, assert, and with
+statements (single and several items, suppressing and not)."""
+
+
+class Boom(Exception):
+    pass
+
+
+class Other(Exception):
+    pass
+
+
+class Rec:
+    """A context manager that records enter/exit into ``log``; suppresses
+    the exceptions whose types are in ``suppress``."""
+
+    def __init__(self, log, name, suppress=()):
+        self.log = log
+        self.name = name
+        self.suppress = suppress
+
+    def __enter__(self):
+        self.log.append("enter " + self.name)
+        return self.name.upper()
+
+    def __exit__(self, et, ev, tb):
+        self.log.append("exit %s %s" % (self.name, et.__name__ if et else None))
+        return et is not None and issubclass(et, self.suppress)
+
+
+def risky(kind):
+    """Raise depending on ``kind``: 0 nothing, 1 ValueError, 2 KeyError,
+    3 Boom, 4 ZeroDivisionError, other: TypeError."""
+    if kind == 0:
+        return "fine"
+    if kind == 1:
+        raise ValueError("v")
+    if kind == 2:
+        raise KeyError("k")
+    if kind == 3:
+        raise Boom("b")
+    if kind == 4:
+        return 1 // 0
+    raise TypeError("t")
+
+
+KINDS = [(0,), (1,), (2,), (3,), (4,), (5,)]
+
+
+# -------------------------------------------------------------- try/except
+
+def try_except_bare(k):
+    try:
+        r = risky(k)
+    except:
+        r = "caught"
+    return r
+
+
+def try_except_typed(k):
+    try:
+        r = risky(k)
+    except ValueError:
+        r = "value"
+    return r
+
+
+def try_except_multiple(k):
+    try:
+        r = risky(k)
+    except ValueError:
+        r = "value"
+    except (KeyError, Boom) as e:
+        r = "tuple " + type(e).__name__
+    except ZeroDivisionError as e:
+        r = "zero " + str(e.args[0][:8])
+    return r
+
+
+def try_except_as_name_cleared(k):
+    e = "before"
+    try:
+        risky(k)
+    except Exception as e:
+        r = type(e).__name__
+    else:
+        r = "none"
+    try:
+        return r, e
+    except NameError:
+        return r, "cleared"
+
+
+def try_except_else(k):
+    log = []
+    try:
+        log.append(risky(k))
+    except (ValueError, KeyError):
+        log.append("except")
+    else:
+        log.append("else")
+    log.append("after")
+    return log
+
+
+def try_finally(k):
+    log = []
+    try:
+        log.append(risky(k))
+    finally:
+        log.append("finally")
+    return log
+
+
+def try_except_finally(k):
+    log = []
+    try:
+        log.append(risky(k))
+    except ValueError:
+        log.append("value")
+    finally:
+        log.append("finally")
+    return log
+
+
+def try_except_else_finally(k):
+    log = []
+    try:
+        log.append(risky(k))
+    except ValueError:
+        log.append("value")
+    except KeyError:
+        log.append("key")
+    else:
+        log.append("else")
+    finally:
+        log.append("finally")
+    return log
+
+
+def try_return_in_try(k):
+    try:
+        return risky(k)
+    except ValueError:
+        return "value"
+
+
+def try_return_in_finally_overrides(k):
+    try:
+        return risky(k)
+    finally:
+        if k != 5:
+            return "finally"
+
+
+def try_return_in_except_with_finally(k):
+    log = []
+    try:
+        risky(k)
+        log.append("ok")
+    except ValueError:
+        log.append("value")
+        return log
+    except KeyError as e:
+        return "key", e.args
+    finally:
+        log.append("fin")
+    return log
+
+
+def try_return_in_else(k):
+    try:
+        risky(k)
+    except Exception:
+        pass
+    else:
+        return "else"
+    return "after"
+
+
+def try_in_loop_break_continue(n):
+    log = []
+    for k in range(6):
+        try:
+            if k == n:
+                break
+            if k % 2:
+                continue
+            log.append(risky(k))
+        except ValueError:
+            log.append("v")
+            continue
+        except ZeroDivisionError:
+            log.append("z")
+            break
+        except Exception:
+            log.append("e")
+        finally:
+            log.append(k)
+    else:
+        log.append("else")
+    return log
+
+
+def try_finally_break_in_loop(n):
+    log = []
+    i = 0
+    while True:
+        try:
+            i += 1
+            if i > n:
+                break
+            if i == 2:
+                continue
+            log.append(i)
+        finally:
+            log.append("f%d" % i)
+    return log
+
+
+def try_break_in_finally(n):
+    log = []
+    for i in range(5):
+        try:
+            risky(i if i == n else 0)
+            log.append(i)
+        finally:
+            if i == n:
+                break
+    return log
+
+
+def try_continue_in_except(n):
+    out = []
+    for k in [0, 1, 2, n]:
+        try:
+            risky(k)
+        except ValueError:
+            continue
+        except KeyError:
+            out.append("key")
+            continue
+        out.append(k)
+    return out
+
+
+def try_nested(k):
+    log = []
+    try:
+        try:
+            risky(k)
+        except ValueError:
+            log.append("inner value")
+            raise KeyError("from inner")
+        finally:
+            log.append("inner finally")
+    except KeyError as e:
+        log.append("outer key %s" % e.args)
+    finally:
+        log.append("outer finally")
+    return log
+
+
+def try_in_except_handler(k):
+    try:
+        risky(k)
+    except Exception as e:
+        try:
+            risky(k + 1 if k < 5 else 0)
+        except Exception as e2:
+            return type(e).__name__, type(e2).__name__
+        return type(e).__name__, None
+    return None
+
+
+def try_in_else_and_finally(k):
+    log = []
+    try:
+        risky(k % 2)
+    except ValueError:
+        log.append("v")
+    else:
+        try:
+            risky(k)
+        except Exception:
+            log.append("else-caught")
+    finally:
+        try:
+            log.append("fin")
+        finally:
+            log.append("fin2")
+    return log
+
+
+def try_reraise(k):
+    try:
+        risky(k)
+    except (ValueError, KeyError):
+        raise
+    except Exception:
+        return "swallowed"
+    return "ok"
+
+
+def try_except_star_free_raise_new(k):
+    try:
+        risky(k)
+    except ValueError as e:
+        raise RuntimeError("wrapped") from e
+    except KeyError:
+        raise RuntimeError("no cause") from None
+    return "ok"
+
+
+def try_cause_inspection(k):
+    try:
+        try:
+            risky(k)
+        except Exception as e:
+            raise Other("x") from e
+    except Other as o:
+        return type(o.__cause__).__name__, o.__suppress_context__
+    return None
+
+
+def try_context_chaining(k):
+    try:
+        try:
+            risky(k)
+        except Exception:
+            raise Other("during handling")
+    except Other as o:
+        return type(o.__context__).__name__, o.__cause__
+    return "ok"
+
+
+def try_except_exception_group_free(k):
+    results = []
+    for kind in (0, k):
+        try:
+            results.append(risky(kind))
+        except ArithmeticError:
+            results.append("arith")
+        except LookupError:
+            results.append("lookup")
+    return results
+
+
+def try_finally_returns_value_modified(k):
+    x = [k]
+    try:
+        return x
+    finally:
+        x.append("finally")
+
+
+def try_while_else_in_try(n):
+    try:
+        i = 0
+        while i < n:
+            i += 1
+            if i == 3:
+                raise Boom
+        else:
+            return "else", i
+    except Boom:
+        return "boom", i
+
+
+def try_empty_bodies(k):
+    try:
+        pass
+    except Exception:
+        pass
+    try:
+        risky(k)
+    except Exception:
+        pass
+    finally:
+        pass
+    return k
+
+
+def try_except_in_comprehension_func(k):
+    def safe(x):
+        try:
+            return 10 // x
+        except ZeroDivisionError:
+            return None
+    return [safe(x) for x in range(-1, k)]
+
+
+def try_finally_with_del(k):
+    x = "val"
+    try:
+        if k:
+            del x
+        return "deleted" if k else x
+    finally:
+        pass
+
+
+def try_exc_info_in_handler(k):
+    import sys
+    try:
+        risky(k)
+    except Exception:
+        return sys.exc_info()[0].__name__
+    return sys.exc_info()[0]
+
+
+# ---------------------------------------------------------------- raise
+
+def raise_simple(k):
+    if k > 2:
+        raise ValueError("too big")
+    return k
+
+
+def raise_class_not_instance(k):
+    if k:
+        raise KeyError
+    return "none"
+
+
+def raise_from_exc(k):
+    try:
+        return [1, 2][k]
+    except IndexError as e:
+        raise LookupError("wrapped %d" % k) from e
+
+
+def raise_in_nested_function(k):
+    def inner(x):
+        if x < 0:
+            raise ArithmeticError
+        return x
+    return inner(k - 3)
+
+
+def raise_custom_with_attrs(k):
+    class MyErr(Exception):
+        def __init__(self, code):
+            super().__init__(code)
+            self.code = code
+    try:
+        if k % 2:
+            raise MyErr(k * 10)
+    except MyErr as e:
+        return e.code
+    return 0
+
+
+def raise_bad_object(k):
+    if k:
+        raise 42
+    return 0
+
+
+# --------------------------------------------------------------- assert
+
+def assert_no_msg(k):
+    assert k < 3
+    return k
+
+
+def assert_with_msg(k):
+    assert k % 2 == 0, "odd value %d" % k
+    return k // 2
+
+
+def assert_complex_condition(k):
+    assert 0 <= k < 10 and (k != 4 or False), f"bad {k!r}"
+    return k
+
+
+def assert_catch_message(k):
+    try:
+        assert k == 0, ("msg", k)
+    except AssertionError as e:
+        return e.args
+    return "passed"
+
+
+# ----------------------------------------------------------------- with
+
+def with_simple(k):
+    log = []
+    with Rec(log, "a"):
+        log.append("body")
+    return log
+
+
+def with_as(k):
+    log = []
+    with Rec(log, "a") as name:
+        log.append(name)
+    return log, name
+
+
+def with_several_items(k):
+    log = []
+    with Rec(log, "a") as x, Rec(log, "b"), Rec(log, "c") as z:
+        log.append(x + z)
+    return log
+
+
+def with_exception_propagates(k):
+    log = []
+    try:
+        with Rec(log, "a"), Rec(log, "b"):
+            log.append(risky(k))
+    except Exception as e:
+        log.append(type(e).__name__)
+    return log
+
+
+def with_suppressing(k):
+    log = []
+    with Rec(log, "outer", (KeyError,)):
+        with Rec(log, "inner", (ValueError,)):
+            log.append(risky(k))
+        log.append("after inner")
+    log.append("after outer")
+    return log
+
+
+def with_return_inside(k):
+    log = []
+    with Rec(log, "a"):
+        if k:
+            return "early", log
+        log.append("x")
+    return "late", log
+
+
+def with_in_loop_break_continue(n):
+    log = []
+    for i in range(4):
+        with Rec(log, str(i)):
+            if i == n:
+                break
+            if i % 2:
+                continue
+            log.append("body%d" % i)
+    return log
+
+
+def with_as_tuple_target(k):
+    class Pair:
+        def __enter__(self):
+            return (k, k * 2)
+        def __exit__(self, *a):
+            return False
+    with Pair() as (p, q):
+        s = p + q
+    return s
+
+
+def with_as_attribute_target(k):
+    import types
+    o = types.SimpleNamespace()
+    log = []
+    with Rec(log, "m") as o.name:
+        pass
+    return o.name, log
+
+
+def with_nested_in_try(k):
+    log = []
+    try:
+        with Rec(log, "a"):
+            try:
+                risky(k)
+            finally:
+                log.append("inner finally")
+    except (ValueError, Boom):
+        log.append("caught")
+    else:
+        log.append("else")
+    finally:
+        log.append("finally")
+    return log
+
+
+def with_suppress_contextlib(k):
+    import contextlib
+    r = "start"
+    with contextlib.suppress(ValueError, KeyError):
+        r = risky(k)
+    return r
+
+
+def with_open_file(k):
+    import io
+    buf = io.StringIO("line1\nline2\nline3\n")
+    with buf as f:
+        lines = [l.strip() for l in f if l.strip().endswith(str(k))]
+    return lines, buf.closed
+
+
+CASES = [
+    (try_except_bare, KINDS),
+    (try_except_typed, KINDS),
+    (try_except_multiple, KINDS),
+    (try_except_as_name_cleared, KINDS),
+    (try_except_else, KINDS),
+    (try_finally, KINDS),
+    (try_except_finally, KINDS),
+    (try_except_else_finally, KINDS),
+    (try_return_in_try, KINDS),
+    (try_return_in_finally_overrides, KINDS),
+    (try_return_in_except_with_finally, KINDS),
+    (try_return_in_else, KINDS),
+    (try_in_loop_break_continue, [(n,) for n in range(7)]),
+    (try_finally_break_in_loop, [(0,), (1,), (3,), (5,)]),
+    (try_break_in_finally, [(0,), (1,), (2,), (4,), (9,)]),
+    (try_continue_in_except, KINDS),
+    (try_nested, KINDS),
+    (try_in_except_handler, KINDS),
+    (try_in_else_and_finally, KINDS),
+    (try_reraise, KINDS),
+    (try_except_star_free_raise_new, KINDS),
+    (try_cause_inspection, KINDS),
+    (try_context_chaining, KINDS),
+    (try_except_exception_group_free, KINDS),
+    (try_finally_returns_value_modified, KINDS),
+    (try_while_else_in_try, [(0,), (2,), (3,), (5,)]),
+    (try_empty_bodies, KINDS),
+    (try_except_in_comprehension_func, [(0,), (1,), (3,)]),
+    (try_finally_with_del, [(0,), (1,)]),
+    (try_exc_info_in_handler, KINDS),
+    (raise_simple, [(0,), (2,), (3,)]),
+    (raise_class_not_instance, [(0,), (1,)]),
+    (raise_from_exc, [(0,), (1,), (2,), (-3,)]),
+    (raise_in_nested_function, [(0,), (3,), (5,)]),
+    (raise_custom_with_attrs, [(0,), (1,), (7,)]),
+    (raise_bad_object, [(0,), (1,)]),
+    (assert_no_msg, [(0,), (2,), (3,)]),
+    (assert_with_msg, [(0,), (2,), (3,)]),
+    (assert_complex_condition, [(0,), (4,), (9,), (10,), (-1,)]),
+    (assert_catch_message, [(0,), (1,)]),
+    (with_simple, [(0,)]),
+    (with_as, [(0,)]),
+    (with_several_items, [(0,)]),
+    (with_exception_propagates, KINDS),
+    (with_suppressing, KINDS),
+    (with_return_inside, [(0,), (1,)]),
+    (with_in_loop_break_continue, [(0,), (1,), (2,), (9,)]),
+    (with_as_tuple_target, [(1,), (3,)]),
+    (with_as_attribute_target, [(0,)]),
+    (with_nested_in_try, KINDS),
+    (with_suppress_contextlib, KINDS),
+    (with_open_file, [(1,), (3,), (9,)]),
+]

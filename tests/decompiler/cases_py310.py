@@ -1,0 +1,330 @@
+"""Differential cases: match statements (Python 3.10+ only; imported by
+test_differential.py only when sys.version_info >= (3, 10))."""
+import dataclasses
+
+
+@dataclasses.dataclass
+class Pt:
+    x: int
+    y: int
+
+
+class Circle:
+    __match_args__ = ("r",)
+
+    def __init__(self, r):
+        self.r = r
+
+
+class Color:
+    RED = "red"
+    GREEN = "green"
+
+
+SUBJECTS = [(0,), (1,), (2,), (-1,), ("a",), ("hello",), (None,), (True,), (3.5,),
+            ([],), ([1],), ([1, 2],), ([1, 2, 3],), ((4, 5),), ({"k": 1},),
+            ({"k": 2, "v": "x"},), ({"type": "pt", "x": 1},), (Pt(0, 0),), (Pt(1, 2),),
+            (Circle(0),), (Circle(3),), ("red",), (b"x",)]
+
+
+def match_literal(x):
+    match x:
+        case 0:
+            return "zero"
+        case 1 | 2:
+            return "one-or-two"
+        case "a":
+            return "letter a"
+        case None:
+            return "none"
+        case True:
+            return "true"
+        case -1:
+            return "minus one"
+        case 3.5:
+            return "float"
+        case b"x":
+            return "bytes"
+    return "no match"
+
+
+def match_capture_wildcard(x):
+    match x:
+        case 0:
+            r = "zero"
+        case _:
+            r = "other"
+    match x:
+        case y:
+            pass
+    return r, type(y).__name__
+
+
+def match_capture_guard(x):
+    match x:
+        case int(n) if n > 1:
+            return "int>1", n
+        case int(n) if n < 0:
+            return "neg", n
+        case str(s) if len(s) > 2:
+            return "long str", s
+        case str() as s:
+            return "short str", s
+        case other if other is None:
+            return "none"
+        case _:
+            return "fallback"
+
+
+def match_sequence(x):
+    match x:
+        case []:
+            return "empty"
+        case [a]:
+            return "one", a
+        case [a, b]:
+            return "two", a + b
+        case [a, *rest] if len(rest) > 1:
+            return "many", a, rest
+        case (a, b, c):
+            return "three", a, b, c
+        case _:
+            return "not a sequence"
+
+
+def match_sequence_star_middle(x):
+    match x:
+        case [first, *_, last]:
+            return first, last
+        case [*all_]:
+            return all_
+        case _:
+            return None
+
+
+def match_sequence_nested(x):
+    match x:
+        case [[a, b], [c, *d]]:
+            return "nested", a, b, c, d
+        case [(1 | 2) as head, *tail]:
+            return "head12", head, tail
+        case [int(), str()]:
+            return "int-str"
+    return "none"
+
+
+def match_mapping(x):
+    match x:
+        case {"type": "pt", "x": px}:
+            return "pt", px
+        case {"k": 1}:
+            return "k1"
+        case {"k": k, **rest}:
+            return "k", k, rest
+        case {}:
+            return "some mapping"
+        case _:
+            return "other"
+
+
+def match_class(x):
+    match x:
+        case Pt(x=0, y=0):
+            return "origin"
+        case Pt(x=px, y=py) if px == py:
+            return "diag", px
+        case Pt(px, py):
+            return "pt", px, py
+        case Circle(0):
+            return "dot"
+        case Circle(r=r):
+            return "circle", r
+        case int() | float():
+            return "number"
+        case list() | tuple():
+            return "seq"
+        case dict():
+            return "dict"
+        case _:
+            return "other"
+
+
+def match_or_patterns(x):
+    match x:
+        case 0 | 1 | 2:
+            return "small"
+        case [0 | 1, 0 | 1]:
+            return "bits"
+        case {"k": 1 | 2} | {"type": "pt"}:
+            return "mapping-or"
+        case "a" | "hello":
+            return "word"
+    return "none"
+
+
+def match_as_patterns(x):
+    match x:
+        case [1, 2] as pair:
+            return "pair", pair
+        case (int() | str()) as scalar:
+            return "scalar", scalar
+        case {"k": (1 | 2) as k} as whole:
+            return "k", k, len(whole)
+        case Pt() as p:
+            return "pt", p.x
+        case _ as anything:
+            return "any", type(anything).__name__
+
+
+def match_value_patterns(x):
+    match x:
+        case Color.RED:
+            return "RED"
+        case Color.GREEN:
+            return "GREEN"
+        case _:
+            return "?"
+
+
+def match_in_loop(x):
+    out = []
+    items = x if isinstance(x, (list, tuple)) else [x]
+    for item in items:
+        match item:
+            case 1:
+                continue
+            case 3:
+                break
+            case n:
+                out.append(n)
+    return out
+
+
+def match_no_default_falls_through(x):
+    r = "initial"
+    match x:
+        case 0:
+            r = "zero"
+        case [_, _]:
+            r = "pair"
+    r += "!"
+    return r
+
+
+def match_return_from_all(x):
+    match x:
+        case int():
+            return 1
+        case str():
+            return 2
+        case _:
+            return 3
+
+
+def match_subject_expression(x):
+    match x, type(x).__name__:
+        case (0, _):
+            return "zero"
+        case (_, "str"):
+            return "string"
+        case (_, "list" | "tuple"):
+            return "sequence"
+        case _:
+            return "other"
+
+
+def match_guard_side_effects(x):
+    log = []
+
+    def g(tag):
+        log.append(tag)
+        return False
+
+    match x:
+        case int() if g("int"):
+            pass
+        case [*_] if g("seq"):
+            pass
+        case _:
+            log.append("default")
+    return log
+
+
+def match_nested_match(x):
+    match x:
+        case [a, b]:
+            match a:
+                case 1:
+                    return "one-first", b
+                case _:
+                    return "pair", a
+        case _:
+            return "other"
+
+
+def match_in_try(x):
+    try:
+        match x:
+            case [a, b]:
+                return a / b
+            case _:
+                raise KeyError(x)
+    except ZeroDivisionError:
+        return "div"
+    except KeyError:
+        return "key"
+
+
+def match_string_dispatch(cmd):
+    match cmd.split():
+        case ["go", direction]:
+            return "move " + direction
+        case ["go", *_]:
+            return "go where?"
+        case ["look"]:
+            return "looking"
+        case ["take", item, *more] if more:
+            return "take many", [item, *more]
+        case ["take", item]:
+            return "take " + item
+        case []:
+            return "empty"
+        case _:
+            return "unknown"
+
+
+def match_walrus_and_ifexp(x):
+    match (y := x if isinstance(x, int) else -1):
+        case 0:
+            r = "zero"
+        case n if n > 0:
+            r = "pos"
+        case _:
+            r = "neg"
+    return r, y
+
+
+CMDS = [("go north",), ("go",), ("go a b",), ("look",), ("take key",), ("take a b c",), ("",), ("jump",)]
+
+CASES = [
+    (match_literal, SUBJECTS),
+    (match_capture_wildcard, SUBJECTS),
+    (match_capture_guard, SUBJECTS),
+    (match_sequence, SUBJECTS),
+    (match_sequence_star_middle, SUBJECTS),
+    (match_sequence_nested, SUBJECTS + [([[1, 2], [3, 4, 5]],), ([2, 9],), ([1, "s"],)]),
+    (match_mapping, SUBJECTS),
+    (match_class, SUBJECTS),
+    (match_or_patterns, SUBJECTS + [([0, 1],), ([1, 2],)]),
+    (match_as_patterns, SUBJECTS),
+    (match_value_patterns, SUBJECTS),
+    (match_in_loop, SUBJECTS + [([5, 1, 2, 3, 4],)]),
+    (match_no_default_falls_through, SUBJECTS),
+    (match_return_from_all, SUBJECTS),
+    (match_subject_expression, SUBJECTS),
+    (match_guard_side_effects, SUBJECTS),
+    (match_nested_match, SUBJECTS + [([1, 9],)]),
+    (match_in_try, SUBJECTS + [([1, 0],), ([6, 3],)]),
+    (match_string_dispatch, CMDS),
+    (match_walrus_and_ifexp, SUBJECTS),
+]

@@ -1,0 +1,146 @@
+"""Differential cases: except* (Python 3.11+ only; imported by
+test_differential.py only when sys.version_info >= (3, 11))."""
+
+
+def make_group(kind):
+    if kind == 0:
+        return None
+    if kind == 1:
+        return ExceptionGroup("g", [ValueError(1)])
+    if kind == 2:
+        return ExceptionGroup("g", [ValueError(1), KeyError(2)])
+    if kind == 3:
+        return ExceptionGroup("g", [TypeError(3), ExceptionGroup("inner", [ValueError(4)])])
+    if kind == 4:
+        return ValueError("naked")
+    return ExceptionGroup("g", [OSError(5)])
+
+
+KINDS = [(0,), (1,), (2,), (3,), (4,), (5,)]
+
+
+def exstar_single(k):
+    log = []
+    try:
+        e = make_group(k)
+        if e is not None:
+            raise e
+        log.append("no error")
+    except* ValueError as eg:
+        log.append(("value", len(eg.exceptions)))
+    return log
+
+
+def exstar_multiple(k):
+    log = []
+    try:
+        e = make_group(k)
+        if e is not None:
+            raise e
+    except* ValueError:
+        log.append("value")
+    except* (KeyError, TypeError) as eg:
+        log.append(sorted(type(x).__name__ for x in eg.exceptions))
+    return log
+
+
+def exstar_else_finally(k):
+    log = []
+    try:
+        e = make_group(k)
+        if e is not None:
+            raise e
+    except* ValueError:
+        log.append("value")
+    except* KeyError:
+        log.append("key")
+    else:
+        log.append("else")
+    finally:
+        log.append("finally")
+    return log
+
+
+def exstar_catch_remaining(k):
+    r = None
+    try:
+        r = exstar_multiple(k)
+    except* OSError as eg:
+        r = "os", len(eg.exceptions)
+    return r
+
+
+def exstar_reraise_in_handler(k):
+    try:
+        try:
+            e = make_group(k)
+            if e is not None:
+                raise e
+        except* ValueError:
+            raise
+    except ExceptionGroup as outer:
+        return "outer", len(outer.exceptions)
+    except ValueError:
+        return "plain value"
+    return "none"
+
+
+def exstar_raise_new(k):
+    try:
+        try:
+            e = make_group(k)
+            if e is not None:
+                raise e
+        except* ValueError:
+            raise RuntimeError("new")
+    except* RuntimeError as eg:
+        r = "runtime", len(eg.exceptions)
+    except* Exception as eg:
+        r = "other", len(eg.exceptions)
+    else:
+        r = "none"
+    return r
+
+
+def exstar_in_loop(n):
+    out = []
+    for k in range(n):
+        try:
+            e = make_group(k)
+            if e is not None:
+                raise e
+            out.append(k)
+        except* ValueError:
+            out.append("v%d" % k)
+        except* Exception:
+            out.append("e%d" % k)
+    return out
+
+
+def exstar_nested_try_return(k):
+    def inner():
+        try:
+            e = make_group(k)
+            if e is not None:
+                raise e
+            return "clean"
+        except* KeyError:
+            pass
+        return "after"
+    try:
+        r = inner()
+    except* Exception as eg:
+        r = "escaped", sorted(type(x).__name__ for x in eg.exceptions)
+    return r
+
+
+CASES = [
+    (exstar_single, KINDS),
+    (exstar_multiple, KINDS),
+    (exstar_else_finally, KINDS),
+    (exstar_catch_remaining, KINDS),
+    (exstar_reraise_in_handler, KINDS),
+    (exstar_raise_new, KINDS),
+    (exstar_in_loop, [(0,), (3,), (6,)]),
+    (exstar_nested_try_return, KINDS),
+]
