@@ -22,23 +22,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import zoo_harness  # noqa: E402
 from zoo_programs import PROGRAMS  # noqa: E402
 
-#: Programs that still fail because of decompiler bugs, described in docs/zoo-failures.md.
-#: They are not run here; ``zoo_harness.py <name>`` shows where each stands.
-PENDING = {
-    "data_branch": "wrong result: the else branch calls its resume function with arguments swapped",
-    "closure_over_self": "SyntaxError in the transformed code; resume function loses co_freevars",
-    "super_forward": "the recompiled code passes a non-cell as the closure of the resume function",
-    "generators_comprehensions": "co_cellvars of the transformed code lost",
-    "fstrings": "resume function body: 'Unexpected node inside JoinedStr'",
-    "tiny_gpt": "resume function body: 'Unexpected node inside JoinedStr'",
-}
 
 CASES = [pytest.param(p, backend, id="%s-%s" % (p.name, backend))
-         for p in PROGRAMS if p.name not in PENDING for backend in p.backends]
-
-
-def test_pending_programs_exist():
-    assert set(PENDING) <= {p.name for p in PROGRAMS}
+         for p in PROGRAMS for backend in p.backends]
 
 
 def test_every_program_has_counts():

@@ -94,7 +94,8 @@ class Decompiler:
             name = "__unveil_" + "".join(c if c.isalnum() else "_" for c in name)
         node, ctx = function_def(code, defaults, kwdefaults, name=name)
         if code.co_freevars:
-            node = _closure_wrapper(node, code.co_freevars)
+            from .function import cell_name
+            node = _closure_wrapper(node, [cell_name(code, v) for v in code.co_freevars])
         return ast.Module(body=[node], type_ignores=[]), ctx
 
     def decompile(self, indentation=4, temp_prefix="__temp_", overwite_fn_name=None,

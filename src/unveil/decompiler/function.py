@@ -30,6 +30,20 @@ def is_literal(value):
     return False
 
 
+CELL_SUFFIX = "__cell"
+
+
+def cell_name(code, n):
+    """The source name of cell or free variable ``n``. Dynamo writes code
+    where one name is both a local and a free variable, which source cannot
+    say: the cell gets a suffix, and recompile takes it off again."""
+    # (3.12+ inlined comprehensions legitimately reuse a free name as their
+    # own local; that stays as it is)
+    if n in code.co_varnames and n in code.co_freevars and is_dynamo_code(code):
+        return n + CELL_SUFFIX
+    return n
+
+
 def is_dynamo_code(code):
     names = code.co_names
     return any(n.startswith(("__compiled_fn", "__resume_at", "__import_torch", "___stack"))
@@ -62,7 +76,7 @@ class Context:
 
     # names -----------------------------------------------------------
     def deref_name(self, arg):
-        return arg
+        return cell_name(self.code, arg)
 
     def declare_global(self, n):
         if self.code.co_name not in ("<module>",) and n not in self.globals:

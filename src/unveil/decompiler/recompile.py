@@ -33,8 +33,10 @@ def declare_locals(fn_node, code):
         body.append(ast.Assign(targets=[ast.Name(id=n, ctx=ast.Store()) for n in names],
                                value=ast.Constant(value=None)))
     # free variables the body never reads still belong to the closure
+    from .function import cell_name
     used = {n.id for n in ast.walk(fn_node) if isinstance(n, ast.Name)}
     for n in code.co_freevars:
+        n = cell_name(code, n)
         if n not in used:
             body.append(ast.Expr(value=ast.Name(id=n, ctx=ast.Load())))
     if not body:
@@ -137,6 +139,11 @@ def compile_source(text: str, code, filename: str, def_name: Optional[str] = Non
         raise LayoutError("the recompiled text has no function %s" % name, code.co_name)
     if marks:
         new = _swap_consts(new, marks)
+    from .function import CELL_SUFFIX
+    renamed = {n + CELL_SUFFIX: n for n in code.co_varnames}
+    if any(n in renamed for n in new.co_freevars + new.co_cellvars):
+        new = new.replace(co_freevars=tuple(renamed.get(n, n) for n in new.co_freevars),
+                          co_cellvars=tuple(renamed.get(n, n) for n in new.co_cellvars))
     fields = {"co_name": code.co_name, "co_flags": code.co_flags}
     if hasattr(code, "co_qualname"):
         fields["co_qualname"] = code.co_qualname
