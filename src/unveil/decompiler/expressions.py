@@ -1008,7 +1008,9 @@ def _raise(f, ins):
 
 
 def _load_assertion_error(f, ins):
-    f.push(name("AssertionError"))
+    node = name("AssertionError")
+    node._assertion = True  # an ``assert`` statement raises this
+    f.push(node)
 
 
 def _import_name(f, ins):

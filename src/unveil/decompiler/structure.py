@@ -314,6 +314,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if (len(ins) == 2 and ins[0].op == "POP_TOP" and ins[1].op == "JUMP"
                 and len(b.preds) == 1):
             return ("pop", ins[1].target, target)
+        if len(ins) == 1 and ins[0].op == "POP_TOP" and len(b.preds) == 1 and b.end < self.n:
+            return ("pop", b.end, target)  # ...or falls into it
         if (len(ins) == 3 and ins[0].op == "SWAP" and ins[1].op == "POP_TOP"
                 and ins[2].op == "JUMP"):
             return target
@@ -390,7 +392,11 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             if any(not isinstance(s, ast.Assign) or not getattr(s, "_cancelled", False) for s in f.stmts):
                 return None
         if len(f.stack) != depth + 1:
-            return None
+            # the next link of a chained comparison consumes the kept operand
+            top = f.stack[-1] if f.stack else None
+            if not (len(f.stack) == depth and depth and isinstance(top, ast.Compare)
+                    and top.left is frame.stack[-1]):
+                return None
         sub = self.condition_from(b, f)
         # reduce the candidate with its own private successors first, so
         # ``a or (b and c)`` merges inside out
@@ -502,6 +508,12 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         fall = max(self.cfg.blocks[k].end for k in c.blocks)
         if fl == fall and t != fall:
             t, fl, test = fl, t, negate(test)
+        # a body that is only a jump (an and/or link's exit) starts where it goes
+        t_block = self.cfg.at(t)
+        if (t_block is not None and t_block.end - t_block.start == 1
+                and self.instrs[t].op == "JUMP" and region(self.instrs[t].target)
+                and (loop is None or self.instrs[t].target not in loop.continue_targets)):
+            t = self.instrs[t].target
         then = frame.copy()
         then.stmts = []
         t_exit = self.walk(t, then, self.branch_region(t, region), loop) if t != fl else Exit("leave", t)
