@@ -947,6 +947,11 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         handlers, h_exit = self.except_clauses(H, frame, depth, region, loop)
         orelse = []
         follow = h_exit
+        if ex.kind == "leave":
+            # the body's last jump is often left outside the protected range
+            t, pops = self.thread(ex.target)
+            if not pops and t != ex.target and t < self.n and region(self.cfg.containing(t).start):
+                ex = Exit("leave", t)
         if ex.kind == "leave" and h_exit is None and ex.target < H and region(self.cfg.containing(ex.target).start):
             # no handler falls through and the body's exit lies before the
             # handlers: that code is the else clause
