@@ -35,9 +35,6 @@ def resolve(obj: Any):
             obj = obj.__func__
             continue
         if isinstance(obj, types.FunctionType):
-            if hasattr(obj, "__wrapped__") and obj.__code__.co_name == "wrapper" and False:
-                obj = obj.__wrapped__
-                continue
             return obj.__code__, obj
         if hasattr(obj, "__wrapped__"):  # lru_cache and other wrappers
             obj = obj.__wrapped__

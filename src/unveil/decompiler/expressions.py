@@ -463,7 +463,7 @@ def _binary_subscr(f, ins):
                 f.push(_shared(f, obj, [obj.elts[k]])[0])
             return
     obj = f.expr(obj, ins)
-    f.push(ast.Subscript(value=obj, slice=_index(index), ctx=ast.Load()))
+    f.push(ast.Subscript(value=obj, slice=index, ctx=ast.Load()))
 
 
 def _shared(f, lst, elts):
@@ -477,12 +477,6 @@ def _shared(f, lst, elts):
             x = tmp
         out.append(x)
     return out
-
-
-def _index(e):
-    # ast.Index wraps non-slice subscripts before 3.9; ast handles both forms
-    # when we keep plain expressions (3.9+) - emit.py wraps for 3.8.
-    return e
 
 
 def _binary_slice(f, ins):

@@ -214,8 +214,6 @@ class Context:
             # ``import a.b.c`` binds ``a``; ``import a.b.c as d`` binds the leaf
             top = value.name.split(".")[0]
             asname = None if target.id == top and value.fromlist is None else target.id
-            if asname is not None and value.fromlist is None and "." in value.name and False:
-                pass
             frame.emit(ast.Import(names=[ast.alias(name=value.name, asname=asname)]))
             return True
         mod = value.module

@@ -493,7 +493,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
 
     def branch_region(self, index, region):
         b = self.cfg.at(index)
-        if b is None or len(b.preds) != 1 and False:
+        if b is None:
             return region
         dom = self.dominated_by(b)
         return lambda i: region(i) and dom(i)
@@ -1219,10 +1219,6 @@ def strip_trailing_continue(stmts):
         for h in getattr(last, "handlers", None) or []:
             h.body = strip_trailing_continue(h.body) or [ast.Pass()]
     return stmts
-
-
-def _nop(self, ins, frame, region, loop):
-    return None
 
 
 def _push_exc_info(self, ins, frame, region, loop):
