@@ -10,6 +10,7 @@ side, when it is installed.
     python bench/corpus.py --module json.decoder --show-failures 5
 """
 import argparse
+import inspect
 import collections
 import os
 import signal
@@ -21,7 +22,7 @@ import warnings
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src"))
 
-from unveil.decompiler.measure import normalized  # noqa: E402
+from unveil.decompiler.measure import find_code, normalized  # noqa: E402
 
 SKIP = {"__phello__", "antigravity", "this", "idlelib", "turtledemo", "test", "lib2to3",
         "tkinter", "ensurepip", "pydoc_data", "site-packages"}
@@ -62,23 +63,8 @@ def functions(code, out):
 
 
 def _is_class_body(c):
-    names = c.co_names
-    return "__module__" in names and "__qualname__" in names and c.co_argcount == 0 and not c.co_varnames
-
-
-def find(container, name):
-    for c in container.co_consts:
-        if isinstance(c, types.CodeType):
-            if c.co_name == name:
-                return c
-            r = find(c, name)
-            if r is not None:
-                return r
-    return None
-
-
-HEADERS = {}
-
+    # functions are optimized (fast locals); class bodies and modules are not
+    return not c.co_flags & inspect.CO_OPTIMIZED
 
 def import_header(module_code):
     """``import x`` lines for the names the module binds by import.
@@ -137,7 +123,7 @@ def measure(decompile, codes):
         except SyntaxError as e:
             failures.append((code, "compile: %s" % e))
             continue
-        new = find(mod, code.co_name)
+        new = find_code(mod, code.co_name)
         if new is None:
             failures.append((code, "function missing from output"))
             continue
@@ -151,7 +137,7 @@ def measure(decompile, codes):
 
 def show_diff(code):
     src = roundtrip_unveil(code)
-    new = find(compile(HEADERS.get(id(code), "") + src, "<decompiled>", "exec"), code.co_name)
+    new = find_code(compile(HEADERS.get(id(code), "") + src, "<decompiled>", "exec"), code.co_name)
     a, b = normalized(code), normalized(new)
     print("---- %s (%s:%d)" % (code.co_name, code.co_filename, code.co_firstlineno))
     print(src)

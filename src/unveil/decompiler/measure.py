@@ -28,7 +28,7 @@ def normalized(code):
     return tuple(out)
 
 
-def find_code(container, name, firstlineno=None):
+def find_code(container, name):
     """The code object called ``name`` inside ``container`` (depth first)."""
     for c in container.co_consts:
         if isinstance(c, types.CodeType):

@@ -12,6 +12,7 @@ from typing import Optional
 
 from .emit import to_source
 from .errors import DecompilationError
+from .measure import find_code
 
 CO_NESTED = 0x10  # set on code compiled inside a function; informational only
 
@@ -75,17 +76,6 @@ def _swap_consts(code, marks):
     return code.replace(co_consts=consts)
 
 
-def _find(container, name):
-    for c in container.co_consts:
-        if isinstance(c, types.CodeType):
-            if c.co_name == name:
-                return c
-            found = _find(c, name)
-            if found is not None:
-                return found
-    return None
-
-
 def check_layout(new, like):
     """Raise :class:`LayoutError` unless ``new`` can replace ``like``."""
     if (new.co_flags | CO_NESTED) != (like.co_flags | CO_NESTED):
@@ -134,7 +124,7 @@ def compile_source(text: str, code, filename: str, def_name: Optional[str] = Non
     name = def_name or code.co_name
     if not name.isidentifier():
         name = "__unveil_" + "".join(c if c.isalnum() else "_" for c in name)
-    new = _find(module, name)
+    new = find_code(module, name)
     if new is None:
         raise LayoutError("the recompiled text has no function %s" % name, code.co_name)
     if marks:

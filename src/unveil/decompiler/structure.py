@@ -281,23 +281,10 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         """The condition ending ``block`` (the block's statements already
         ran in ``frame``), merged with the condition blocks that follow it."""
         last = self.instrs[block.end - 1]
-        f = frame
-        test = f.pop_expr(last)
-        nxt = block.end
-        tgt = last.target
-        op = last.op
-        if op == "POP_JUMP_IF_FALSE":
-            c = Cond(test, nxt, tgt, f, {block.id})
-        elif op == "POP_JUMP_IF_TRUE":
-            c = Cond(test, tgt, nxt, f, {block.id})
-        elif op == "POP_JUMP_IF_NONE":
-            c = Cond(ast.Compare(left=test, ops=[ast.IsNot()], comparators=[E.const(None)]),
-                     nxt, tgt, f, {block.id})
-        elif op == "POP_JUMP_IF_NOT_NONE":
-            c = Cond(ast.Compare(left=test, ops=[ast.Is()], comparators=[E.const(None)]),
-                     nxt, tgt, f, {block.id})
-        else:
+        if last.op not in ("POP_JUMP_IF_FALSE", "POP_JUMP_IF_TRUE", "POP_JUMP_IF_NONE",
+                           "POP_JUMP_IF_NOT_NONE"):
             self.fail("unexpected conditional jump", last.index)
+        c = self.condition_from(block, frame)
         c.true = self.through_trampoline(c.true, c.frame)
         c.false = self.through_trampoline(c.false, c.frame)
         while self.merge_next(c):
@@ -316,9 +303,6 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             return ("pop", ins[1].target, target)
         if len(ins) == 1 and ins[0].op == "POP_TOP" and len(b.preds) == 1 and b.end < self.n:
             return ("pop", b.end, target)  # ...or falls into it
-        if (len(ins) == 3 and ins[0].op == "SWAP" and ins[1].op == "POP_TOP"
-                and ins[2].op == "JUMP"):
-            return target
         return target
 
     def returns_at(self, index):
