@@ -10,8 +10,8 @@ side, when it is installed.
     python bench/corpus.py --module json.decoder --show-failures 5
 """
 import argparse
-import inspect
 import collections
+import inspect
 import os
 import signal
 import sys
@@ -65,6 +65,9 @@ def functions(code, out):
 def _is_class_body(c):
     # functions are optimized (fast locals); class bodies and modules are not
     return not c.co_flags & inspect.CO_OPTIMIZED
+
+HEADERS = {}  # id(function code) -> import lines of its module (see import_header)
+
 
 def import_header(module_code):
     """``import x`` lines for the names the module binds by import.
