@@ -98,8 +98,9 @@ def roundtrip_depyf(code):
     return depyf.Decompiler(code).decompile()
 
 
-class Timeout(Exception):
-    pass
+class Timeout(BaseException):
+    """Not an Exception: a decompiler's own ``except Exception`` must not
+    swallow the bench's time limit."""
 
 
 def _alarm(signum, frame):
