@@ -1122,10 +1122,31 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             node = node_t(items=[item], body=stmts or [ast.Pass()], type_comment=None)
         frame.emit(node)
         if ex.kind == "end":
-            return END
+            # the body never falls through, but an exception __exit__
+            # swallows continues after the block
+            after = self.after_suppressed(handler)
+            if after is None:
+                return END
+            return self.transfer(after, frame, region, loop) if not region(after) else after
         # the normal exit: call __exit__(None, None, None) and drop the result
         frame.stack[:] = body.stack
         return ex.target
+
+    def after_suppressed(self, handler):
+        """Where control goes when the with block's ``__exit__`` (handler at
+        ``handler``) returns true: after its pops, or where its jump goes."""
+        ins = self.instrs
+        k = handler
+        while k < self.n and ins[k].op != "WITH_EXCEPT_START":
+            k += 1
+        if k + 1 >= self.n or ins[k + 1].op != "POP_JUMP_IF_TRUE":
+            return None
+        k = ins[k + 1].target
+        while k < self.n and ins[k].op in ("POP_TOP", "POP_EXCEPT"):
+            k += 1
+        if k < self.n and ins[k].op == "JUMP":
+            k = ins[k].target
+        return k if k < self.n else None
 
     def covered_by(self, i, handler):
         b = self.cfg.at(i)
