@@ -20,6 +20,7 @@ graph file as ``co_filename`` and each statement on the line of the same
 statement in that file.
 """
 import ast
+import functools
 import dis
 import sys
 import types
@@ -192,6 +193,17 @@ def _statement_key(node):
     return ast.dump(node)
 
 
+@functools.lru_cache(maxsize=256)
+def _forward_keys(src):
+    """The statement keys of the ``forward`` in torch's generated ``src``
+    (cached: torch compiles the same graph source several times)."""
+    tree = ast.parse(src)
+    fdef = next((n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "forward"), None)
+    if fdef is None:
+        return None
+    return tuple(_statement_key(s) for s in _runnable_statements(fdef))
+
+
 def _runnable_statements(fn):
     """The statements of a graph's ``forward``; an annotation without a value is not one."""
     return [s for s in fn.body if not (isinstance(s, ast.AnnAssign) and s.value is None)]
@@ -277,18 +289,18 @@ class GraphRunner:
         that holds the same statements; False if none does."""
         if not files:
             return False
-        tree = ast.parse(src)
-        fdef = next((n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "forward"), None)
-        if fdef is None:
+        keys = _forward_keys(src)
+        if keys is None:
             return False
-        statements = _runnable_statements(fdef)
-        keys = [_statement_key(s) for s in statements]
         for f in reversed(files):
             n = len(f.keys)
-            if n and len(keys) >= n and keys[len(keys) - n:] == f.keys:
+            if n and len(keys) >= n and list(keys[len(keys) - n:]) == f.keys:
                 break
         else:
             return False
+        tree = ast.parse(src)  # a fresh tree: its line numbers are moved below
+        fdef = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "forward")
+        statements = _runnable_statements(fdef)
         _shift(fdef, f.forward.lineno - fdef.lineno)
         prologue = len(keys) - n
         for k, s in enumerate(statements):
