@@ -12,7 +12,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "DecompilationError", "Decompiler", "decompile", "recompile",
-    "prepare_debug", "debug", "install", "uninstall", "explain",
+    "prepare_debug", "debug", "install", "uninstall",
 ]
 
 
@@ -41,9 +41,3 @@ def uninstall():
     """Undo :func:`install`."""
     from .torch.logging import uninstall as _uninstall
     return _uninstall()
-
-
-def explain(fn):
-    """A readable account of what ``torch.compile`` made of ``fn``."""
-    from .torch.explain import explain as _explain
-    return _explain(fn)
