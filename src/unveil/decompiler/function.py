@@ -11,7 +11,7 @@ import types
 from . import expressions as E
 from . import values as V
 from .errors import DecompilationError
-from .instructions import read
+from .instructions import COPIES_EXIT_BLOCKS, read
 
 CO_VARARGS = inspect.CO_VARARGS
 CO_VARKEYWORDS = inspect.CO_VARKEYWORDS
@@ -392,7 +392,9 @@ def strip_implicit_return(body):
     if not body:
         return body
     if _is_return_none(body[-1]):
-        return strip_implicit_return(body[:-1])
+        return strip_implicit_return(body[:-1]) if COPIES_EXIT_BLOCKS else body[:-1]
+    if not COPIES_EXIT_BLOCKS:
+        return body
     last = body[-1]
     if isinstance(last, ast.If):
         last.body = strip_implicit_return(last.body) or [ast.Pass()]

@@ -32,6 +32,10 @@ from typing import Dict, List, NamedTuple, Optional
 
 PY = sys.version_info[:2]
 
+#: 3.10+ copies small exit blocks (the implicit ``return None``) into every
+#: branch that reaches them; before, such a ``return`` in a branch was source.
+COPIES_EXIT_BLOCKS = PY >= (3, 10)
+
 #: Operator text for the <=3.10 operator opcodes.
 _OLD_BINARY = {
     "POWER": "**", "MULTIPLY": "*", "MATRIX_MULTIPLY": "@", "FLOOR_DIVIDE": "//",

@@ -24,7 +24,7 @@ from .cfg import CFG, Block
 from .errors import DecompilationError
 from .asyncs import ASYNC_OPS, AsyncConstructs
 from .inline import InlinedComprehensions
-from .instructions import CONDITIONAL_JUMPS
+from .instructions import COPIES_EXIT_BLOCKS, CONDITIONAL_JUMPS
 from .legacy import LegacyBlocks
 from .match import MATCH_OPS, MatchStatements
 
@@ -525,7 +525,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             # function's own ``return None`` and the other branch also ends,
             # the source was if/else (the compiler copied the final return
             # into both); otherwise what follows is simply the next code.
-            if then.stmts and is_return_none(then.stmts[-1]):
+            if then.stmts and is_return_none(then.stmts[-1]) and COPIES_EXIT_BLOCKS:
                 f_exit = self.walk(fl, other, self.branch_region(fl, region), loop)
                 if f_exit.kind == "end":
                     frame.emit(self.make_if(test, then.stmts, other.stmts))
