@@ -248,7 +248,12 @@ def assign_to(frame: Frame, target, value, ins):
     if isinstance(value, (V.Import, V.ImportedName)):
         if ctx.make_import(frame, value, target):
             return
-    expr = frame.expr(value, ins)
+    if isinstance(value, V.SymList) and any(v is value for v in frame.stack):
+        # ``a = b = []``: one list under several names is what a chained
+        # assignment makes, no temporary needed
+        expr = ast.List(elts=[frame.expr(x) for x in value.elts], ctx=ast.Load())
+    else:
+        expr = frame.expr(value, ins)
     if any(v is value for v in frame.stack):
         # a copy of the value is still on the stack: chained assignment or walrus
         node = ast.Assign(targets=[target], value=expr)
