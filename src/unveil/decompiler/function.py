@@ -409,6 +409,27 @@ def strip_implicit_return(body):
     return body
 
 
+def ends_with_dead_return(program):
+    """Before 3.10 the compiler appends ``return None`` after a last statement
+    that is not a ``return`` (an if/else whose branches return, say), even
+    where it cannot be reached."""
+    ins = program.instrs
+    return (len(ins) >= 3 and ins[-1].op == "RETURN_VALUE" and ins[-2].op == "LOAD_CONST"
+            and ins[-2].arg is None and ins[-3].op in ("RETURN_VALUE", "RAISE_VARARGS")
+            and not any(i.target == len(ins) - 2 for i in ins))
+
+
+def last_return_into_else(body):
+    """``if c: return a`` + ``return b`` as the last statements, where the
+    bytecode shows the last statement was not a return: ``if/else``."""
+    if (len(body) >= 2 and isinstance(body[-1], (ast.Return, ast.Raise))
+            and isinstance(body[-2], ast.If) and not body[-2].orelse
+            and body[-2].body and isinstance(body[-2].body[-1], (ast.Return, ast.Raise))):
+        body[-2].orelse = [body[-1]]
+        return body[:-1]
+    return body
+
+
 def has_docstring(code):
     """A def's docstring is its first constant (None stands there otherwise)."""
     return (code.co_flags & inspect.CO_OPTIMIZED  # a function, not a class body or module
@@ -439,6 +460,8 @@ def decompile_code(code, consts=None):
                                  "terminate)", ctx.name) from None
     body = tidy(body)
     if code.co_name not in COMPREHENSIONS and code.co_name != "<lambda>":
+        if not COPIES_EXIT_BLOCKS and ends_with_dead_return(program):
+            body = last_return_into_else(body)
         body = strip_implicit_return(body)
     if has_docstring(code):
         body.insert(0, ast.Expr(value=ast.Constant(value=code.co_consts[0])))
