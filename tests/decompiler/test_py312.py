@@ -391,22 +391,14 @@ INPUTS = [([1, 2, 3], 2), ([], 3), ([0, 5, -4, 7], 1), ([3, 0], 0), ([9, 8, 7, 6
 
 PY = sys.version_info[:2]
 
-# Known failures outside the inlined-comprehension code (docs/py312-needs.md):
-# on <=3.11 a walrus inside a comprehension's own code object makes it
-# declare the target ``nonlocal`` (function.comprehension rejects the body);
-# on <=3.10 try statements are not supported yet (legacy block stack).
-BROKEN = set()
-if PY <= (3, 11):
-    BROKEN |= {"lc_walrus", "lc_walrus_cond", "dc_walrus", "module_walrus"}
-if PY <= (3, 10):
-    BROKEN |= {"lc_shadow_unbound", "lc_raise_restores", "lc_in_try", "lc_in_except"}
-# Same behaviour, other bytecode: 3.11+ copies the ``return`` after a
+BROKEN = set()  # every case runs on every version
+# Same behaviour, other bytecode: 3.9+ copies the ``return`` after a
 # try/except into the handler and the structurer keeps it there; 3.13 class
 # bodies store their line in ``__firstlineno__`` (the recompiled text starts
 # at line 1).
 BYTECODE_BROKEN = set()
-if PY >= (3, 11):
-    BYTECODE_BROKEN |= {"lc_in_except"}
+if (3, 9) <= PY:
+    BYTECODE_BROKEN |= {"lc_in_except"}  # (3.9/3.10: the handler's exit is laid out differently)
 if PY >= (3, 12):
     BYTECODE_BROKEN |= {"lc_raise_restores", "lc_in_try"}
 if PY >= (3, 13):
