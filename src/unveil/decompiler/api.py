@@ -6,7 +6,6 @@ import types
 from typing import Any
 
 from .emit import to_source
-from .errors import DecompilationError
 from .function import function_def, decompile_code
 
 SUPPORTED = ((3, 8), (3, 13))

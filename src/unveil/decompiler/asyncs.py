@@ -251,7 +251,6 @@ class AsyncConstructs:
         return body, e
 
     def async_for_loop(self, header, frame, natural, outer):
-        S = _structure()
         found = self.async_for_header(header)
         if found is None:
             self.fail("unrecognised async for loop", header.start)
@@ -261,23 +260,4 @@ class AsyncConstructs:
                 it.is_async or isinstance(it.expr, ast.Name) and it.expr.id == ".0"):
             self.fail("async for loop over a non-async iterator", header.start)
         self._async_state().add(exit_)
-        brk = self.break_target(natural, exit_)
-        body = frame.copy()
-        body.stmts = []
-        body.loop = header.start
-        body.push(it)
-        target_box = []
-        group = V.TargetGroup(1, lambda node: target_box.append(node))
-        body.push(V.UnpackSlot(group, 0))
-        loop = S.Loop(frozenset({header.start}), brk if brk is not None else exit_,
-                      header.start)
-        region = self.loop_region(header, {exit_, brk})
-        self.walk(body_start, body, region, loop)
-        if not target_box:
-            self.fail("async for loop target not found", body_start)
-        target = target_box[0].elts[0]
-        stmts = S.strip_trailing_continue(body.stmts)
-        orelse, follow = self.loop_else(exit_, brk, frame, outer)
-        frame.emit(ast.AsyncFor(target=target, iter=it.expr, body=stmts or [ast.Pass()],
-                                orelse=orelse, type_comment=None))
-        return follow
+        return self.iteration(ast.AsyncFor, header, frame, it, body_start, exit_, natural, outer)

@@ -125,7 +125,6 @@ def _translate(code) -> List[Instr]:
     """Map raw instructions to normalized ones (targets still byte offsets)."""
     out: List[Instr] = []
     kw_names = None  # 3.11/3.12 KW_NAMES waiting for its CALL
-    pending_flags = 0  # 3.13 SET_FUNCTION_ATTRIBUTE
     raw = list(_raw(code))
 
     def emit(op, arg=None, target=None):

@@ -470,7 +470,6 @@ class LegacyBlocks:
 
     # ----------------------------------------------------------- try/except
     def _legacy_try(self, ins, frame, region, loop):
-        S = _structure()
         s, H = ins.index, ins.target
         blk = _Block("try", s, H, len(frame.stack))
         self._lblocks[H] = blk
@@ -615,7 +614,6 @@ class LegacyBlocks:
 
     # ---------------------------------------------------------- try/finally
     def _legacy_finally(self, ins, frame, region, loop):
-        S = _structure()
         s, H = ins.index, ins.target
         pad = False
         if (self._lv38 and frame.stack and isinstance(frame.stack[-1], ast.Constant)

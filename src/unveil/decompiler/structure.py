@@ -727,8 +727,14 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         it = frame.pop()
         if not isinstance(it, V.Iterator):
             self.fail("for loop over a non-iterator", header.start)
-        ins = self.instrs[header.start]
-        exit_ = ins.target
+        exit_ = self.instrs[header.start].target
+        node = ast.AsyncFor if it.is_async else ast.For
+        return self.iteration(node, header, frame, it, header.end, exit_, natural, outer)
+
+    def iteration(self, node_type, header, frame, it, body_start, exit_, natural, outer):
+        """Structure a for (or async for) loop over ``it`` whose body starts
+        at ``body_start`` and whose iterator runs out at ``exit_``; emit it
+        and return where control continues."""
         brk = self.break_target(natural, exit_)
         body = frame.copy()
         body.stmts = []
@@ -739,15 +745,14 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         body.push(V.UnpackSlot(group, 0))
         loop = Loop(frozenset({header.start}), brk if brk is not None else exit_, header.start)
         region = self.loop_region(header, {exit_, brk})
-        self.walk(header.end, body, region, loop)
+        self.walk(body_start, body, region, loop)
         if not target_box:
-            self.fail("for loop target not found", header.end)
+            self.fail("for loop target not found", body_start)
         target = target_box[0].elts[0]
         stmts = strip_trailing_continue(body.stmts)
-        node = ast.AsyncFor if it.is_async else ast.For
         orelse, follow = self.loop_else(exit_, brk, frame, outer)
-        frame.emit(node(target=target, iter=it.expr, body=stmts or [ast.Pass()], orelse=orelse,
-                        type_comment=None))
+        frame.emit(node_type(target=target, iter=it.expr, body=stmts or [ast.Pass()], orelse=orelse,
+                             type_comment=None))
         return follow
 
     def loop_else(self, exit_, brk, frame, outer):
@@ -992,7 +997,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         PUSH_EXC_INFO, up to RERAISE) and note where its inlined copies are."""
         f = self.handler_frame(H, frame, depth)
         hb = self.cfg.at(H)
-        ex = self.walk(H, f, self.dominated_by(hb), loop)
+        self.walk(H, f, self.dominated_by(hb), loop)
         # the copy ends by re-raising (RERAISE) wherever it ends: not source
         stmts = strip_tail_reraise(f.stmts)
         # the copy's instructions, to find the copies inlined on other paths
@@ -1023,7 +1028,6 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             f.push(exc)
             i = H + 1
         while True:
-            hb = self.cfg.containing(i)
             cf = f.copy()
             cf.stmts = []
             k = i
