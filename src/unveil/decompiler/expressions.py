@@ -1070,10 +1070,6 @@ def _load_from_dict_or_globals(f, ins):
     f.push(name(ins.arg))
 
 
-def _get_len(f, ins):
-    f.push(ast.Call(func=name("len"), args=[f.expr(f.stack[-1])], keywords=[]))
-
-
 def _await(f, ins):
     # GET_AWAITABLE; LOAD_CONST None; YIELD_FROM/SEND... -> the structurer
     # sees GET_AWAITABLE and folds the loop that follows.

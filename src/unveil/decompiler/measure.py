@@ -38,7 +38,3 @@ def find_code(container, name):
             if found is not None:
                 return found
     return None
-
-
-def same_bytecode(a, b):
-    return normalized(a) == normalized(b)

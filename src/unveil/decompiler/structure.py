@@ -1023,9 +1023,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         i = H
         if self.instrs[H].op == "PUSH_EXC_INFO":
             # every clause starts with the previous exception saved below
-            exc = f.pop()
-            f.push(V.Exception_())
-            f.push(exc)
+            _push_exc_info(self, self.instrs[H], f, region, loop)
             i = H + 1
         while True:
             cf = f.copy()
@@ -1034,13 +1032,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             # the exception type test, if any
             while k < self.n and self.instrs[k].op not in ("CHECK_EXC_MATCH", "CHECK_EG_MATCH") \
                     and self.instrs[k].target is None and self.instrs[k].op not in ("POP_TOP", "RERAISE", "STORE_FAST", "STORE_NAME", "STORE_DEREF", "STORE_GLOBAL"):
-                ins = self.instrs[k]
-                if ins.op == "PUSH_EXC_INFO":
-                    exc = cf.pop()
-                    cf.push(V.Exception_())
-                    cf.push(exc)
-                else:
-                    E.execute(cf, ins)
+                E.execute(cf, self.instrs[k])
                 k += 1
             ins = self.instrs[k]
             if ins.op == "RERAISE":

@@ -123,7 +123,6 @@ class Function(Marker):
         self.kwdefaults = kwdefaults or {}
         self.annotations = annotations
         self.closure = closure
-        self.decorators = []
 
 
 class BuildClass(Marker):
@@ -138,7 +137,6 @@ class ClassValue(Marker):
         self.name = name
         self.bases = bases
         self.keywords = keywords
-        self.decorators = []
 
 
 class Import(Marker):
@@ -200,7 +198,3 @@ class SymList(Marker):
 
 class AnnotationsDict(Marker):
     """``__annotations__`` loaded for an annotated assignment."""
-
-
-def is_marker(value):
-    return isinstance(value, Marker)
