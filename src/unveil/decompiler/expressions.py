@@ -137,7 +137,7 @@ class Frame:
         return f
 
 
-_STABLE = (ast.Name, ast.Constant)
+_CONTAINERS = (ast.Constant, ast.expr_context, ast.Starred, ast.List, ast.Tuple)  # run no code
 
 
 def _written_names(stmt):
@@ -186,13 +186,13 @@ def _binds_only(stmt):
 def _needs_spill(e, written, local_only=False):
     if is_pure(e):
         return False
-    if local_only:
-        return any(isinstance(n, ast.Name) and n.id in written for n in ast.walk(e))
-    names = [n for n in ast.walk(e) if isinstance(n, ast.Name)]
-    if all(isinstance(n, _STABLE) or isinstance(n, (ast.expr_context, ast.Starred, ast.List, ast.Tuple))
-           for n in ast.walk(e)):
-        return any(n.id in written for n in names)
-    return True
+    reads_written = False
+    for n in ast.walk(e):
+        if isinstance(n, ast.Name):
+            reads_written = reads_written or n.id in written
+        elif not local_only and not isinstance(n, _CONTAINERS):
+            return True  # it could run other code
+    return reads_written
 
 
 def _clone_lists(stack):
