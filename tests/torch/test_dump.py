@@ -3,7 +3,6 @@ import json
 import os
 import subprocess
 import sys
-import textwrap
 import warnings
 
 import pytest
@@ -96,23 +95,7 @@ def test_seed_three_entries_in_torch_order(tmp_path):
     assert fn["full_code"] in readme and "__transformed_code_0_for_f.py" in readme
 
 
-def _fake_decompile(code, def_name):
-    """A decompiler that knows Dynamo's code for ``return a + b`` (stands in for the real
-    one, which does not handle Dynamo's output yet)."""
-    cf = [n for n in code.co_names if n.startswith("__compiled_fn_")][0]
-    return textwrap.dedent("""\
-        def %s(a, b):
-            tmp_2 = (tmp_1 := __import_torch_dot__dynamo_dot_utils.record_pregraph_bytecode_enter)()
-            (tmp_3 := __import_torch_dot__dynamo_dot_utils.record_pregraph_bytecode_exit)(tmp_2)
-            graph_out_0 = %s(a)
-            del tmp_1
-            del tmp_3
-            return graph_out_0[0]
-        """ % (def_name, cf))
-
-
-def test_torch_runs_the_dumped_file(tmp_path, monkeypatch):
-    monkeypatch.setattr(unveil_hook, "decompile_as", _fake_decompile)
+def test_torch_runs_the_dumped_file(tmp_path):
     d = str(tmp_path / "dump")
     f = seed_fn()
     x = torch.tensor([1.0])
@@ -146,7 +129,7 @@ def test_torch_runs_the_dumped_file(tmp_path, monkeypatch):
 
 
 def test_decompiler_failure_keeps_results(tmp_path, monkeypatch):
-    def broken(code, def_name):
+    def broken(code, def_name, declare_slots=False):
         raise unveil.DecompilationError("injected failure", code.co_name, 0, "LOAD_FAST")
     monkeypatch.setattr(unveil_hook, "decompile_as", broken)
     d = str(tmp_path / "dump")

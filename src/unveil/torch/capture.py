@@ -9,6 +9,8 @@ the cache entry -- and so to the ``__compiled_fn_<n>`` -- it belongs to.
 import json
 import logging
 
+from .hook import gc_paused
+
 #: structured-trace event or artifact name -> dump stage
 STAGES = {
     "dynamo_output_graph": "captured",
@@ -77,7 +79,8 @@ class TraceCapture(logging.Handler):
                     payload = json.loads(payload)
                 except ValueError:
                     pass
-            self.sink(Event(kind[0], kind[1], compile_id_of(md), md.get("attempt"), payload, md))
+            with gc_paused():
+                self.sink(Event(kind[0], kind[1], compile_id_of(md), md.get("attempt"), payload, md))
         except Exception:  # a logging handler must never raise into torch
             pass
 

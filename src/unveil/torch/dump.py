@@ -10,8 +10,9 @@ import threading
 import warnings
 
 from . import cache, capture, names
-from .hook import RUNNABLE_STAGES, BytecodeHook, GraphRunner, comment_block, decompile_as, disassembly, transform
-from .render import FullCode, code_or_comment, readme
+from .graph_runner import RUNNABLE_STAGES, GraphRunner
+from .hook import BytecodeHook, comment_block, decompile_as, disassembly, transform
+from .render import FullCode, checked, code_or_comment, readme
 
 _ACTIVE = []  # sessions currently inside prepare_debug (unveil.debug() refuses to run inside one)
 
@@ -117,6 +118,9 @@ class Session:
             self.finish()
         except Exception as err:  # never turn a dump problem into a user-visible crash
             self.warn("unveil: writing the dump index failed (%s: %s)" % (type(err).__name__, err))
+        # the hook and the trace handler hold bound methods of this session: drop them so the
+        # session is freed by reference counting, not left for the cyclic collector
+        self.hook = self.trace = self.graph_runner = None
         return False
 
     def warn(self, message):
@@ -221,10 +225,10 @@ class Session:
                     "post_grad": "inductor post-grad graph", "kernel": "inductor output code"}[ev.stage]
             header = "# %s: %s of %s (compile id %s, torch artifact %s), written by unveil.\n\n" % (
                 fname, what, fn, ev.cid, ev.kind)
-            text = header + code_or_comment(payload, what)
-            self.store.write(fname, text)
-            if ev.stage in RUNNABLE_STAGES and self.graph_runner is not None:
-                self.graph_runner.add(self.store.path(fname), text)
+            body, tree = checked(payload, what)
+            self.store.write(fname, header + body)
+            if tree is not None and ev.stage in RUNNABLE_STAGES and self.graph_runner is not None:
+                self.graph_runner.add(self.store.path(fname), tree, body, header.count("\n"))
             self.graphs.append({"compiled_fn": fn, "stage": ev.stage, "file": fname})
             if ev.stage == "captured" and fn not in self.captured:
                 self.captured[fn] = payload

@@ -1,4 +1,5 @@
 """Text of the dump's files: ``full_code_for_<fn>_<k>.py`` and the ``README.md`` index."""
+import ast
 import inspect
 import re
 import textwrap
@@ -9,19 +10,27 @@ from .hook import comment_block, disassembly
 RULE = "# " + "=" * 76 + "\n"
 
 
-def valid(text: str) -> bool:
+def valid_tree(text: str):
+    """The syntax tree of ``text`` when it is valid Python (it compiles), else None."""
     try:
-        compile(text, "<unveil>", "exec", dont_inherit=True)
-        return True
+        tree = ast.parse(text)
+        compile(tree, "<unveil>", "exec", dont_inherit=True)
+        return tree
     except (SyntaxError, ValueError):
-        return False
+        return None
+
+
+def checked(text: str, what: str) -> tuple:
+    """(``text`` when it is valid Python, else the same text as comments; its tree or None)."""
+    tree = valid_tree(text)
+    if tree is not None:
+        return (text if text.endswith("\n") else text + "\n"), tree
+    return comment_block("(%s is not valid Python; shown as a comment)\n%s" % (what, text)), None
 
 
 def code_or_comment(text: str, what: str) -> str:
     """``text`` when it is valid Python, else the same text as comments (the file stays valid)."""
-    if valid(text):
-        return text if text.endswith("\n") else text + "\n"
-    return comment_block("(%s is not valid Python; shown as a comment)\n%s" % (what, text))
+    return checked(text, what)[0]
 
 
 def ordinal(k: int) -> str:

@@ -6,7 +6,9 @@ program) may dump into one directory. Each ``prepare_debug`` session is a
 
 * file names are *claimed*: a name is free when nobody claimed it, or its
   claimant session has ended (a re-run overwrites its earlier files), so two
-  live processes never write the same file;
+  live processes never write the same file; claims are lines appended to
+  ``.unveil/claims.log`` (name, tab, session token), so a claim costs one short
+  read of what other processes appended and one append, however large the dump;
 * every write goes to a temporary file first and is moved in place with
   ``os.replace``, so a reader never sees half a file;
 * each session leaves its part of the index in ``.unveil/parts/<token>.json``
@@ -74,6 +76,9 @@ class Store:
         self.meta = os.path.join(self.root, ".unveil")
         self.token = "%d-%d-%s" % (os.getpid(), time.time_ns(), uuid.uuid4().hex[:8])
         self.mine = set()  # file names this session claimed
+        self.claims = {}  # file name -> token of its latest claimant, as read from claims.log
+        self.claims_read = 0  # bytes of claims.log already in self.claims
+        self.claims_torn = False  # claims.log ends in an unfinished line
 
     # -- locking ----------------------------------------------------------
     @contextlib.contextmanager
@@ -105,7 +110,23 @@ class Store:
         return _read_json(os.path.join(self.meta, "sessions.json"), {})
 
     def _claims(self):
-        return _read_json(os.path.join(self.meta, "claims.json"), {})
+        """``self.claims`` brought up to date with what other sessions appended (call under the lock)."""
+        try:
+            with open(os.path.join(self.meta, "claims.log"), "rb") as fh:
+                fh.seek(self.claims_read)
+                new = fh.read()
+        except OSError:
+            return self.claims
+        end = new.rfind(b"\n") + 1  # a line is complete once its newline is there
+        # appends happen under the lock, so an unfinished line is left by a process that died
+        # while appending: it is never completed, and the next claim starts a new line
+        self.claims_torn = end < len(new)
+        for line in new[:end].decode("utf-8", "replace").splitlines():
+            name, _, token = line.partition("\t")
+            if token:
+                self.claims[name] = token
+        self.claims_read += end
+        return self.claims
 
     def _live(self, sessions, token):
         pid = sessions.get(token)
@@ -139,18 +160,25 @@ class Store:
         """The first free name ``make_name(k)`` for k = start, start+1, ...; claimed for this session."""
         with self.locked():
             claims = self._claims()
-            sessions = self._sessions()
+            sessions = None  # read only when a name is taken by another session
             k = start
             while True:
                 name = make_name(k)
                 owner = claims.get(name)
-                if name in self.mine or owner is None or self._reusable(sessions, owner):
-                    if name not in self.mine:
+                if name not in self.mine:
+                    if owner is None or owner == self.token:
+                        break
+                    if sessions is None:
+                        sessions = self._sessions()
+                    if self._reusable(sessions, owner):
                         break
                 k += 1
-            claims[name] = self.token
+            if "\n" in name or "\t" in name:
+                raise ValueError("unveil: file name %r holds a tab or newline" % name)
+            with open(os.path.join(self.meta, "claims.log"), "ab") as fh:
+                fh.write((("\n" if self.claims_torn else "") + "%s\t%s\n" % (name, self.token)).encode("utf-8"))
+            self.claims[name] = self.token
             self.mine.add(name)
-            self._write_meta("claims.json", claims)
         return k, name
 
     def path(self, name: str) -> str:
