@@ -336,3 +336,24 @@ def test_spawned_processes_share_a_dump(tmp_path):
     files = assert_all_python(d)
     assert len([f for f in files if f.startswith("__transformed_code_")]) == 4
     assert not [n for n in os.listdir(d) if n.endswith(".tmp")]
+
+
+def test_graph_text_that_is_not_python_becomes_comments(tmp_path):
+    """torch's graph and kernel texts are written as they come and checked on exit: a text
+    that does not parse, or parses but does not compile, ends up as comments."""
+    from unveil.torch.capture import Event
+    d = str(tmp_path / "dump")
+    with unveil.prepare_debug(d) as session:
+        session.cid_fns["0/0"] = [["__compiled_fn_1"], -1]
+        session.on_event(Event("aot_forward_graph", "aot_forward", "0/0", 0, "def forward(:\n", {}))
+        session.on_event(Event("inductor_output_code", "kernel", "0/0", 0, "return 1\n", {}))
+        session.on_event(Event("aot_backward_graph", "aot_backward", "0/0", 0,
+                               "class GraphModule(torch.nn.Module):\n    def forward(self, x):\n        return (x,)\n", {}))
+    files = {g["stage"]: os.path.join(d, g["file"]) for g in load_index(d)["graphs"]}
+    assert set(files) == {"aot_forward", "kernel", "aot_backward"}
+    for stage in ("aot_forward", "kernel"):
+        text = open(files[stage]).read()
+        assert "is not valid Python; shown as a comment" in text
+        assert all(line.startswith("#") for line in text.splitlines() if line.strip())
+    assert "    def forward(self, x):\n        return (x,)\n" in open(files["aot_backward"]).read()
+    assert_all_python(d)

@@ -5,6 +5,7 @@ Orchestrates the parts: :mod:`.hook` (transformed code -> debuggable files),
 :mod:`.cache` (entries and guards in torch's order), :mod:`.render` (file
 text) and :mod:`.store` (process-safe writing and the merged index).
 """
+import ast
 import os
 import threading
 import warnings
@@ -12,7 +13,7 @@ import warnings
 from . import cache, capture, names
 from .graph_runner import RUNNABLE_STAGES, GraphRunner
 from .hook import BytecodeHook, comment_block, decompile_as, disassembly, transform
-from .render import FullCode, checked, code_or_comment, readme
+from .render import FullCode, as_comment, code_or_comment, readme, valid
 
 _ACTIVE = []  # sessions currently inside prepare_debug (unveil.debug() refuses to run inside one)
 
@@ -80,6 +81,7 @@ class Session:
         self.reasons = {}  # compile id -> [(failed compile id, guard)]
         self.graph_breaks = []  # (compile id, reason, location)
         self.errors = []
+        self.unchecked = []  # (graph file, header length, what): valid Python not yet confirmed
         self.warned = False
         self.store = None
         self.hook = None
@@ -225,9 +227,19 @@ class Session:
                     "post_grad": "inductor post-grad graph", "kernel": "inductor output code"}[ev.stage]
             header = "# %s: %s of %s (compile id %s, torch artifact %s), written by unveil.\n\n" % (
                 fname, what, fn, ev.cid, ev.kind)
-            body, tree = checked(payload, what)
+            body = payload if payload.endswith("\n") else payload + "\n"
+            tree = None
+            if ev.stage in RUNNABLE_STAGES:  # the graph runner needs the tree anyway
+                try:
+                    tree = ast.parse(payload)
+                except (SyntaxError, ValueError):
+                    body = as_comment(payload, what)
             self.store.write(fname, header + body)
-            if tree is not None and ev.stage in RUNNABLE_STAGES and self.graph_runner is not None:
+            if tree is not None or ev.stage not in RUNNABLE_STAGES:
+                # whether torch's text compiles is checked on exit, outside the user's compile;
+                # a text that does not is then rewritten as comments
+                self.unchecked.append((fname, len(header), what))
+            if tree is not None and self.graph_runner is not None:
                 self.graph_runner.add(self.store.path(fname), tree, body, header.count("\n"))
             self.graphs.append({"compiled_fn": fn, "stage": ev.stage, "file": fname})
             if ev.stage == "captured" and fn not in self.captured:
@@ -236,8 +248,21 @@ class Session:
             self.error("graph %s (%s)" % (fn, ev.stage), "%s: %s" % (type(err).__name__, err))
 
     # -- exit --------------------------------------------------------------
+    def check_graph_files(self):
+        """Graph files whose text does not compile become comments (see :meth:`place`)."""
+        for fname, header_len, what in self.unchecked:
+            try:
+                with open(self.store.path(fname), encoding="utf-8") as fh:
+                    text = fh.read()
+                if not valid(text):
+                    self.store.write(fname, text[:header_len] + as_comment(text[header_len:], what))
+            except Exception as err:
+                self.error("graph file %s" % fname, "%s: %s" % (type(err).__name__, err))
+        self.unchecked = []
+
     def finish(self):
         with self.lock:
+            self.check_graph_files()
             for code in cache.compiled_originals():
                 if code.co_filename != "<unveil>":
                     self.collect(code, create=True)

@@ -1,5 +1,4 @@
 """Text of the dump's files: ``full_code_for_<fn>_<k>.py`` and the ``README.md`` index."""
-import ast
 import inspect
 import re
 import textwrap
@@ -10,27 +9,24 @@ from .hook import comment_block, disassembly
 RULE = "# " + "=" * 76 + "\n"
 
 
-def valid_tree(text: str):
-    """The syntax tree of ``text`` when it is valid Python (it compiles), else None."""
+def valid(text: str) -> bool:
+    """Whether ``text`` is valid Python (it compiles)."""
     try:
-        tree = ast.parse(text)
-        compile(tree, "<unveil>", "exec", dont_inherit=True)
-        return tree
+        compile(text, "<unveil>", "exec", dont_inherit=True)
+        return True
     except (SyntaxError, ValueError):
-        return None
+        return False
 
 
-def checked(text: str, what: str) -> tuple:
-    """(``text`` when it is valid Python, else the same text as comments; its tree or None)."""
-    tree = valid_tree(text)
-    if tree is not None:
-        return (text if text.endswith("\n") else text + "\n"), tree
-    return comment_block("(%s is not valid Python; shown as a comment)\n%s" % (what, text)), None
+def as_comment(text: str, what: str) -> str:
+    return comment_block("(%s is not valid Python; shown as a comment)\n%s" % (what, text))
 
 
 def code_or_comment(text: str, what: str) -> str:
     """``text`` when it is valid Python, else the same text as comments (the file stays valid)."""
-    return checked(text, what)[0]
+    if valid(text):
+        return text if text.endswith("\n") else text + "\n"
+    return as_comment(text, what)
 
 
 def ordinal(k: int) -> str:
