@@ -108,14 +108,19 @@ def _alarm(signum, frame):
 
 
 def measure(decompile, codes):
+    """(compiled, equal, seconds for the whole round trip, failures, {id(code): seconds spent in
+    ``decompile`` for the codes it returned text for})."""
     compiled = equal = 0
     failures = []
+    decompile_s = {}
     signal.signal(signal.SIGALRM, _alarm)
     t0 = time.perf_counter()
     for code in codes:
         signal.alarm(10)
+        t1 = time.perf_counter()
         try:
             src = decompile(code)
+            decompile_s[id(code)] = time.perf_counter() - t1
         except (Exception, Timeout) as e:  # noqa: BLE001 - every failure counts as not compiled
             failures.append((code, "decompile: %s: %s" % (type(e).__name__, e)))
             continue
@@ -136,7 +141,7 @@ def measure(decompile, codes):
             equal += 1
         else:
             failures.append((code, "bytecode differs"))
-    return compiled, equal, time.perf_counter() - t0, failures
+    return compiled, equal, time.perf_counter() - t0, failures, decompile_s
 
 
 def show_diff(code):
@@ -193,8 +198,8 @@ def main():
     print("%-8s %10s %10s %12s" % ("tool", "compiled", "equal", "functions/s"))
     results = {}
     for label, fn in tools:
-        c, e, t, failures = measure(fn, codes)
-        results[label] = (c, e, t)
+        c, e, t, failures, decompile_s = measure(fn, codes)
+        results[label] = (c, e, t, decompile_s)
         print("%-8s %9.1f%% %9.1f%% %12.0f" % (label, 100.0 * c / max(len(codes), 1),
                                              100.0 * e / max(len(codes), 1), len(codes) / max(t, 1e-9)))
         if label == "unveil" and args.show_failures:
@@ -216,6 +221,13 @@ def main():
     if "depyf" in results:
         u, d = results["unveil"], results["depyf"]
         print("speed ratio unveil/depyf (functions per second): %.2f" % ((d[2] or 1e-9) / (u[2] or 1e-9)))
+        # a tool that gives up at once looks fast: compare decompile time on what both decompiled
+        both = set(u[3]) & set(d[3])
+        if both:
+            us, ds = sum(u[3][k] for k in both), sum(d[3][k] for k in both)
+            print("decompile time on the %d functions both return text for: unveil %.2f ms, depyf %.2f ms"
+                  " per function (depyf/unveil %.2f)" % (len(both), 1e3 * us / len(both), 1e3 * ds / len(both),
+                                                         ds / max(us, 1e-9)))
 
 
 if __name__ == "__main__":
