@@ -5,10 +5,16 @@ one run (round robin, ``--rounds`` times); each round resets Dynamo, times the f
 (compile time) and the median of ``--calls`` later calls (steady-state latency), and the
 script prints medians and ratios against plain torch.compile.
 
+Each round starts with a full garbage collection: otherwise the cyclic garbage of earlier
+rounds (every ``torch._dynamo.reset()`` leaves a compiled model behind) is collected in
+whichever round crosses the collector's threshold -- a 0.2-0.3 s pause that lands in one
+mode's timings by the phase of the rotation, not by what that mode costs.
+
     .venv/bin/python bench/overhead.py [--rounds 5] [--calls 200]
 """
 import argparse
 import contextlib
+import gc
 import statistics
 import tempfile
 import time
@@ -50,17 +56,16 @@ def one_round(model, x, ctx_factory, calls):
     with tempfile.TemporaryDirectory() as d, warnings.catch_warnings():
         warnings.simplefilter("ignore")
         with ctx_factory(d):
-            t0 = time.perf_counter()
+            gc.collect()
+            t0, cpu0 = time.perf_counter(), time.thread_time()
             compiled(x)
-            compile_s = time.perf_counter() - t0
+            compile_s, compile_cpu = time.perf_counter() - t0, time.thread_time() - cpu0
             times = []
-            with torch.no_grad():
-                pass
             for _ in range(calls):
                 t0 = time.perf_counter()
                 compiled(x)
                 times.append(time.perf_counter() - t0)
-    return compile_s, statistics.median(times)
+    return compile_s, compile_cpu, statistics.median(times)
 
 
 def main():
@@ -72,20 +77,22 @@ def main():
     model = Block().eval()
     x = torch.randn(4, 16, 64)
     ms = modes()
-    one_round(model, x, ms["plain"], 5)  # warm up imports and caches
-    results = {m: ([], []) for m in ms}
+    for factory in ms.values():  # warm up imports and caches
+        one_round(model, x, factory, 5)
+    results = {m: ([], [], []) for m in ms}
     for _ in range(args.rounds):
         for name, factory in ms.items():
-            c, s = one_round(model, x, factory, args.calls)
-            results[name][0].append(c)
-            results[name][1].append(s)
-    base_c = statistics.median(results["plain"][0])
-    base_s = statistics.median(results["plain"][1])
-    print("torch %s, aot_eager, %d rounds x %d calls (medians)" % (torch.__version__, args.rounds, args.calls))
-    print("%-8s %12s %8s %14s %8s" % ("mode", "compile [s]", "ratio", "call [us]", "ratio"))
-    for name, (cs, ss) in results.items():
-        c, s = statistics.median(cs), statistics.median(ss)
-        print("%-8s %12.3f %8.3f %14.1f %8.3f" % (name, c, c / base_c, s * 1e6, s / base_s))
+            for column, value in zip(results[name], one_round(model, x, factory, args.calls)):
+                column.append(value)
+    base = [statistics.median(column) for column in results["plain"]]
+    print("torch %s, aot_eager, %d rounds x %d calls (medians; CPU = this thread's CPU time,"
+          " less sensitive to a loaded machine)" % (torch.__version__, args.rounds, args.calls))
+    print("%-8s %12s %7s %16s %7s %11s %7s" % ("mode", "compile [s]", "ratio", "compile CPU [s]", "ratio",
+                                             "call [us]", "ratio"))
+    for name, columns in results.items():
+        c, cpu, s = (statistics.median(column) for column in columns)
+        print("%-8s %12.3f %7.3f %16.3f %7.3f %11.1f %7.3f" % (
+            name, c, c / base[0], cpu, cpu / base[1], s * 1e6, s / base[2]))
 
 
 if __name__ == "__main__":
