@@ -51,15 +51,15 @@ class NotEquivalent(Exception):
 
 def prove_same(new: types.CodeType, like: types.CodeType) -> None:
     """Raise :class:`NotEquivalent` unless ``new`` (layout already checked) computes what
-    ``like`` computes: identical normalized bytecode, or the same paths of effects."""
+    ``like`` computes: the same paths of effects, or identical normalized bytecode (the
+    effects are tried first: Dynamo's code rarely recompiles to identical bytecode)."""
     from unveil.decompiler.measure import normalized
     from .verify import Unverifiable, same_effects
-    if normalized(new) == normalized(like):
-        return
     try:
         same_effects(new, like)
     except Unverifiable as exc:
-        raise NotEquivalent("not provably the same program as Dynamo's code: %s" % exc) from None
+        if normalized(new) != normalized(like):
+            raise NotEquivalent("not provably the same program as Dynamo's code: %s" % exc) from None
 
 
 class Decompiled(str):
