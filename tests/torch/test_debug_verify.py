@@ -60,3 +60,22 @@ def test_graph_outputs_may_be_read_in_any_order():
 def test_loops_exceptions_and_escaped_lists_are_refused(src):
     with pytest.raises(Unverifiable):
         paths(code(src))
+
+
+def test_displays_the_compiler_folds_equal_the_ones_dynamo_builds():
+    # BUILD_CONST_KEY_MAP / a folded constant tuple against BUILD_MAP / BUILD_TUPLE
+    same_effects(code("def fn(x, y):\n    return {'a': x, 'b': y}\n"),
+                 code("def fn(x, y):\n    k = 'a'\n    return {k: x, 'b': y}\n"))
+    same_effects(code("def fn():\n    return h((1, 2))\n"), code("def fn():\n    a = 1\n    return h((a, 2))\n"))
+    with pytest.raises(Unverifiable):
+        same_effects(code("def fn(x, y):\n    return {'a': x, 'b': y}\n"),
+                     code("def fn(x, y):\n    k = 'a'\n    return {k: y, 'b': x}\n"))
+
+
+def test_functions_made_inside_are_compared_by_their_code():
+    a = code("def fn(x):\n    return h(lambda: x + 1)\n")
+    same_effects(a, code("def fn(x):\n    g = lambda: x + 1\n    return h(g)\n"))
+    for other in ("def fn(x):\n    return h(lambda: x + 2)\n",   # another body
+                  "def fn(x):\n    return h(lambda y=1: x + 1)\n"):  # another signature
+        with pytest.raises(Unverifiable):
+            same_effects(a, code(other))

@@ -141,16 +141,21 @@ def _detached(obj):
     return obj
 
 
-def execute(program, backend: str, replace: bool) -> Run:
-    """One run of ``program``: fresh Dynamo, seeded build, every call, backward if asked."""
+def execute(program, backend: str, replace: bool, dump_dir: Optional[str] = None) -> Run:
+    """One run of ``program``: fresh Dynamo, seeded build, every call, backward if asked
+    (inside ``unveil.prepare_debug(dump_dir)`` when ``dump_dir`` is given)."""
     torch._dynamo.reset()
     torch.manual_seed(0)
     case = program.make()
     compiled = torch.compile(case.fn, backend=backend)
     results = []
     out_text = io.StringIO()
+    dump = contextlib.nullcontext()
+    if dump_dir is not None:
+        import unveil
+        dump = unveil.prepare_debug(dump_dir)
     with torch._dynamo.config.patch(**program.config), RecompileHook(replace) as hook, \
-            contextlib.redirect_stdout(out_text):
+            contextlib.redirect_stdout(out_text), dump:
         for args, kwargs in case.calls:
             out = compiled(*args, **kwargs)
             grads = None

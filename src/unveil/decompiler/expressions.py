@@ -941,16 +941,49 @@ def _copy(f, ins):
     f.push(f.stack[-ins.arg])
 
 
+def _keep_order(f, n):
+    """Dynamo's code moves values across each other with SWAP/ROT (a resume function made after
+    the call whose result it takes). Source evaluates the values in their new order, so when two
+    of the moved values have effects they are first saved, in the order the bytecode computed
+    them. (Ordinary code moves values this way only in shapes the structurer reads whole.)"""
+    if not f.ctx.dynamo or len(f.stack) < n:
+        return
+    moved = range(len(f.stack) - n, len(f.stack))
+    effects = [k for k in moved if _has_effects(f.stack[k])]
+    if len(effects) >= 2:
+        for k in effects:  # bottom up: the order the bytecode computed them
+            v = f.stack[k]
+            if isinstance(v, V.SymList):
+                f._spill_elements(v, set(), set())
+            else:
+                f.stack[k] = f.spill(v)
+
+
+def _has_effects(v, seen=None):
+    """Whether evaluating stack value ``v`` may run code (a symbolic list: one of its elements)."""
+    if isinstance(v, ast.expr):
+        return _needs_spill(v, set())
+    if isinstance(v, V.SymList):
+        seen = seen if seen is not None else set()
+        if id(v) in seen:
+            return False
+        seen.add(id(v))
+        return any(_has_effects(e.value if isinstance(e, ast.Starred) else e, seen) for e in v.elts)
+    return False
+
+
 def _swap(f, ins):
     n = ins.arg
     s = f.stack
     if len(s) < n:
         raise DecompilationError("stack underflow", f.ctx.name, ins.offset, ins.op)
+    _keep_order(f, n)
     s[-1], s[-n] = s[-n], s[-1]
 
 
 def _rot(f, ins):
     n = ins.arg
+    _keep_order(f, n)
     top = f.stack.pop()
     f.stack.insert(len(f.stack) - (n - 1), top)
 

@@ -27,12 +27,15 @@ on the same inputs; by induction over a path's events, both perform the same
 operations on the same values, so both evaluate the same condition at each
 branch, get the same outcome and continue along the same path.
 
-Loops (backward jumps), exception handling, nested functions and unknown
-opcodes raise :class:`Unverifiable`, and the caller keeps Dynamo's own code: a
-missed opportunity, never a wrong program.
+Functions the code makes are values (their code, defaults and closure); each
+nested code object that takes part in an event is then proved the same on its
+own (:func:`same_nested`). Loops (backward jumps), exception handling and
+unknown opcodes raise :class:`Unverifiable`, and the caller keeps Dynamo's own
+code: a missed opportunity, never a wrong program.
 """
 import copy
 import dis
+import types
 
 
 class Unverifiable(Exception):
@@ -98,6 +101,16 @@ for _prefix in ("POP_JUMP_IF_", "POP_JUMP_FORWARD_IF_"):
 _JUMPS = {"JUMP_FORWARD", "JUMP_ABSOLUTE", "JUMP_BACKWARD", "JUMP_BACKWARD_NO_INTERRUPT",
           "POP_JUMP_BACKWARD_IF_TRUE", "POP_JUMP_BACKWARD_IF_FALSE",
           "POP_JUMP_BACKWARD_IF_NONE", "POP_JUMP_BACKWARD_IF_NOT_NONE"}
+
+
+def _constant(value):
+    """A constant; a constant tuple is the tuple of its items (the compiler folds a tuple
+    display of constants into one, Dynamo may build it with BUILD_TUPLE)."""
+    if type(value) is tuple:
+        return _Seq("tuple", [_constant(x) for x in value])
+    if isinstance(value, types.CodeType):  # proved separately, see same_nested
+        return ("code", value.co_name)
+    return ("const", type(value).__name__, repr(value))
 
 
 def freeze(v):
@@ -196,6 +209,11 @@ def _pure_item(p, obj=None, key=None):
     return False
 
 
+def _made_with_closure(top):
+    """Whether ``top`` (the stack's top as a list) holds a function MAKE_FUNCTION made with a closure."""
+    return bool(top) and isinstance(top[0], tuple) and top[0][:1] == ("function",) and bool(top[0][2] & 8)
+
+
 def _step(p, ins):
     """Execute one instruction on path ``p``. A jump returns (target offset, path): for a
     conditional jump ``p`` falls through and the returned path is the one that jumps; for an
@@ -216,7 +234,14 @@ def _step(p, ins):
     elif op == "LOAD_DEREF":
         p.stack.append(p.event("load_cell", val))
     elif op == "LOAD_CONST":
-        p.stack.append(("const", type(val).__name__, repr(val)))
+        p.stack.append(_constant(val))
+    elif op == "LOAD_ATTR" and val == "__closure__" and _made_with_closure(p.stack[-1:]):
+        # `(lambda: x).__closure__[0]` is how source names the cell of x: a fresh function's
+        # closure is a plain tuple of cells, reading it runs no code
+        (fn,) = p.pop()
+        if "NULL" in ins.argrepr:
+            p.stack.append(_NULL)
+        p.stack.append(_Seq("tuple", list(fn[-1][1:])))
     elif op in ("LOAD_ATTR", "LOAD_METHOD"):
         (obj,) = p.pop()
         if op == "LOAD_METHOD" or "NULL" in ins.argrepr:
@@ -278,8 +303,11 @@ def _step(p, ins):
         p.stack.append(_Seq(op[6:].lower(), p.pop(arg) if arg else []))
     elif op == "BUILD_MAP":
         p.stack.append(_Seq("map", p.pop(2 * arg) if arg else []))
-    elif op == "BUILD_CONST_KEY_MAP":
-        p.stack.append(_Seq("map", p.pop(arg + 1)))
+    elif op == "BUILD_CONST_KEY_MAP":  # the same map as BUILD_MAP of the pairs
+        *values, keys = p.pop(arg + 1)
+        if not (isinstance(keys, _Seq) and keys.kind == "tuple" and len(keys.items) == arg):
+            raise Unverifiable("BUILD_CONST_KEY_MAP without a tuple of keys")
+        p.stack.append(_Seq("map", [x for pair in zip(keys.items, values) for x in pair]))
     elif op == "BUILD_SLICE":
         p.stack.append(("slice",) + tuple(freeze(x) for x in p.pop(arg)))
     elif op in ("LIST_EXTEND", "SET_UPDATE", "LIST_APPEND", "SET_ADD", "DICT_UPDATE", "DICT_MERGE"):
@@ -333,11 +361,18 @@ def _step(p, ins):
             p.stack.append(p.event("call", fn, tuple(args.items), ()))  # f(*[a, b]) is f(a, b)
         else:
             p.stack.append(p.event("call_ex", fn, args, kwargs))
+    elif op == "MAKE_FUNCTION":  # making a function runs no code; its code is compared apart
+        (code,) = p.pop()
+        extras = p.pop(bin(arg).count("1")) if arg else []  # defaults, closure, ... by flag
+        p.stack.append(("function", freeze(code), arg) + tuple(freeze(x) for x in extras))
+    elif op == "SET_FUNCTION_ATTRIBUTE":  # 3.13
+        value, fn = p.pop(2)
+        p.stack.append(("with_attribute", freeze(fn), arg, freeze(value)))
     elif op == "RETURN_VALUE":
         p.event("return", *p.pop())
         p.done = True
     elif op == "RETURN_CONST":
-        p.event("return", ("const", type(val).__name__, repr(val)))
+        p.event("return", _constant(val))
         p.done = True
     elif op in _BRANCHES:
         jump_when, test = _BRANCHES[op]
@@ -364,9 +399,11 @@ def _step(p, ins):
 
 
 def same_effects(new, like) -> None:
-    """Raise :class:`Unverifiable` unless ``new`` and ``like`` have the same set of paths."""
+    """Raise :class:`Unverifiable` unless ``new`` and ``like`` have the same set of paths
+    (and their nested code objects compute the same, :func:`same_nested`)."""
     a, b = set(paths(new)), set(paths(like))
     if a == b:
+        same_nested(new, like, _code_names(a))
         return
     missing = sorted(b - a, key=len)
     extra = sorted(a - b, key=len)
@@ -377,3 +414,50 @@ def same_effects(new, like) -> None:
                            % (k, x[k] if k < len(x) else "<end>", y[k] if k < len(y) else "<end>"))
     raise Unverifiable("Dynamo's code has %d paths the recompiled code lacks, and %d the other way"
                        % (len(missing), len(extra)))
+
+
+def _loaded_codes(code) -> dict:
+    """``co_name`` -> the code objects ``code`` loads (Dynamo keeps the original's unused
+    constants); None -> a name given to two of them."""
+    out = {}
+    for ins in dis.get_instructions(code):
+        if ins.opname in ("LOAD_CONST", "RETURN_CONST") and isinstance(ins.argval, types.CodeType):
+            name = ins.argval.co_name
+            out[None if out.get(name, ins.argval) is not ins.argval else name] = ins.argval
+    return out
+
+
+def _code_names(paths_) -> set:
+    """The ``co_name`` of every code object that takes part in an event of ``paths_``."""
+    names, todo = set(), [ev for path in paths_ for ev in path]
+    while todo:
+        v = todo.pop()
+        if isinstance(v, tuple):
+            if len(v) == 2 and v[0] == "code":
+                names.add(v[1])
+            else:
+                todo.extend(v)
+    return names
+
+
+def same_nested(new, like, names) -> None:
+    """Raise :class:`Unverifiable` unless the code objects called ``names`` (functions and
+    comprehensions whose functions take part in the events; paths name them by ``co_name``)
+    can stand for each other in ``new`` and ``like``: the same layout and the same paths of
+    effects, or identical normalized bytecode (code with loops, such as a generator expression)."""
+    from unveil.decompiler.measure import normalized
+    from unveil.decompiler.recompile import LayoutError, check_layout
+    mine, theirs = _loaded_codes(new), _loaded_codes(like)
+    if None in names or not names <= set(mine) or not names <= set(theirs) or None in mine or None in theirs:
+        raise Unverifiable("the nested code objects differ (or two share a name)")
+    for name in names:
+        code = theirs[name]
+        try:
+            check_layout(mine[name], code)
+        except LayoutError as exc:
+            raise Unverifiable("nested %s: %s" % (name, exc)) from None
+        try:
+            same_effects(mine[name], code)
+        except Unverifiable:
+            if normalized(mine[name]) != normalized(code):
+                raise
