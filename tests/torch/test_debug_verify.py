@@ -79,3 +79,14 @@ def test_functions_made_inside_are_compared_by_their_code():
                   "def fn(x):\n    return h(lambda y=1: x + 1)\n"):  # another signature
         with pytest.raises(Unverifiable):
             same_effects(a, code(other))
+
+
+def test_storing_a_cell_back_is_no_effect():
+    a = code("def fn():\n    x = h()\n    def g():\n        return x\n    x = x\n    return k(g)\n")
+    same_effects(a, code("def fn():\n    x = h()\n    def g():\n        return x\n    return k(g)\n"))
+    with pytest.raises(Unverifiable):  # the value read is used as well: the store is kept
+        same_effects(code("def fn():\n    x = h()\n    def g():\n        return x\n    y = x\n    x = y\n    return k(g, y)\n"),
+                     code("def fn():\n    x = h()\n    def g():\n        return x\n    y = x\n    return k(g, y)\n"))
+    with pytest.raises(Unverifiable):  # a cell read moved past a call
+        same_effects(code("def fn():\n    x = h()\n    def g():\n        return x\n    y = x\n    h()\n    return k(g, y)\n"),
+                     code("def fn():\n    x = h()\n    def g():\n        return x\n    h()\n    return k(g, x)\n"))

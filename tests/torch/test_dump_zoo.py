@@ -22,8 +22,6 @@ CASES = [pytest.param(p, backend, id="%s-%s" % (p.name, backend))
 #: program -> entries torch runs from Dynamo's code, with the verifier's reason
 FALLBACKS = {
     "no_grad_break": (1, "exception handling is not modelled"),  # Dynamo's code restores grad mode in a try
-    "closure_over_self": (1, "load_cell"),  # reads a cell before a call; the source reads it after
-    "generators_comprehensions": (1, "load_cell"),
 }
 
 

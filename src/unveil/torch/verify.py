@@ -209,6 +209,32 @@ def _pure_item(p, obj=None, key=None):
     return False
 
 
+def _stores_back(p, v, name) -> bool:
+    """Whether storing ``v`` into cell ``name`` puts back what the last event read from it
+    (Dynamo writes such ``x = x`` stores; source has no statement for them). If so the read
+    is dropped too -- unless its value is still used."""
+    k = len(p.events) - 1
+    if v != ("result", k) or p.events[k] != ("load_cell", name):
+        return False
+    if _mentions((p.stack, list(p.env.values())), v):
+        return False
+    p.events.pop()
+    return True
+
+
+def _mentions(obj, ref) -> bool:
+    todo = [obj]
+    while todo:
+        x = todo.pop()
+        if x == ref:
+            return True
+        if isinstance(x, _Seq):
+            todo.extend(x.items)
+        elif isinstance(x, (tuple, list)):
+            todo.extend(x)
+    return False
+
+
 def _made_with_closure(top):
     """Whether ``top`` (the stack's top as a list) holds a function MAKE_FUNCTION made with a closure."""
     return bool(top) and isinstance(top[0], tuple) and top[0][:1] == ("function",) and bool(top[0][2] & 8)
@@ -254,7 +280,9 @@ def _step(p, ins):
             raise Unverifiable("delete of unbound local %s" % val)
         del p.env[val]
     elif op == "STORE_DEREF":
-        p.event("store_cell", val, *p.pop())
+        (v,) = p.pop()
+        if not _stores_back(p, v, val):
+            p.event("store_cell", val, v)
     elif op == "STORE_ATTR":
         obj, v = p.pop(2)[::-1]
         p.event("store_attr", obj, val, v)
@@ -417,13 +445,13 @@ def same_effects(new, like) -> None:
 
 
 def _loaded_codes(code) -> dict:
-    """``co_name`` -> the code objects ``code`` loads (Dynamo keeps the original's unused
-    constants); None -> a name given to two of them."""
+    """``co_name`` -> the code object ``code`` loads under that name, or None when it loads two
+    (Dynamo keeps the original's constants, used or not: only loaded ones count)."""
     out = {}
     for ins in dis.get_instructions(code):
         if ins.opname in ("LOAD_CONST", "RETURN_CONST") and isinstance(ins.argval, types.CodeType):
             name = ins.argval.co_name
-            out[None if out.get(name, ins.argval) is not ins.argval else name] = ins.argval
+            out[name] = ins.argval if out.get(name, ins.argval) is ins.argval else None
     return out
 
 
@@ -448,7 +476,7 @@ def same_nested(new, like, names) -> None:
     from unveil.decompiler.measure import normalized
     from unveil.decompiler.recompile import LayoutError, check_layout
     mine, theirs = _loaded_codes(new), _loaded_codes(like)
-    if None in names or not names <= set(mine) or not names <= set(theirs) or None in mine or None in theirs:
+    if any(mine.get(n) is None or theirs.get(n) is None for n in names):
         raise Unverifiable("the nested code objects differ (or two share a name)")
     for name in names:
         code = theirs[name]
