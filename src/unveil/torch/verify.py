@@ -473,6 +473,8 @@ def same_nested(new, like, names) -> None:
     comprehensions whose functions take part in the events; paths name them by ``co_name``)
     can stand for each other in ``new`` and ``like``: the same layout and the same paths of
     effects, or identical normalized bytecode (code with loops, such as a generator expression)."""
+    if not names:
+        return
     from unveil.decompiler.measure import normalized
     from unveil.decompiler.recompile import LayoutError, check_layout
     mine, theirs = _loaded_codes(new), _loaded_codes(like)
