@@ -96,7 +96,14 @@ class Decompiler:
 
     def decompile(self, indentation=4, temp_prefix="__temp_", overwite_fn_name=None,
                   overwrite_fn_name=None) -> str:
-        module, _ = self.decompile_ast(overwrite_fn_name or overwite_fn_name)
+        if not (isinstance(temp_prefix, str) and temp_prefix.isidentifier()):
+            raise ValueError("temp_prefix must start a Python identifier, got %r" % (temp_prefix,))
+        from .function import TEMP_PREFIX
+        token = TEMP_PREFIX.set(temp_prefix)
+        try:
+            module, _ = self.decompile_ast(overwrite_fn_name or overwite_fn_name)
+        finally:
+            TEMP_PREFIX.reset(token)
         text = to_source(module)
         if indentation != 4:
             text = _reindent(text, indentation)

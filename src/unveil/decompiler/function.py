@@ -5,6 +5,7 @@ constants without a literal form, ``global``/``nonlocal`` declarations, and
 the callbacks that turn stack values into definitions.
 """
 import ast
+import contextvars
 import inspect
 import types
 
@@ -31,6 +32,8 @@ def is_literal(value):
 
 
 CELL_SUFFIX = "__cell"
+#: how temporaries the decompiler introduces are named (``Decompiler.decompile(temp_prefix=...)``)
+TEMP_PREFIX = contextvars.ContextVar("unveil_temp_prefix", default="__temp_")
 
 
 def cell_name(code, n):
@@ -68,7 +71,7 @@ class Context:
         self.consts = consts if consts is not None else {}
         self.seq = 0
         self.instrs = None  # set by decompile_code: lets stores look ahead
-        self.temp_prefix = "__temp_"
+        self.temp_prefix = TEMP_PREFIX.get()
         # code written by TorchDynamo (no source): a few clean-ups apply that
         # would change the bytecode of ordinary code
         self.dynamo = is_dynamo_code(code)
