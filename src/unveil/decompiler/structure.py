@@ -23,6 +23,7 @@ from . import values as V
 from .cfg import CFG, Block
 from .errors import DecompilationError
 from .asyncs import ASYNC_OPS, AsyncConstructs
+from .exceptstar import ExceptStarClauses
 from .inline import InlinedComprehensions
 from .instructions import COPIES_EXIT_BLOCKS, CONDITIONAL_JUMPS
 from .legacy import LegacyBlocks
@@ -103,7 +104,8 @@ def condition_starts(program):
     return out
 
 
-class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStatements):
+class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStatements,
+                 ExceptStarClauses):
     def __init__(self, ctx, program):
         self.ctx = ctx
         self.program = program
@@ -956,7 +958,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 return END
             return self.transfer(ex2.target, frame, region, loop) if not region(ex2.target) else ex2.target
         if ex.kind == "leave":
-            if h_exit is None or ex.target == h_exit:
+            if h_exit is None or self.same_exit(ex.target, h_exit):
                 follow = ex.target
             else:
                 # the body falls into the else block, which jumps to the follow
@@ -966,7 +968,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 ex2 = self.walk(start, else_frame, lambda i: region(i) and i != h_exit and not covered(i)
                                 and self.dominated_by(self.cfg.containing(start))(self.cfg.containing(i).start), loop)
                 orelse = else_frame.stmts
-                if ex2.kind == "leave" and ex2.target != h_exit:
+                if ex2.kind == "leave" and not self.same_exit(ex2.target, h_exit):
                     self.fail("try/else ends in an unexpected place", start)
                 if ex2.kind == "end" and h_exit is None:
                     follow = None
@@ -976,6 +978,18 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if follow is None:
             return END
         return self.transfer(follow, frame, region, loop) if not region(follow) else follow
+
+    def same_exit(self, a, b):
+        """Whether control leaving a try statement at ``a`` and at ``b`` goes
+        to the same place: one may be the start of an inlined copy of the
+        finally body, the other its end (where a walk that falls into the
+        copy stops)."""
+        return self.past_finally_copy(a) == self.past_finally_copy(b)
+
+    def past_finally_copy(self, i):
+        while i in self.finally_copies:
+            i = self.finally_copies[i]
+        return i
 
     def program_handler(self, target):
         for h in self.program.handlers:
@@ -1017,6 +1031,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
 
     def except_clauses(self, H, frame, depth, region, loop):
         """The except clauses of the handler at ``H`` and where they go."""
+        if self.is_except_star(H):
+            return self.except_star_clauses(H, frame, depth, region, loop)  # exceptstar.py
         clauses = []
         exits = set()
         f = self.handler_frame(H, frame, depth)
