@@ -48,9 +48,8 @@ ALL_CASES = _collect()
 # cases (and only these) a loud refusal - DecompilationError naming the
 # function, offset and instruction - is accepted; wrong output never is, and
 # every other case must decompile and behave exactly like the original.
-_LATE_TRY = {"exceptions:try_except_else_finally", "exceptions:try_in_loop_break_continue",
-             "exceptions:try_finally_with_del", "exceptions:with_nested_in_try",
-             "async:async_try_except", "async:async_with_return_and_break",
+_LATE_TRY = {"exceptions:try_in_loop_break_continue", "exceptions:try_finally_with_del",
+             "async:async_with_return_and_break",
              "async:async_comprehensions", "async:async_comprehension_nested",
              "py310:match_subject_expression"}
 KNOWN_GAPS = {
