@@ -228,6 +228,24 @@ async def async_comprehension_nested(n):
     return [[j async for j in agen_source(i)] async for i in ARange(n)]
 
 
+async def async_comprehension_shadowing(n):
+    # 3.12+ inlines the comprehension: the outer ``i`` is saved and restored
+    i = "outer"
+    a = [i * 2 async for i in ARange(n)]
+    return a, i
+
+
+async def async_comprehension_in_loop(n):
+    out = []
+    for k in range(n):
+        out.append([x + k async for x in ARange(k) if x % 2])
+    return out
+
+
+async def async_comprehension_mixed(n):
+    return [(x, y) async for x in ARange(n) for y in range(x) if await double(y) > 0]
+
+
 async def async_for_in_try(n):
     out = []
     try:
@@ -294,6 +312,9 @@ CASES = [
     (async_for_unpack_target, INTS1),
     (async_comprehensions, INTS1),
     (async_comprehension_nested, INTS1),
+    (async_comprehension_shadowing, INTS1),
+    (async_comprehension_in_loop, INTS1),
+    (async_comprehension_mixed, INTS1),
     (async_for_in_try, INTS1),
     (agen_simple, INTS1),
     (agen_send, INTS1 + [(5,)]),
