@@ -165,6 +165,19 @@ async def async_with_return_and_break(n):
     return log
 
 
+async def async_with_break_continue(n):
+    log = []
+    for i in range(4):
+        async with ARec(log, str(i)):
+            if i == n:
+                break
+            if i % 2:
+                continue
+            log.append(await double(i))
+    log.append("after")
+    return log
+
+
 async def async_with_mixed_sync_with(n):
     import contextlib
     log = []
@@ -305,6 +318,7 @@ CASES = [
     (async_with_several, INTS1),
     (async_with_exception, INTS1),
     (async_with_return_and_break, INTS1 + [(2,)]),
+    (async_with_break_continue, INTS1),
     (async_with_mixed_sync_with, INTS1),
     (async_for_simple, INTS1),
     (async_for_else_break_continue, INTS1 + [(9,)]),

@@ -49,7 +49,7 @@ ALL_CASES = _collect()
 # function, offset and instruction - is accepted; wrong output never is, and
 # every other case must decompile and behave exactly like the original.
 _LATE_TRY = {"exceptions:try_in_loop_break_continue", "exceptions:try_finally_with_del",
-             "async:async_with_return_and_break", "py310:match_subject_expression"}
+             "py310:match_subject_expression"}
 KNOWN_GAPS = {
     (3, 8): {"basic:ifexp_nested_body"},
     (3, 9): {"basic:ifexp_nested_body"},

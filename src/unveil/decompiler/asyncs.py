@@ -152,12 +152,20 @@ class AsyncConstructs:
             return False
         inner = {self.cfg.containing(k + 2).id, self.cfg.containing(k + 3).id}
         for p in xb.preds:
-            if p.id in inner:
-                continue
-            if self.instrs[p.start].op == "CLEANUP_THROW" and p.end - p.start <= 2:
+            if p.id in inner or self._throw_handler_block(p):
                 continue
             return False
         return True
+
+    def _throw_handler_block(self, block):
+        """Whether ``block`` is a delegation loop's throw handler
+        (``CLEANUP_THROW; JUMP X``, 3.12+), or the JUMP alone when the
+        exception table covers only the CLEANUP_THROW and splits them."""
+        ins = self.instrs
+        if ins[block.start].op == "CLEANUP_THROW" and block.end - block.start <= 2:
+            return True
+        return (block.end - block.start == 1 and ins[block.start].op == "JUMP"
+                and block.start > 0 and ins[block.start - 1].op == "CLEANUP_THROW")
 
     def _async_continue(self, end):
         S = _structure()
