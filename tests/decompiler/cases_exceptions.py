@@ -262,6 +262,22 @@ def try_nested(k):
     return log
 
 
+def try_after_early_return(k):
+    # 3.10+ copies the final ``return None`` into the if; the code after it
+    # is first walked as a possible else branch, then again as what follows
+    log = []
+    if k == 5:
+        return
+    saved = len(log)
+    try:
+        log.append(risky(k))
+    except ValueError as e:
+        log.append(e.args)
+    finally:
+        log.append(saved)
+    print(log)
+
+
 def try_in_except_handler(k):
     try:
         risky(k)
@@ -618,6 +634,7 @@ CASES = [
     (try_break_in_finally, [(0,), (1,), (2,), (4,), (9,)]),
     (try_continue_in_except, KINDS),
     (try_nested, KINDS),
+    (try_after_early_return, KINDS),
     (try_in_except_handler, KINDS),
     (try_in_else_and_finally, KINDS),
     (try_reraise, KINDS),

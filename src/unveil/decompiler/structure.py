@@ -528,10 +528,14 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             # the source was if/else (the compiler copied the final return
             # into both); otherwise what follows is simply the next code.
             if then.stmts and is_return_none(then.stmts[-1]) and COPIES_EXIT_BLOCKS:
+                entered = set(self.active_handlers)
                 f_exit = self.walk(fl, other, self.branch_region(fl, region), loop)
                 if f_exit.kind == "end":
                     frame.emit(self.make_if(test, then.stmts, other.stmts))
                     return END
+                # that walk is dropped and the code walked again as what
+                # follows the if: the try statements it entered are new again
+                self.active_handlers = entered
             frame.emit(self.make_if(test, then.stmts, []))
             return self.transfer(fl, frame, region, loop) if not region(fl) else fl
         f_exit = self.walk(fl, other, self.branch_region(fl, region), loop)
