@@ -278,6 +278,23 @@ def try_after_early_return(k):
     print(log)
 
 
+def try_after_empty_branch(k):
+    # (copyreg._slotnames) the empty branch is a lone jump to the try that
+    # the loop in the other branch also reaches
+    names = []
+    if k == 0:
+        pass
+    else:
+        for c in range(k):
+            if c % 2:
+                names.append(c)
+    try:
+        risky(k)
+    except:
+        pass
+    return names
+
+
 def try_in_except_handler(k):
     try:
         risky(k)
@@ -635,6 +652,7 @@ CASES = [
     (try_continue_in_except, KINDS),
     (try_nested, KINDS),
     (try_after_early_return, KINDS),
+    (try_after_empty_branch, KINDS),
     (try_in_except_handler, KINDS),
     (try_in_else_and_finally, KINDS),
     (try_reraise, KINDS),

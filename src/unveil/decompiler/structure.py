@@ -113,7 +113,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         self.cfg = CFG(program, condition_starts(program))
         self.n = len(self.instrs)
         self.active_loops = set()
-        self.active_handlers = set()
+        self.active_handlers = set()  # of the try statements met so far
+        self.open_tries = set()  # of those being structured now
         self.finally_copies = {}  # start index -> index after the copy
         self._doms = {}
 
@@ -187,7 +188,11 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                     self.covered_by(b.start, h) for b in self.cfg.back_edge_sources(block)):
                 h = None  # the try is inside the loop: the loop comes first
             if h is not None:
-                nxt = self.try_(block, h, frame, region, loop)
+                self.open_tries.add(h)
+                try:
+                    nxt = self.try_(block, h, frame, region, loop)
+                finally:
+                    self.open_tries.discard(h)
                 if isinstance(nxt, Exit):
                     return nxt
                 i = nxt
@@ -494,11 +499,14 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         fall = max(self.cfg.blocks[k].end for k in c.blocks)
         if fl == fall and t != fall:
             t, fl, test = fl, t, negate(test)
-        # a body that is only a jump (an and/or link's exit) starts where it goes
+        # a body that is only a jump (an and/or link's exit) starts where it
+        # goes; not a try statement that other code reaches too: that would
+        # be structured once here and its code walked again after the if
         t_block = self.cfg.at(t)
         if (t_block is not None and t_block.end - t_block.start == 1
                 and self.instrs[t].op == "JUMP" and region(self.instrs[t].target)
-                and (loop is None or self.instrs[t].target not in loop.continue_targets)):
+                and (loop is None or self.instrs[t].target not in loop.continue_targets)
+                and not self.shared_try(self.instrs[t].target, c.blocks | {t_block.id})):
             t = self.instrs[t].target
         then = frame.copy()
         then.stmts = []
@@ -547,6 +555,13 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             self.fail("if branches end in different places", self.cfg.at(fl).start)
         frame.stack[:] = then.stack
         return self.transfer(t_exit.target, frame, region, loop) if not region(t_exit.target) else t_exit.target
+
+    def shared_try(self, index, block_ids):
+        """Whether a try statement starts at ``index`` that blocks other
+        than ``block_ids`` also lead to."""
+        b = self.cfg.at(index)
+        return (b is not None and self.new_try(b) is not None
+                and any(p.id not in block_ids for p in b.preds))
 
     def only_return(self, frame):
         """Whether ``frame`` holds nothing but one ``return <value>``."""
@@ -905,6 +920,10 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         while h is not None and h not in seen:
             seen.add(h)
             if h in self.active_handlers:
+                if h not in self.open_tries:
+                    # the code of a try statement already made, walked again
+                    # outside it: it would lose its handlers
+                    self.fail("try statement structured twice", block.start)
                 break
             if self.handler_kind(h) in ("except", "finally"):
                 found = h
