@@ -178,6 +178,15 @@ async def async_with_break_continue(n):
     return log
 
 
+async def async_with_return_in_try_finally(n):
+    log = []
+    try:
+        async with ARec(log, "a"):
+            return [await double(n), list(log)]
+    finally:
+        log.append("finally")
+
+
 async def async_with_mixed_sync_with(n):
     import contextlib
     log = []
@@ -319,6 +328,7 @@ CASES = [
     (async_with_exception, INTS1),
     (async_with_return_and_break, INTS1 + [(2,)]),
     (async_with_break_continue, INTS1),
+    (async_with_return_in_try_finally, INTS1),
     (async_with_mixed_sync_with, INTS1),
     (async_for_simple, INTS1),
     (async_for_else_break_continue, INTS1 + [(9,)]),

@@ -295,6 +295,18 @@ def try_after_empty_branch(k):
     return names
 
 
+def with_return_in_try_finally(k):
+    # the returned value is computed in the with block, the exit call and
+    # the finally body run, then the return: the value must not be computed
+    # after the with block
+    log = []
+    try:
+        with Rec(log, "a") as a, Rec(log, "b"):
+            return [a, risky(k), list(log)]
+    finally:
+        log.append("finally")
+
+
 def try_in_except_handler(k):
     try:
         risky(k)
@@ -653,6 +665,7 @@ CASES = [
     (try_nested, KINDS),
     (try_after_early_return, KINDS),
     (try_after_empty_branch, KINDS),
+    (with_return_in_try_finally, KINDS),
     (try_in_except_handler, KINDS),
     (try_in_else_and_finally, KINDS),
     (try_reraise, KINDS),

@@ -1142,6 +1142,11 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             # a value computed inside (``return x`` in the body): the exit
             # call runs, then the statement that uses the value
             ex = self.walk(ex.target, body, region, loop)
+        if ex.kind == "leave":
+            # ... unless that statement lies past the region (a try's
+            # ``finally`` runs first): the value waits in a temporary, set
+            # inside the with block where it was computed
+            save_computed(body, len(frame.stack) - 2)
         target = None
         stmts = body.stmts
         if stmts and isinstance(stmts[0], ast.Assign) and getattr(stmts[0].value, "_with_enter", False):
@@ -1194,6 +1199,20 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             hb = self.cfg.at(h)
             h = hb.handler if hb else None
         return False
+
+
+def save_computed(frame, depth):
+    """Save in temporaries the values above ``depth`` on ``frame``'s stack
+    that could give another result if evaluated later."""
+    for k in range(depth, len(frame.stack)):
+        v = frame.stack[k]
+        if isinstance(v, V.SymList):  # a list display still being built
+            tmp = frame.spill_all(v)
+        elif isinstance(v, ast.expr) and not E.is_pure(v) and not getattr(v, "_saved", False):
+            tmp = frame.stack[k] = frame.spill(v)
+        else:
+            continue
+        tmp._saved = True  # a temporary: set once, read later
 
 
 def strip_tail_reraise(stmts):
