@@ -31,6 +31,9 @@ from . import values as V
 
 _BINDS = ("STORE_FAST", "STORE_NAME", "STORE_DEREF", "STORE_GLOBAL")
 
+#: the try statement nodes after :func:`as_try_star` (``ast.TryStar`` is 3.11+)
+TRY_STATEMENTS = (ast.Try, ast.TryStar) if hasattr(ast, "TryStar") else (ast.Try,)
+
 
 class ExceptStarClauses:
     def is_except_star(self, H) -> bool:
