@@ -268,6 +268,18 @@ async def async_comprehension_mixed(n):
     return [(x, y) async for x in ARange(n) for y in range(x) if await double(y) > 0]
 
 
+async def await_first_in_while(n):
+    # (unittest's _asyncioLoopRunner) <=3.10: the await ends mid-block in
+    # the loop header; the body once came back empty
+    out = []
+    while True:
+        item = await double(n)
+        if item > 4 or item < 0:
+            return out
+        out.append(item)
+        n += 1
+
+
 async def async_for_in_try(n):
     out = []
     try:
@@ -337,6 +349,7 @@ CASES = [
     (async_comprehensions, INTS1),
     (async_comprehension_nested, INTS1),
     (async_comprehension_shadowing, INTS1),
+    (await_first_in_while, INTS1 + [(5,)]),
     (async_comprehension_in_loop, INTS1),
     (async_comprehension_mixed, INTS1),
     (async_for_in_try, INTS1),

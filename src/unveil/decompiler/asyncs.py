@@ -135,9 +135,11 @@ class AsyncConstructs:
             frame.push(v)
         else:
             frame.push(node_t(value=frame.expr(v, ins)))
-        if self._resumes_in_place(ins.index, end):
-            # the code after the SEND loop goes on with the same statement:
-            # run it as the rest of this block (not a place the walk comes to)
+        if self._resumes_in_place(ins.index, end) or end < self.n and self.cfg.at(end) is None:
+            # the code after the SEND loop (or after YIELD_FROM, in the same
+            # block) goes on with the same statement: run it as the rest of
+            # this block, not as a place the walk comes to (that block may
+            # be a loop header, outside the region of the loop's body)
             return self.block(self.cfg.containing(end), frame, region, loop, start=end)
         return self._async_continue(end)
 
