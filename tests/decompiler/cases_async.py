@@ -280,6 +280,17 @@ async def await_first_in_while(n):
         n += 1
 
 
+async def async_with_first_in_while(n):
+    # <=3.10: the await of __aenter__ ends mid-block in the loop header
+    log = []
+    while True:
+        async with ARec(log, str(n)):
+            n += 1
+            if n > 3 or n < 0:
+                break
+    return log
+
+
 async def async_for_in_try(n):
     out = []
     try:
@@ -350,6 +361,7 @@ CASES = [
     (async_comprehension_nested, INTS1),
     (async_comprehension_shadowing, INTS1),
     (await_first_in_while, INTS1 + [(5,)]),
+    (async_with_first_in_while, INTS1),
     (async_comprehension_in_loop, INTS1),
     (async_comprehension_mixed, INTS1),
     (async_for_in_try, INTS1),

@@ -135,13 +135,21 @@ class AsyncConstructs:
             frame.push(v)
         else:
             frame.push(node_t(value=frame.expr(v, ins)))
-        if self._resumes_in_place(ins.index, end) or end < self.n and self.cfg.at(end) is None:
-            # the code after the SEND loop (or after YIELD_FROM, in the same
-            # block) goes on with the same statement: run it as the rest of
-            # this block, not as a place the walk comes to (that block may
-            # be a loop header, outside the region of the loop's body)
+        if self._resumes_in_place(ins.index, end):
+            # the code after the SEND loop goes on with the same statement:
+            # run it as the rest of this block (not a place the walk comes to)
             return self.block(self.cfg.containing(end), frame, region, loop, start=end)
-        return self._async_continue(end)
+        return self._go_on(end, frame, region, loop)
+
+    def _go_on(self, k, frame, region, loop):
+        """Continue at ``k``, after a construct folded in the middle of a
+        block (<=3.10: after YIELD_FROM or the await of ``__aenter__``): the
+        rest of that block. Left to the walk, ``k`` would count as a place
+        of the block's start, outside the region when the block heads the
+        loop whose body is walked."""
+        if k < self.n and self.cfg.at(k) is None:
+            return self.block(self.cfg.containing(k), frame, region, loop, start=k)
+        return self._async_continue(k)
 
     def _resumes_in_place(self, k, end):
         """Whether the block holding ``end`` (after the SEND loop of the
@@ -208,7 +216,7 @@ class AsyncConstructs:
             if special is None:
                 self.fail("unsupported async with", k)
             r = special(self, ins, frame, region, loop)
-            return r if r is not None else k + 1
+            return self._go_on(r if r is not None else k + 1, frame, region, loop)
         # 3.11+: a with statement whose body starts after the await
         proxy = Instr(ins.op, ins.arg, ins.offset, ins.line)
         proxy.index = end - 1
