@@ -673,6 +673,12 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             last = self.instrs[block.end - 1]
             if last.op == "JUMP":
                 return last.target
+            if (last.op == "SEND" and self.instrs[last.index - 2].op == "GET_AWAITABLE"
+                    and self.cfg.at(last.target) is not None):
+                # an await (3.11+; not an async for's next item): its
+                # delegation loop ends at the target
+                block = self.cfg.at(last.target)
+                continue
             if last.op in ("RETURN_VALUE", "RAISE_VARARGS", "RERAISE") or last.target is not None:
                 return None
             if block.end >= self.n:
