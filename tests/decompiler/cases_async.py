@@ -165,6 +165,28 @@ async def async_with_return_and_break(n):
     return log
 
 
+async def async_with_break_continue(n):
+    log = []
+    for i in range(4):
+        async with ARec(log, str(i)):
+            if i == n:
+                break
+            if i % 2:
+                continue
+            log.append(await double(i))
+    log.append("after")
+    return log
+
+
+async def async_with_return_in_try_finally(n):
+    log = []
+    try:
+        async with ARec(log, "a"):
+            return [await double(n), list(log)]
+    finally:
+        log.append("finally")
+
+
 async def async_with_mixed_sync_with(n):
     import contextlib
     log = []
@@ -228,6 +250,47 @@ async def async_comprehension_nested(n):
     return [[j async for j in agen_source(i)] async for i in ARange(n)]
 
 
+async def async_comprehension_shadowing(n):
+    # 3.12+ inlines the comprehension: the outer ``i`` is saved and restored
+    i = "outer"
+    a = [i * 2 async for i in ARange(n)]
+    return a, i
+
+
+async def async_comprehension_in_loop(n):
+    out = []
+    for k in range(n):
+        out.append([x + k async for x in ARange(k) if x % 2])
+    return out
+
+
+async def async_comprehension_mixed(n):
+    return [(x, y) async for x in ARange(n) for y in range(x) if await double(y) > 0]
+
+
+async def await_first_in_while(n):
+    # (unittest's _asyncioLoopRunner) <=3.10: the await ends mid-block in
+    # the loop header; the body once came back empty
+    out = []
+    while True:
+        item = await double(n)
+        if item > 4 or item < 0:
+            return out
+        out.append(item)
+        n += 1
+
+
+async def async_with_first_in_while(n):
+    # <=3.10: the await of __aenter__ ends mid-block in the loop header
+    log = []
+    while True:
+        async with ARec(log, str(n)):
+            n += 1
+            if n > 3 or n < 0:
+                break
+    return log
+
+
 async def async_for_in_try(n):
     out = []
     try:
@@ -287,6 +350,8 @@ CASES = [
     (async_with_several, INTS1),
     (async_with_exception, INTS1),
     (async_with_return_and_break, INTS1 + [(2,)]),
+    (async_with_break_continue, INTS1),
+    (async_with_return_in_try_finally, INTS1),
     (async_with_mixed_sync_with, INTS1),
     (async_for_simple, INTS1),
     (async_for_else_break_continue, INTS1 + [(9,)]),
@@ -294,6 +359,11 @@ CASES = [
     (async_for_unpack_target, INTS1),
     (async_comprehensions, INTS1),
     (async_comprehension_nested, INTS1),
+    (async_comprehension_shadowing, INTS1),
+    (await_first_in_while, INTS1 + [(5,)]),
+    (async_with_first_in_while, INTS1),
+    (async_comprehension_in_loop, INTS1),
+    (async_comprehension_mixed, INTS1),
     (async_for_in_try, INTS1),
     (agen_simple, INTS1),
     (agen_send, INTS1 + [(5,)]),

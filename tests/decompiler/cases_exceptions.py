@@ -262,6 +262,51 @@ def try_nested(k):
     return log
 
 
+def try_after_early_return(k):
+    # 3.10+ copies the final ``return None`` into the if; the code after it
+    # is first walked as a possible else branch, then again as what follows
+    log = []
+    if k == 5:
+        return
+    saved = len(log)
+    try:
+        log.append(risky(k))
+    except ValueError as e:
+        log.append(e.args)
+    finally:
+        log.append(saved)
+    print(log)
+
+
+def try_after_empty_branch(k):
+    # (copyreg._slotnames) the empty branch is a lone jump to the try that
+    # the loop in the other branch also reaches
+    names = []
+    if k == 0:
+        pass
+    else:
+        for c in range(k):
+            if c % 2:
+                names.append(c)
+    try:
+        risky(k)
+    except:
+        pass
+    return names
+
+
+def with_return_in_try_finally(k):
+    # the returned value is computed in the with block, the exit call and
+    # the finally body run, then the return: the value must not be computed
+    # after the with block
+    log = []
+    try:
+        with Rec(log, "a") as a, Rec(log, "b"):
+            return [a, risky(k), list(log)]
+    finally:
+        log.append("finally")
+
+
 def try_in_except_handler(k):
     try:
         risky(k)
@@ -618,6 +663,9 @@ CASES = [
     (try_break_in_finally, [(0,), (1,), (2,), (4,), (9,)]),
     (try_continue_in_except, KINDS),
     (try_nested, KINDS),
+    (try_after_early_return, KINDS),
+    (try_after_empty_branch, KINDS),
+    (with_return_in_try_finally, KINDS),
     (try_in_except_handler, KINDS),
     (try_in_else_and_finally, KINDS),
     (try_reraise, KINDS),

@@ -233,6 +233,31 @@ def match_subject_expression(x):
             return "other"
 
 
+def match_guard_empty_bodies(x):
+    log = []
+    match x:
+        case int() if x > 1:
+            pass
+        case [*_] if len(x) > 1:
+            pass
+        case _:
+            log.append("default")
+    log.append("end")
+    return log
+
+
+def match_or_tail_copies(x):
+    match x:
+        case [1 | 2, y]:
+            return y
+        case {"k": "a" | "b"}:
+            return "k"
+        case str() | bytes():
+            return "text"
+        case _:
+            return None
+
+
 def match_guard_side_effects(x):
     log = []
 
@@ -322,6 +347,8 @@ CASES = [
     (match_no_default_falls_through, SUBJECTS),
     (match_return_from_all, SUBJECTS),
     (match_subject_expression, SUBJECTS),
+    (match_guard_empty_bodies, [(0,), (5,), ([],), ([1, 2],), ("s",)]),
+    (match_or_tail_copies, [([1, 5],), ([3, 5],), ({"k": "b"},), ({"k": "c"},), ("s",), (b"b",), (0,)]),
     (match_guard_side_effects, SUBJECTS),
     (match_nested_match, SUBJECTS + [([1, 9],)]),
     (match_in_try, SUBJECTS + [([1, 0],), ([6, 3],)]),

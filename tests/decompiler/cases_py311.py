@@ -134,6 +134,116 @@ def exstar_nested_try_return(k):
     return r
 
 
+def exstar_finally_only(k):
+    log = []
+    try:
+        e = make_group(k)
+        if e is not None:
+            raise e
+    except* ValueError:
+        log.append("value")
+    finally:
+        log.append("finally")
+    return log
+
+
+def exstar_at_end(k):
+    log = []
+
+    def inner():
+        try:
+            e = make_group(k)
+            if e is not None:
+                raise e
+        except* (ValueError, TypeError):
+            log.append("caught")
+    try:
+        inner()
+    except BaseException as e:
+        log.append(type(e).__name__)
+    return log
+
+
+def exstar_body_with_loop_and_try(k):
+    log = []
+    try:
+        e = make_group(k)
+        if e is not None:
+            raise e
+    except* Exception as eg:
+        for x in eg.exceptions:
+            if isinstance(x, ExceptionGroup):
+                break
+            try:
+                log.append(int(str(x).strip("'")))
+            except ValueError:
+                log.append("bad")
+        else:
+            log.append("all")
+    return log
+
+
+def exstar_closure_name(k):
+    fs = []
+    try:
+        e = make_group(k)
+        if e is not None:
+            raise e
+    except* ValueError as eg:
+        fs.append(lambda: len(eg.exceptions))
+    return [f() for f in fs]
+
+
+def exstar_in_with(k):
+    import contextlib
+    log = []
+    with contextlib.suppress(KeyError):
+        try:
+            e = make_group(k)
+            if e is not None:
+                raise e
+            log.append("clean")
+        except* ValueError:
+            log.append("value")
+        log.append("after")
+    return log
+
+
+def exstar_in_while_else(n):
+    out = []
+    k = 0
+    while k < n:
+        k += 1
+        try:
+            e = make_group(k)
+            if e is not None:
+                raise e
+        except* ValueError:
+            out.append("v")
+        except* Exception:
+            out.append("x")
+        else:
+            out.append("ok")
+            if k > 4:
+                break
+    else:
+        out.append("done")
+    return out
+
+
+def exstar_generator(k):
+    try:
+        e = make_group(k)
+        if e is not None:
+            raise e
+        yield "clean"
+    except* ValueError as eg:
+        yield len(eg.exceptions)
+    except* Exception:
+        yield "other"
+    yield "end"
+
+
 CASES = [
     (exstar_single, KINDS),
     (exstar_multiple, KINDS),
@@ -143,4 +253,11 @@ CASES = [
     (exstar_raise_new, KINDS),
     (exstar_in_loop, [(0,), (3,), (6,)]),
     (exstar_nested_try_return, KINDS),
+    (exstar_finally_only, KINDS),
+    (exstar_at_end, KINDS),
+    (exstar_body_with_loop_and_try, KINDS),
+    (exstar_closure_name, KINDS),
+    (exstar_in_with, KINDS),
+    (exstar_in_while_else, [(0,), (3,), (7,)]),
+    (exstar_generator, KINDS),
 ]

@@ -3,12 +3,8 @@
 recompiled and driven side by side with the original (drive.py); the ones
 in EQUAL must also give the same normalized bytecode."""
 import asyncio
-import sys
 
 import pytest
-
-import unveil
-from unveil.decompiler.errors import DecompilationError
 
 from drive import check_driven, sends
 from harness import check_bytecode
@@ -441,21 +437,13 @@ EQUAL = {
     "await_call_args", "await_displays", "await_fstring", "await_if_elif", "await_ifexp",
     "await_in_sync_with", "await_nested", "await_nested_def", "await_operands", "await_return",
     "awith_as", "awith_await_body", "awith_in_afor", "awith_return", "awith_several",
-    "awith_suppress", "comp_await_elt", "yf_condition", "yf_in_expression", "yf_value",
+    "awith_suppress", "comp_async_list", "comp_async_set_dict", "comp_await_elt", "comp_genexp",
+    "comp_nested", "yf_condition", "yf_in_expression", "yf_value",
 }
-
-
-#: 3.12+ inlines list/set/dict comprehensions (PEP 709); inlined *async*
-#: ones are not structured yet and must fail loudly, never decompile wrongly
-INLINED_ASYNC = {"comp_async_list", "comp_async_set_dict", "comp_genexp", "comp_nested"}
 
 
 @pytest.mark.parametrize("fn, inputs", [pytest.param(f, i, id=f.__name__) for f, i in CASES])
 def test_async_behaviour(fn, inputs):
-    if sys.version_info >= (3, 12) and fn.__name__ in INLINED_ASYNC:
-        with pytest.raises(DecompilationError, match="inlined"):
-            unveil.decompile(fn)
-        return
     check_driven(fn, inputs)
 
 

@@ -48,22 +48,13 @@ ALL_CASES = _collect()
 # cases (and only these) a loud refusal - DecompilationError naming the
 # function, offset and instruction - is accepted; wrong output never is, and
 # every other case must decompile and behave exactly like the original.
-_EXCEPT_STAR = {"py311:exstar_single", "py311:exstar_multiple", "py311:exstar_else_finally",
-                "py311:exstar_catch_remaining", "py311:exstar_reraise_in_handler",
-                "py311:exstar_raise_new", "py311:exstar_in_loop", "py311:exstar_nested_try_return"}
-_LATE_TRY = {"exceptions:try_except_else_finally", "exceptions:try_in_loop_break_continue",
-             "exceptions:try_finally_with_del", "exceptions:with_nested_in_try",
-             "async:async_try_except", "async:async_with_return_and_break",
-             "async:async_comprehensions", "async:async_comprehension_nested",
-             "py310:match_subject_expression"}
+_LATE_TRY = {"exceptions:try_in_loop_break_continue", "exceptions:try_finally_with_del"}
 KNOWN_GAPS = {
     (3, 8): {"basic:ifexp_nested_body"},
     (3, 9): {"basic:ifexp_nested_body"},
-    (3, 10): {"exceptions:try_in_loop_break_continue", "exceptions:try_in_else_and_finally",
-              "py310:match_subject_expression"},
-    (3, 11): _EXCEPT_STAR | {"py310:match_guard_side_effects"},
-    (3, 12): _EXCEPT_STAR | _LATE_TRY,
-    (3, 13): _EXCEPT_STAR | _LATE_TRY,
+    (3, 10): {"exceptions:try_in_loop_break_continue", "exceptions:try_in_else_and_finally"},
+    (3, 12): _LATE_TRY,
+    (3, 13): _LATE_TRY,
 }.get(sys.version_info[:2], set())
 
 

@@ -139,7 +139,17 @@ class AsyncConstructs:
             # the code after the SEND loop goes on with the same statement:
             # run it as the rest of this block (not a place the walk comes to)
             return self.block(self.cfg.containing(end), frame, region, loop, start=end)
-        return self._async_continue(end)
+        return self._go_on(end, frame, region, loop)
+
+    def _go_on(self, k, frame, region, loop):
+        """Continue at ``k``, after a construct folded in the middle of a
+        block (<=3.10: after YIELD_FROM or the await of ``__aenter__``): the
+        rest of that block. Left to the walk, ``k`` would count as a place
+        of the block's start, outside the region when the block heads the
+        loop whose body is walked."""
+        if k < self.n and self.cfg.at(k) is None:
+            return self.block(self.cfg.containing(k), frame, region, loop, start=k)
+        return self._async_continue(k)
 
     def _resumes_in_place(self, k, end):
         """Whether the block holding ``end`` (after the SEND loop of the
@@ -152,12 +162,20 @@ class AsyncConstructs:
             return False
         inner = {self.cfg.containing(k + 2).id, self.cfg.containing(k + 3).id}
         for p in xb.preds:
-            if p.id in inner:
-                continue
-            if self.instrs[p.start].op == "CLEANUP_THROW" and p.end - p.start <= 2:
+            if p.id in inner or self._throw_handler_block(p):
                 continue
             return False
         return True
+
+    def _throw_handler_block(self, block):
+        """Whether ``block`` is a delegation loop's throw handler
+        (``CLEANUP_THROW; JUMP X``, 3.12+), or the JUMP alone when the
+        exception table covers only the CLEANUP_THROW and splits them."""
+        ins = self.instrs
+        if ins[block.start].op == "CLEANUP_THROW" and block.end - block.start <= 2:
+            return True
+        return (block.end - block.start == 1 and ins[block.start].op == "JUMP"
+                and block.start > 0 and ins[block.start - 1].op == "CLEANUP_THROW")
 
     def _async_continue(self, end):
         S = _structure()
@@ -198,7 +216,7 @@ class AsyncConstructs:
             if special is None:
                 self.fail("unsupported async with", k)
             r = special(self, ins, frame, region, loop)
-            return r if r is not None else k + 1
+            return self._go_on(r if r is not None else k + 1, frame, region, loop)
         # 3.11+: a with statement whose body starts after the await
         proxy = Instr(ins.op, ins.arg, ins.offset, ins.line)
         proxy.index = end - 1

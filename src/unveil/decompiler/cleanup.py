@@ -2,13 +2,15 @@
 superseded (an assignment that became a walrus) and nothing else."""
 import ast
 
+from .exceptstar import as_try_star
+
 
 def _live(stmts):
     return [s for s in stmts if not getattr(s, "_cancelled", False)]
 
 
 def tidy(stmts):
-    stmts = _live(stmts)
+    stmts = [as_try_star(s) for s in _live(stmts)]
     for s in stmts:
         for field in ("body", "orelse", "finalbody"):
             sub = getattr(s, field, None)

@@ -12,6 +12,7 @@ import types
 from . import expressions as E
 from . import values as V
 from .errors import DecompilationError
+from .exceptstar import TRY_STATEMENTS
 from .instructions import COPIES_EXIT_BLOCKS, read
 
 CO_VARARGS = inspect.CO_VARARGS
@@ -402,7 +403,7 @@ def strip_implicit_return(body):
     if isinstance(last, ast.If):
         last.body = strip_implicit_return(last.body) or [ast.Pass()]
         last.orelse = strip_implicit_return(last.orelse)
-    elif isinstance(last, ast.Try):
+    elif isinstance(last, TRY_STATEMENTS):
         last.body = strip_implicit_return(last.body) or [ast.Pass()]
         last.orelse = strip_implicit_return(last.orelse)
         for h in last.handlers:

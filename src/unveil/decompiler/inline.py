@@ -14,7 +14,11 @@ The layout the compiler produces (3.12 and 3.13)::
     E: END_FOR [POP_TOP]
     SWAP n+1; STORE_FAST b; STORE_FAST a                                restore
 
-with an exception-table entry from the BUILD_* to ``E`` whose handler (placed
+An async comprehension (``GET_AITER`` for the iterator) has an ``async for``
+loop instead: ``H: GET_ANEXT; <await> ... JUMP H`` with ``E: END_ASYNC_FOR``
+where ``StopAsyncIteration`` ends it (asyncs.py).
+
+There is an exception-table entry from the BUILD_* to ``E`` whose handler (placed
 at the end of the code) restores the names and re-raises; it starts with
 ``SWAP``, not ``PUSH_EXC_INFO``, so the structurer classifies it as compiler
 cleanup and never makes a ``try`` of it.  The restore may be reordered with
@@ -34,6 +38,8 @@ from .function import Element, comprehension
 _KIND = {"BUILD_LIST": ("<listcomp>", "list"), "BUILD_SET": ("<setcomp>", "set"),
          "BUILD_MAP": ("<dictcomp>", "map")}
 _STORE_OPS = ("STORE_FAST", "STORE_DEREF", "STORE_NAME")
+_LOOP_HEADS = ("FOR_ITER", "GET_ANEXT")  # a for, an async for
+_LOOPS = (ast.For, ast.AsyncFor)
 
 
 class Saved(V.Marker):
@@ -62,7 +68,7 @@ class InlinedComprehensions:
         saved = []
         result = None
         # -- prologue: save, build the empty result, put the iterator on top
-        while k < self.n and instrs[k].op != "FOR_ITER":
+        while k < self.n and instrs[k].op not in _LOOP_HEADS:
             cur = instrs[k]
             if cur.op == "LOAD_FAST_AND_CLEAR" and result is None:
                 marker = Saved(cur.arg)
@@ -84,8 +90,8 @@ class InlinedComprehensions:
                 or not isinstance(frame.stack[-1], V.Iterator)
                 or frame.stack[-2] is not result):
             self.fail("inlined comprehension: unrecognised prologue", ins.index)
-        if frame.stack[-1].is_async:
-            self.fail("inlined async comprehension", k)
+        if frame.stack[-1].is_async != (instrs[k].op == "GET_ANEXT"):
+            self.fail("inlined comprehension: loop does not match the iterator", k)
         header = self.cfg.at(k)
         if header is None or not self.is_loop_header(header) or header.start in self.active_loops:
             self.fail("inlined comprehension without its loop", k)
@@ -102,7 +108,7 @@ class InlinedComprehensions:
             self.fail("inlined comprehension loop never ends", k)
         kind_name, elt_kind = _KIND[result.op]
         stmts = _drop_tail_continues(tidy(sub.stmts))
-        if len(stmts) != 1 or not isinstance(stmts[0], ast.For) or stmts[0].orelse:
+        if len(stmts) != 1 or not isinstance(stmts[0], _LOOPS) or stmts[0].orelse:
             self.fail("inlined comprehension: unrecognised loop", k)
         if _element_kind(stmts[0]) != elt_kind:
             self.fail("inlined comprehension: element does not match the result", k)
@@ -120,6 +126,9 @@ class InlinedComprehensions:
             if cur.op == "JUMP" and cur.target > k:
                 # the cleanup handler placed between the loop and the restore
                 k = cur.target
+                continue
+            if cur.op == "END_ASYNC_FOR" and k == follow:
+                k += 1  # an async loop's exit: the iterator is already gone
                 continue
             if cur.target is not None or cur.op in ("RETURN_VALUE", "RAISE_VARARGS", "RERAISE",
                                                   "LOAD_FAST_AND_CLEAR", "YIELD_VALUE"):
@@ -154,7 +163,7 @@ def _drop_tail_continues(stmts):
     out = list(stmts)
     while out and isinstance(out[-1], ast.Continue):
         out.pop()
-    if out and isinstance(out[-1], (ast.For, ast.If)):
+    if out and isinstance(out[-1], _LOOPS + (ast.If,)):
         last = out[-1]
         last.body = _drop_tail_continues(last.body)
         if isinstance(last, ast.If):
@@ -165,7 +174,7 @@ def _drop_tail_continues(stmts):
 def _element_kind(node):
     """The kind of the Element at the bottom of a comprehension loop nest."""
     while True:
-        if isinstance(node, (ast.For, ast.If)):
+        if isinstance(node, _LOOPS + (ast.If,)):
             if len(node.body) != 1 or node.orelse:
                 return None
             node = node.body[0]

@@ -269,6 +269,8 @@ def _translate(code) -> List[Instr]:
                 emit("COMPARE_OP", cmp)
         elif name == "CALL_INTRINSIC_1":
             emit("CALL_INTRINSIC_1", ins.argrepr)
+        elif name == "CALL_INTRINSIC_2" and ins.argrepr == "INTRINSIC_PREP_RERAISE_STAR":
+            emit("PREP_RERAISE_STAR")  # 3.12+: the 3.11 instruction became an intrinsic
         elif name == "ASYNC_GEN_WRAP":  # 3.11: the 3.12+ intrinsic's forerunner
             emit("CALL_INTRINSIC_1", "INTRINSIC_ASYNC_GEN_WRAP")
         elif name == "LOAD_CLOSURE":
@@ -355,6 +357,30 @@ def _rewrite(instrs: List[Instr]) -> List[Instr]:
             out.append(new)
             i += 3
             continue
+        # 3.11 enters an except* handler with PUSH_EXC_INFO; COPY 1; BUILD_LIST 0;
+        # SWAP 2, 3.12+ with PUSH_EXC_INFO; BUILD_LIST 0; COPY 2 (same stack)
+        if (ins.op == "PUSH_EXC_INFO" and i + 3 < n
+                and [(x.op, x.arg) for x in instrs[i + 1:i + 4]]
+                == [("COPY", 1), ("BUILD_LIST", 0), ("SWAP", 2)]
+                and not targeted & {i + 1, i + 2, i + 3}):
+            out.append(ins)
+            remap[i + 1] = remap[i + 2] = len(out)
+            out.append(Instr("BUILD_LIST", 0, instrs[i + 2].offset, instrs[i + 2].line))
+            remap[i + 3] = len(out)
+            out.append(Instr("COPY", 2, instrs[i + 3].offset, instrs[i + 3].line))
+            i += 4
+            continue
+        # 3.13 copies the ``LIST_APPEND 1`` that starts an except*'s
+        # re-raise step to every jump there; the jumps go to the one copy
+        # before PREP_RERAISE_STAR instead, as 3.11 and 3.12 do
+        if (ins.op == "LIST_APPEND" and ins.arg == 1 and i + 1 < n
+                and instrs[i + 1].op == "JUMP" and (i + 1) not in targeted
+                and _shared_star_append(instrs, instrs[i + 1].target)):
+            j = instrs[i + 1]
+            remap[i + 1] = len(out)
+            out.append(Instr("JUMP", None, j.offset, j.line, j.target - 1))
+            i += 2
+            continue
         # POP_JUMP_IF_X L; JUMP_BACKWARD H; L:  ->  POP_JUMP_IF_NOT_X H
         if (ins.op in NEGATED_JUMP and i + 1 < n and ins.target == i + 2
                 and instrs[i + 1].op == "JUMP" and instrs[i + 1].target <= i
@@ -373,6 +399,13 @@ def _rewrite(instrs: List[Instr]) -> List[Instr]:
     for k, ins in enumerate(out):
         ins.index = k
     return out, remap
+
+
+def _shared_star_append(instrs: List[Instr], target: int) -> bool:
+    """Whether ``target`` is an except*'s PREP_RERAISE_STAR with the
+    ``LIST_APPEND 1`` it needs right before it."""
+    return (0 < target < len(instrs) and instrs[target].op == "PREP_RERAISE_STAR"
+            and instrs[target - 1].op == "LIST_APPEND" and instrs[target - 1].arg == 1)
 
 
 def _exception_table(code, by_offset_index) -> List[Handler]:

@@ -23,6 +23,7 @@ from . import values as V
 from .cfg import CFG, Block
 from .errors import DecompilationError
 from .asyncs import ASYNC_OPS, AsyncConstructs
+from .exceptstar import ExceptStarClauses
 from .inline import InlinedComprehensions
 from .instructions import COPIES_EXIT_BLOCKS, CONDITIONAL_JUMPS
 from .legacy import LegacyBlocks
@@ -103,7 +104,8 @@ def condition_starts(program):
     return out
 
 
-class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStatements):
+class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStatements,
+                 ExceptStarClauses):
     def __init__(self, ctx, program):
         self.ctx = ctx
         self.program = program
@@ -111,7 +113,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         self.cfg = CFG(program, condition_starts(program))
         self.n = len(self.instrs)
         self.active_loops = set()
-        self.active_handlers = set()
+        self.active_handlers = set()  # of the try statements met so far
+        self.open_tries = set()  # of those being structured now
         self.finally_copies = {}  # start index -> index after the copy
         self._doms = {}
 
@@ -185,7 +188,11 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                     self.covered_by(b.start, h) for b in self.cfg.back_edge_sources(block)):
                 h = None  # the try is inside the loop: the loop comes first
             if h is not None:
-                nxt = self.try_(block, h, frame, region, loop)
+                self.open_tries.add(h)
+                try:
+                    nxt = self.try_(block, h, frame, region, loop)
+                finally:
+                    self.open_tries.discard(h)
                 if isinstance(nxt, Exit):
                     return nxt
                 i = nxt
@@ -492,11 +499,14 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         fall = max(self.cfg.blocks[k].end for k in c.blocks)
         if fl == fall and t != fall:
             t, fl, test = fl, t, negate(test)
-        # a body that is only a jump (an and/or link's exit) starts where it goes
+        # a body that is only a jump (an and/or link's exit) starts where it
+        # goes; not a try statement that other code reaches too: that would
+        # be structured once here and its code walked again after the if
         t_block = self.cfg.at(t)
         if (t_block is not None and t_block.end - t_block.start == 1
                 and self.instrs[t].op == "JUMP" and region(self.instrs[t].target)
-                and (loop is None or self.instrs[t].target not in loop.continue_targets)):
+                and (loop is None or self.instrs[t].target not in loop.continue_targets)
+                and not self.shared_try(self.instrs[t].target, c.blocks | {t_block.id})):
             t = self.instrs[t].target
         then = frame.copy()
         then.stmts = []
@@ -526,10 +536,14 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             # the source was if/else (the compiler copied the final return
             # into both); otherwise what follows is simply the next code.
             if then.stmts and is_return_none(then.stmts[-1]) and COPIES_EXIT_BLOCKS:
+                entered = set(self.active_handlers)
                 f_exit = self.walk(fl, other, self.branch_region(fl, region), loop)
                 if f_exit.kind == "end":
                     frame.emit(self.make_if(test, then.stmts, other.stmts))
                     return END
+                # that walk is dropped and the code walked again as what
+                # follows the if: the try statements it entered are new again
+                self.active_handlers = entered
             frame.emit(self.make_if(test, then.stmts, []))
             return self.transfer(fl, frame, region, loop) if not region(fl) else fl
         f_exit = self.walk(fl, other, self.branch_region(fl, region), loop)
@@ -541,6 +555,13 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             self.fail("if branches end in different places", self.cfg.at(fl).start)
         frame.stack[:] = then.stack
         return self.transfer(t_exit.target, frame, region, loop) if not region(t_exit.target) else t_exit.target
+
+    def shared_try(self, index, block_ids):
+        """Whether a try statement starts at ``index`` that blocks other
+        than ``block_ids`` also lead to."""
+        b = self.cfg.at(index)
+        return (b is not None and self.new_try(b) is not None
+                and any(p.id not in block_ids for p in b.preds))
 
     def only_return(self, frame):
         """Whether ``frame`` holds nothing but one ``return <value>``."""
@@ -652,6 +673,12 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             last = self.instrs[block.end - 1]
             if last.op == "JUMP":
                 return last.target
+            if (last.op == "SEND" and self.instrs[last.index - 2].op == "GET_AWAITABLE"
+                    and self.cfg.at(last.target) is not None):
+                # an await (3.11+; not an async for's next item): its
+                # delegation loop ends at the target
+                block = self.cfg.at(last.target)
+                continue
             if last.op in ("RETURN_VALUE", "RAISE_VARARGS", "RERAISE") or last.target is not None:
                 return None
             if block.end >= self.n:
@@ -899,6 +926,10 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         while h is not None and h not in seen:
             seen.add(h)
             if h in self.active_handlers:
+                if h not in self.open_tries:
+                    # the code of a try statement already made, walked again
+                    # outside it: it would lose its handlers
+                    self.fail("try statement structured twice", block.start)
                 break
             if self.handler_kind(h) in ("except", "finally"):
                 found = h
@@ -956,7 +987,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 return END
             return self.transfer(ex2.target, frame, region, loop) if not region(ex2.target) else ex2.target
         if ex.kind == "leave":
-            if h_exit is None or ex.target == h_exit:
+            if h_exit is None or self.same_exit(ex.target, h_exit):
                 follow = ex.target
             else:
                 # the body falls into the else block, which jumps to the follow
@@ -966,7 +997,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 ex2 = self.walk(start, else_frame, lambda i: region(i) and i != h_exit and not covered(i)
                                 and self.dominated_by(self.cfg.containing(start))(self.cfg.containing(i).start), loop)
                 orelse = else_frame.stmts
-                if ex2.kind == "leave" and ex2.target != h_exit:
+                if ex2.kind == "leave" and not self.same_exit(ex2.target, h_exit):
                     self.fail("try/else ends in an unexpected place", start)
                 if ex2.kind == "end" and h_exit is None:
                     follow = None
@@ -976,6 +1007,18 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if follow is None:
             return END
         return self.transfer(follow, frame, region, loop) if not region(follow) else follow
+
+    def same_exit(self, a, b):
+        """Whether control leaving a try statement at ``a`` and at ``b`` goes
+        to the same place: one may be the start of an inlined copy of the
+        finally body, the other its end (where a walk that falls into the
+        copy stops)."""
+        return self.past_finally_copy(a) == self.past_finally_copy(b)
+
+    def past_finally_copy(self, i):
+        while i in self.finally_copies:
+            i = self.finally_copies[i]
+        return i
 
     def program_handler(self, target):
         for h in self.program.handlers:
@@ -1017,6 +1060,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
 
     def except_clauses(self, H, frame, depth, region, loop):
         """The except clauses of the handler at ``H`` and where they go."""
+        if self.is_except_star(H):
+            return self.except_star_clauses(H, frame, depth, region, loop)  # exceptstar.py
         clauses = []
         exits = set()
         f = self.handler_frame(H, frame, depth)
@@ -1103,6 +1148,11 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             # a value computed inside (``return x`` in the body): the exit
             # call runs, then the statement that uses the value
             ex = self.walk(ex.target, body, region, loop)
+        if ex.kind == "leave":
+            # ... unless that statement lies past the region (a try's
+            # ``finally`` runs first): the value waits in a temporary, set
+            # inside the with block where it was computed
+            save_computed(body, len(frame.stack) - 2)
         target = None
         stmts = body.stmts
         if stmts and isinstance(stmts[0], ast.Assign) and getattr(stmts[0].value, "_with_enter", False):
@@ -1155,6 +1205,20 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             hb = self.cfg.at(h)
             h = hb.handler if hb else None
         return False
+
+
+def save_computed(frame, depth):
+    """Save in temporaries the values above ``depth`` on ``frame``'s stack
+    that could give another result if evaluated later."""
+    for k in range(depth, len(frame.stack)):
+        v = frame.stack[k]
+        if isinstance(v, V.SymList):  # a list display still being built
+            tmp = frame.spill_all(v)
+        elif isinstance(v, ast.expr) and not E.is_pure(v) and not getattr(v, "_saved", False):
+            tmp = frame.stack[k] = frame.spill(v)
+        else:
+            continue
+        tmp._saved = True  # a temporary: set once, read later
 
 
 def strip_tail_reraise(stmts):
