@@ -54,10 +54,10 @@ def test_graph_outputs_may_be_read_in_any_order():
 @pytest.mark.parametrize("src", [
     "def fn(x):\n    for i in x:\n        f(i)\n",
     "def fn(x):\n    while x:\n        x = f(x)\n",
-    "def fn(x):\n    try:\n        return f(x)\n    except E:\n        return g(x)\n",
+    "def fn(x):\n    with f(x):\n        return g(x)\n",   # with statements are not modelled
     "def fn(x):\n    l = [1]\n    f(l)\n    l[0] = 2\n    return l\n",  # changes a list a call may keep
 ])
-def test_loops_exceptions_and_escaped_lists_are_refused(src):
+def test_loops_with_and_escaped_lists_are_refused(src):
     with pytest.raises(Unverifiable):
         paths(code(src))
 
@@ -90,3 +90,33 @@ def test_storing_a_cell_back_is_no_effect():
     with pytest.raises(Unverifiable):  # a cell read moved past a call
         same_effects(code("def fn():\n    x = h()\n    def g():\n        return x\n    y = x\n    h()\n    return k(g, y)\n"),
                      code("def fn():\n    x = h()\n    def g():\n        return x\n    h()\n    return k(g, x)\n"))
+
+
+TRY_FINALLY = "def fn(x):\n    try:\n        a = f(x)\n    finally:\n        g()\n    return h(a)\n"
+
+
+def test_exception_paths_go_through_the_handlers():
+    a = code(TRY_FINALLY)
+    # f returns (g, h, return), or f raises (g runs, f's exception goes on), or g raises too
+    assert len(paths(a)) == 3
+    same_effects(a, code("def fn(x):\n    try:\n        a = f(x)\n    finally:\n        g()\n    b = a\n    return h(b)\n"))
+    same_effects(code("def fn(x):\n    try:\n        return f(x)\n    except E:\n        return g(x)\n"),
+                 code("def fn(x):\n    try:\n        r = f(x)\n    except E:\n        r = g(x)\n    return r\n"))
+
+
+@pytest.mark.parametrize("other", [
+    "def fn(x):\n    try:\n        pass\n    finally:\n        g()\n    a = f(x)\n    return h(a)\n",  # f outside
+    "def fn(x):\n    try:\n        a = f(x)\n    finally:\n        k()\n    return h(a)\n",  # other cleanup
+    "def fn(x):\n    try:\n        a = f(x)\n    except E:\n        raise\n    finally:\n        g()\n    return h(a)\n",
+])
+def test_exception_paths_are_told_apart(other):
+    with pytest.raises(Unverifiable):
+        same_effects(code(TRY_FINALLY), code(other))
+
+
+def test_handlers_are_told_apart():
+    a = code("def fn(x):\n    try:\n        return f(x)\n    except E:\n        return g(x)\n")
+    for other in ("def fn(x):\n    try:\n        return f(x)\n    except F:\n        return g(x)\n",
+                  "def fn(x):\n    try:\n        return f(x)\n    except E:\n        return h(x)\n"):
+        with pytest.raises(Unverifiable):
+            same_effects(a, code(other))

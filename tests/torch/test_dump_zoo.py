@@ -2,8 +2,8 @@
 ``unveil.prepare_debug`` -- where torch runs the code compiled from the dumped files -- and
 computes exactly what it computes under plain torch.compile; every ``.py`` file of every
 dump compiles; every entry runs from its file except the ones listed in FALLBACKS, which
-``verify.py`` cannot prove the same program (torch runs Dynamo's own code for them, and the
-index and the file say why)."""
+``verify.py`` could not prove the same program (torch would run Dynamo's own code for them,
+and the index and the file would say why)."""
 import json
 import os
 import sys
@@ -19,10 +19,8 @@ from zoo_programs import PROGRAMS  # noqa: E402
 CASES = [pytest.param(p, backend, id="%s-%s" % (p.name, backend))
          for p in PROGRAMS for backend in p.backends]
 
-#: program -> entries torch runs from Dynamo's code, with the verifier's reason
-FALLBACKS = {
-    "no_grad_break": (1, "exception handling is not modelled"),  # Dynamo's code restores grad mode in a try
-}
+#: program -> entries torch runs from Dynamo's code, with the verifier's reason (none left)
+FALLBACKS = {}
 
 
 @pytest.mark.parametrize("program,backend", CASES)

@@ -119,6 +119,14 @@ class Frame:
         code = self.ctx.code
         return {cell_name(code, n) for n in code.co_cellvars + code.co_freevars}
 
+    def save(self, k):
+        """Save stack value ``k`` (a symbolic list: its elements with effects) in temporaries."""
+        v = self.stack[k]
+        if isinstance(v, V.SymList):
+            self._spill_elements(v, set(), set())
+        else:
+            self.stack[k] = self.spill(v)
+
     def spill(self, value):
         """Save ``value`` in a new temporary; its name, to use instead."""
         tmp = self.ctx.new_temp()
@@ -957,17 +965,13 @@ def _keep_order(f, n):
     if not f.ctx.dynamo or len(f.stack) < n:
         return
     moved = range(len(f.stack) - n, len(f.stack))
-    effects = [k for k in moved if _has_effects(f.stack[k])]
+    effects = [k for k in moved if has_effects(f.stack[k])]
     if len(effects) >= 2:
         for k in effects:  # bottom up: the order the bytecode computed them
-            v = f.stack[k]
-            if isinstance(v, V.SymList):
-                f._spill_elements(v, set(), set())
-            else:
-                f.stack[k] = f.spill(v)
+            f.save(k)
 
 
-def _has_effects(v, seen=None):
+def has_effects(v, seen=None):
     """Whether evaluating stack value ``v`` may run code (a symbolic list: one of its elements)."""
     if isinstance(v, ast.expr):
         return _needs_spill(v, set())
@@ -976,7 +980,7 @@ def _has_effects(v, seen=None):
         if id(v) in seen:
             return False
         seen.add(id(v))
-        return any(_has_effects(e.value if isinstance(e, ast.Starred) else e, seen) for e in v.elts)
+        return any(has_effects(e.value if isinstance(e, ast.Starred) else e, seen) for e in v.elts)
     return False
 
 

@@ -951,6 +951,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             # a value computed inside the try (``return f()``): the statement
             # that uses it follows the protected range but belongs to the body
             ex = self.walk(ex.target, body, region, loop)
+        self.keep_inside(body, frame)
         if kind == "finally":
             node = ast.Try(body=body.stmts or [ast.Pass()], handlers=[], orelse=[],
                            finalbody=fin or [ast.Pass()])
@@ -1034,6 +1035,17 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             del f.stack[depth:]
         f.push(V.Exception_())
         return f
+
+    @staticmethod
+    def keep_inside(body, outer):
+        """Values the protected code computed and leaves on the stack (Dynamo's code carries
+        them on) are saved inside the try body: an exception they raise must meet the
+        handlers, as in the bytecode."""
+        for k, v in enumerate(body.stack):
+            if k < len(outer.stack) and v is outer.stack[k]:
+                continue
+            if E.has_effects(v):
+                body.save(k)
 
     def finally_body(self, H, frame, depth, region, loop):
         """Decompile the exceptional copy of a finally body (after

@@ -29,9 +29,17 @@ branch, get the same outcome and continue along the same path.
 
 Functions the code makes are values (their code, defaults and closure); each
 nested code object that takes part in an event is then proved the same on its
-own (:func:`same_nested`). Loops (backward jumps), exception handling and
-unknown opcodes raise :class:`Unverifiable`, and the caller keeps Dynamo's own
-code: a missed opportunity, never a wrong program.
+own (:func:`same_nested`).
+
+Exception handling (3.11+ exception table): an operation that records an event
+inside a protected range may raise instead; that path records the event, then
+``("raises",)``, and goes on in the handler with the stack cut to the handler's
+depth and the exception (named by its event) on top. Only operations that
+record events raise -- the same trust as above for locals and Dynamo's globals.
+A path ends at a return or a (re-)raise.
+
+Loops (backward jumps) and unknown opcodes raise :class:`Unverifiable`, and the
+caller keeps Dynamo's own code: a missed opportunity, never a wrong program.
 """
 import copy
 import dis
@@ -155,23 +163,84 @@ class _Path:
         self.events.append(("branch", cond, outcome))
 
 
+def _handlers(code):
+    """The exception table (3.11+) as (start, end, target, depth, lasti) tuples."""
+    if not getattr(code, "co_exceptiontable", b""):
+        return []
+    return [(e.start, e.end, e.target, e.depth, e.lasti) for e in dis.Bytecode(code).exception_entries]
+
+
+def _raise_into(exc, handler, raising):
+    """Turn ``exc`` -- the path as it was before the operation that recorded event ``raising``
+    ran, with that event recorded -- into the path on which the operation raises: the stack cut
+    to the handler's depth, then the offset (``lasti``) and the exception. Returns the handler's
+    offset, or None when the event cannot raise into the handler (a return)."""
+    _, _, target, depth, lasti = handler
+    last = exc.events[-1]
+    if last[0] == "return":
+        return None
+    if last[0] == "raise":  # raising is all it does: the handler gets what it raised
+        exc.events.pop()
+        value = last[1]
+    else:
+        if last[0] == "branch":  # the truth test raised: the path took no way
+            exc.events[-1] = ("truth_raises", last[1])
+        exc.events.append(("raises",))
+        value = ("exc", raising)
+    if len(exc.stack) < depth:
+        raise Unverifiable("stack underflow at a handler")
+    del exc.stack[depth:]
+    for v in list(exc.stack) + list(exc.env.values()):
+        _escape(v)  # the operation may have kept what it was given before it raised
+    if lasti:
+        exc.stack.append(("lasti",))
+    exc.stack.append(value)
+    return target
+
+
 def paths(code) -> list:
     """Every path through ``code`` as a tuple of events (see the module docstring)."""
-    if getattr(code, "co_exceptiontable", b""):
-        raise Unverifiable("exception handling is not modelled")
-    ins = [i for i in dis.get_instructions(code) if i.opname not in _SKIP]
-    at = {i.offset: k for k, i in enumerate(ins)}
+    handlers = _handlers(code)
+    ins, at = [], {}  # at: offset -> index of the first instruction kept from there on
+    for i in dis.get_instructions(code):
+        at[i.offset] = len(ins)
+        if i.opname not in _SKIP:
+            ins.append(i)
     nargs = code.co_argcount + code.co_kwonlyargcount + bool(code.co_flags & 4) + bool(code.co_flags & 8)
     env = {n: ("arg", n) for n in code.co_varnames[:nargs]}
     work, done = [_Path(0, [], env, [])], []
+
+    def add(path):
+        work.append(path)
+        if len(work) + len(done) >= MAX_PATHS:
+            raise Unverifiable("more than %d paths" % MAX_PATHS)
+
     while work:
         p = work.pop()
+        ends_here = True  # False: the path went on in a handler (a raise inside a try)
         while not p.done:
             if p.pc >= len(ins):
                 raise Unverifiable("falls off the end of the code")
             i = ins[p.pc]
             p.pc += 1
+            before = len(p.events)
+            handler = next((h for h in handlers if h[0] <= i.offset < h[1]), None)
+            snapshot = p.fork(None) if handler is not None else None
             jump = _step(p, i)
+            if handler is not None and len(p.events) > before:
+                # the operation may raise instead: that path goes on in the handler
+                if len(p.events) > before + 1:
+                    raise Unverifiable("an operation with two events inside a try")
+                snapshot.events = p.events[:before + 1]
+                target = _raise_into(snapshot, handler, before)
+                if target is not None:
+                    if target not in at or target <= i.offset:
+                        raise Unverifiable("a handler before the code it protects")
+                    snapshot.pc = at[target]
+                    add(snapshot)
+                    if p.events[-1][0] == "raise":
+                        ends_here = False
+                        break
             if jump is None:
                 continue
             target, other = jump
@@ -181,10 +250,9 @@ def paths(code) -> list:
                 p.pc = at[target]
             else:
                 other.pc = at[target]
-                work.append(other)
-                if len(work) + len(done) >= MAX_PATHS:
-                    raise Unverifiable("more than %d paths" % MAX_PATHS)
-        done.append(tuple(p.events))
+                add(other)
+        if ends_here:
+            done.append(tuple(p.events))
     return done
 
 
@@ -396,6 +464,22 @@ def _step(p, ins):
     elif op == "SET_FUNCTION_ATTRIBUTE":  # 3.13
         value, fn = p.pop(2)
         p.stack.append(("with_attribute", freeze(fn), arg, freeze(value)))
+    elif op == "PUSH_EXC_INFO":  # handler entry: the exception being handled goes on top
+        (exc,) = p.pop()
+        p.stack.extend([("previous_exc",), exc])
+    elif op == "POP_EXCEPT":
+        p.pop()
+    elif op == "CHECK_EXC_MATCH":
+        (typ,) = p.pop()
+        if not p.stack:
+            raise Unverifiable("stack underflow")
+        p.stack.append(p.event("exc_match", p.stack[-1], typ))
+    elif op == "RERAISE":
+        p.event("raise", *p.pop())
+        p.done = True
+    elif op == "RAISE_VARARGS" and arg in (1, 2):
+        p.event("raise", *p.pop(arg))
+        p.done = True
     elif op == "RETURN_VALUE":
         p.event("return", *p.pop())
         p.done = True
