@@ -66,14 +66,16 @@ class TraceCapture(logging.Handler):
         self.logger = None
 
     def emit(self, record):
+        self.take(getattr(record, "metadata", None), getattr(record, "payload", None))
+
+    def take(self, md, payload):
+        """One trace record's metadata and payload: forwarded when unveil keeps that kind."""
         try:
-            md = getattr(record, "metadata", None)
             if not isinstance(md, dict):
                 return
             kind = classify(md)
             if kind is None:
                 return
-            payload = getattr(record, "payload", None)
             if kind[0] == "recompile_reasons" and isinstance(payload, str):
                 try:
                     payload = json.loads(payload)
@@ -88,9 +90,30 @@ class TraceCapture(logging.Handler):
         from torch._logging._internal import trace_log
         self.logger = trace_log
         trace_log.addHandler(self)
+        # torch sends every record through trace_log.debug(); while this handler is the logger's
+        # only one, the record's parts come here directly -- without building a LogRecord and
+        # walking the stack for it, which is most of the cost of tracing inside a compile
+        self.own_debug = "debug" in vars(trace_log)
+        self.previous_debug = vars(trace_log).get("debug")
+        trace_log.debug = self.debug
+
+    def debug(self, msg, *args, extra=None, **kwargs):
+        log = self.logger
+        if (log is not None and not args and isinstance(extra, dict) and log.handlers == [self]
+                and not log.filters and not self.filters and log.isEnabledFor(logging.DEBUG)):
+            self.take(extra.get("metadata"), extra.get("payload"))
+            return
+        if self.previous_debug is not None:
+            return self.previous_debug(msg, *args, extra=extra, **kwargs)
+        return logging.Logger.debug(log or logging.getLogger("torch.__trace"), msg, *args, extra=extra, **kwargs)
 
     def remove(self):
         if self.logger is not None:
+            if vars(self.logger).get("debug") == self.debug:
+                if self.own_debug:
+                    self.logger.debug = self.previous_debug
+                else:
+                    del self.logger.debug
             self.logger.removeHandler(self)
             self.logger = None
 

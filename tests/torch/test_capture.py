@@ -1,0 +1,60 @@
+"""TraceCapture: torch's structured-trace records reach unveil, directly while its handler is the
+only one, through logging as usual when there are others; everything is undone on exit."""
+import logging
+
+import torch
+from torch._logging._internal import trace_log
+
+import unveil
+from unveil.torch.capture import TraceCapture
+
+
+class Collect(logging.Handler):
+    def __init__(self):
+        super().__init__(logging.DEBUG)
+        self.records = []
+
+    def emit(self, record):
+        self.records.append(record)
+
+
+def compile_once():
+    torch._dynamo.reset()
+
+    @torch.compile(backend="eager")
+    def f(x):
+        return x.sin() + 1
+    f(torch.ones(3))
+
+
+def kinds(events):
+    return {e.kind for e in events}
+
+
+def test_records_reach_unveil_and_other_handlers():
+    for others in ([], [Collect()]):
+        events = []
+        for h in others:
+            trace_log.addHandler(h)
+        capture = TraceCapture(events.append)
+        capture.install()
+        try:
+            compile_once()
+        finally:
+            capture.remove()
+            for h in others:
+                trace_log.removeHandler(h)
+        assert "dynamo_output_graph" in kinds(events)
+        for h in others:  # another handler still gets every record, unveil's included
+            assert any("dynamo_output_graph" in getattr(r, "metadata", {}) for r in h.records)
+    assert "debug" not in vars(trace_log)
+    assert not any(isinstance(h, TraceCapture) for h in trace_log.handlers)
+
+
+def test_prepare_debug_leaves_the_trace_logger_as_it_was(tmp_path):
+    compile_once()  # torch's own lazy handler removes itself at the first record when not tracing
+    before = (list(trace_log.handlers), dict(vars(trace_log)).get("debug"))
+    with unveil.prepare_debug(str(tmp_path / "d")):
+        compile_once()
+        assert vars(trace_log).get("debug") is not None  # the direct path was in use
+    assert (list(trace_log.handlers), dict(vars(trace_log)).get("debug")) == before
