@@ -673,6 +673,69 @@ def histogram(values, buckets):
     return counts
 
 
+# ------------------------------------------- else after a body that leaves
+# (3.8/3.9 keep the jump over the else clause as dead code: the else is
+# visible in the layout)
+
+def else_after_nested_returns(a, b):
+    if a > 0:
+        v = a * b
+        if v > 10:
+            return [v, a]
+        else:
+            return v
+    else:
+        return b
+
+
+def else_after_raise(a, b):
+    if a > 0:
+        if b > 0:
+            return 1
+        else:
+            raise ValueError(b)
+    else:
+        a = b + 1
+    b += a
+    return a, b
+
+
+def else_ending_loop_body(xs):
+    out = []
+    for x in xs:
+        if x > 2:
+            if x > 5:
+                return out
+            else:
+                return x
+        else:
+            out.append(x)
+    return out
+
+
+def else_after_continue(xs):
+    out = []
+    for x in xs:
+        if x % 2:
+            continue
+        else:
+            out.append(x)
+        out.append(-x)
+    return out
+
+
+def else_after_break(xs):
+    out = []
+    for x in xs:
+        if x > 3:
+            out.append(0)
+            break
+        else:
+            out.append(x)
+        out.append(-x)
+    return out
+
+
 CASES = [
     (if_only, INTS1),
     (if_else, INTS1),
@@ -728,4 +791,9 @@ CASES = [
     (camel_to_snake, [("CamelCase",), ("HTTPServerError",), ("already_snake",), ("",), ("aB",)]),
     (collatz_max, [(1,), (10,), (30,)]),
     (histogram, [([1, 2, 2, 3, 9], 3), ([5, 5, 5], 2), ([1, 2], 0), ([], 2)]),
+    (else_after_nested_returns, INTS2 + [(4, 4)]),
+    (else_after_raise, INTS2 + [(2, -1)]),
+    (else_ending_loop_body, [([],), ([1, 2],), ([1, 3],), ([1, 9],)]),
+    (else_after_continue, [([],), ([1, 2, 3, 4],), ([2],)]),
+    (else_after_break, [([],), ([1, 2, 5, 1],), ([7],)]),
 ]

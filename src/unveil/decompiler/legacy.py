@@ -256,6 +256,26 @@ class LegacyBlocks:
             return None
         return self._legacy_key(index)
 
+    def legacy_else_end(self, then_start, else_start):
+        """3.8/3.9: where the ``else`` clause of an if statement whose body
+        never falls through ends, or None when the source had no ``else``.
+
+        The compiler ends an if body with a jump over the else clause even
+        when the body ends in ``raise``/``continue``/``break`` or in a
+        statement whose branches all leave; only a jump straight after a
+        ``return`` is removed (3.10 removes every unreachable jump). That
+        dead jump, just before the else code, is the only trace of the
+        ``else``. Its target is the end of the else clause, or the loop's
+        header when the if statement ends a loop body."""
+        k = else_start - 1
+        if not isinstance(else_start, int) or not then_start <= k < self.n:
+            return None
+        jump = self.instrs[k]
+        block = self.cfg.containing(k)
+        if jump.op != "JUMP" or block.start != k or block.preds or block.exc_preds:
+            return None
+        return jump.target
+
     def _legacy_register(self, indices):
         """Note ``indices`` as places where the code after a statement
         starts (see :meth:`legacy_alias`)."""

@@ -22,6 +22,7 @@ from . import expressions as E
 from . import values as V
 from .cfg import CFG, Block
 from .errors import DecompilationError
+from .function import last_return_into_else
 from .asyncs import ASYNC_OPS, AsyncConstructs
 from .inline import InlinedComprehensions
 from .instructions import COPIES_EXIT_BLOCKS, CONDITIONAL_JUMPS
@@ -530,6 +531,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 if f_exit.kind == "end":
                     frame.emit(self.make_if(test, then.stmts, other.stmts))
                     return END
+            nxt = self.dead_jump_else(test, then, t, fl, frame, region, loop)
+            if nxt is not None:
+                return nxt
             frame.emit(self.make_if(test, then.stmts, []))
             return self.transfer(fl, frame, region, loop) if not region(fl) else fl
         f_exit = self.walk(fl, other, self.branch_region(fl, region), loop)
@@ -541,6 +545,44 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             self.fail("if branches end in different places", self.cfg.at(fl).start)
         frame.stack[:] = then.stack
         return self.transfer(t_exit.target, frame, region, loop) if not region(t_exit.target) else t_exit.target
+
+    def dead_jump_else(self, test, then, t, fl, frame, region, loop):
+        """An if statement whose body never falls through, with the
+        ``else`` clause the bytecode shows (see :meth:`legacy_else_end`):
+        emit it and return where control goes on; None when there is no
+        else clause or it does not end where the dead jump says."""
+        end = self.legacy_else_end(t, fl)
+        if end is None:
+            return None
+        if end > fl:
+            inside = self.branch_region(fl, region)
+            else_region = lambda i: inside(i) and i < end
+        elif loop is not None and end in loop.continue_targets:
+            else_region = self.branch_region(fl, region)  # the rest of the loop body
+        else:
+            return None
+        other = frame.copy()
+        other.stmts = []
+        f_exit = self.walk(fl, other, else_region, loop)
+        if f_exit.kind == "leave":
+            if end > fl and not self.same_place(f_exit.target, end):
+                return None
+            if end < fl and f_exit.target not in loop.continue_targets:
+                return None
+        body = then.stmts
+        if self.instrs[fl - 2].op == "RETURN_VALUE":
+            # the jump stayed because it was a jump target: the end of an
+            # if/else in the body whose last branch returns
+            body = last_return_into_else(body)
+        frame.emit(self.make_if(test, body, other.stmts))
+        if f_exit.kind == "leave":
+            frame.stack[:] = other.stack
+            target = f_exit.target
+        elif end > fl:
+            target = end
+        else:
+            return END
+        return self.transfer(target, frame, region, loop) if not region(target) else target
 
     def only_return(self, frame):
         """Whether ``frame`` holds nothing but one ``return <value>``."""

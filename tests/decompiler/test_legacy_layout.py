@@ -1,0 +1,26 @@
+"""Layouts of the block-stack versions (3.8-3.10) that only the right source
+reproduces: the recompiled decompilation has the same normalized bytecode."""
+import sys
+
+import pytest
+
+import cases_control
+from harness import check_bytecode
+
+V = sys.version_info[:2]
+LEGACY = (3, 8) <= V <= (3, 10)
+
+# function -> the versions where its layout is reproduced
+SAME_BYTECODE = {
+    cases_control.else_after_nested_returns: LEGACY,
+    cases_control.else_after_raise: LEGACY,
+    cases_control.else_ending_loop_body: LEGACY,
+    cases_control.else_after_continue: V in ((3, 8), (3, 9)),
+    cases_control.else_after_break: V in ((3, 8), (3, 9)),
+}
+
+
+@pytest.mark.parametrize("fn", [f for f, on in SAME_BYTECODE.items() if on],
+                         ids=lambda f: f.__name__)
+def test_bytecode_legacy(fn):
+    check_bytecode(fn)
