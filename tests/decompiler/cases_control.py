@@ -736,6 +736,46 @@ def else_after_break(xs):
     return out
 
 
+# ------------------------------------------------ bodies that are one jump
+# (<=3.10: ``if x: pass``/``continue`` is a conditional jump falling into a
+# lone jump, not an ``and``/``or``)
+
+def if_pass_elif(a, b):
+    r = [a]
+    if a == 2:
+        pass
+    elif not b:
+        r.append(b)
+    return r
+
+
+def continue_then_if(xs):
+    out = []
+    for x in xs:
+        if x < 0:
+            continue
+        if x % 2:
+            out.append(x)
+    return out
+
+
+def while_continue_then_if(n):
+    out = []
+    while n > 0:
+        n -= 1
+        if n == 3:
+            continue
+        if n % 2:
+            out.append(n)
+    return out
+
+
+def chained_condition_raise(p, hi):
+    if not 0 <= p <= hi:
+        raise ValueError(p)
+    return p
+
+
 CASES = [
     (if_only, INTS1),
     (if_else, INTS1),
@@ -796,4 +836,8 @@ CASES = [
     (else_ending_loop_body, [([],), ([1, 2],), ([1, 3],), ([1, 9],)]),
     (else_after_continue, [([],), ([1, 2, 3, 4],), ([2],)]),
     (else_after_break, [([],), ([1, 2, 5, 1],), ([7],)]),
+    (if_pass_elif, INTS2 + [(2, 0), (3, 0)]),
+    (continue_then_if, [([],), ([1, -2, 3, 4, -5],)]),
+    (while_continue_then_if, INTS1 + [(9,)]),
+    (chained_condition_raise, INTS2 + [(0, 0), (-1, 5)]),
 ]

@@ -17,6 +17,10 @@ SAME_BYTECODE = {
     cases_control.else_ending_loop_body: LEGACY,
     cases_control.else_after_continue: V in ((3, 8), (3, 9)),
     cases_control.else_after_break: V in ((3, 8), (3, 9)),
+    cases_control.if_pass_elif: LEGACY,
+    cases_control.continue_then_if: LEGACY,
+    cases_control.while_continue_then_if: LEGACY,
+    cases_control.chained_condition_raise: V in ((3, 8), (3, 9)),
 }
 
 

@@ -25,7 +25,7 @@ from .errors import DecompilationError
 from .function import last_return_into_else
 from .asyncs import ASYNC_OPS, AsyncConstructs
 from .inline import InlinedComprehensions
-from .instructions import COPIES_EXIT_BLOCKS, CONDITIONAL_JUMPS
+from .instructions import COPIES_EXIT_BLOCKS, CONDITIONAL_JUMPS, LONE_JUMP_IS_BODY
 from .legacy import LegacyBlocks
 from .match import MATCH_OPS, MatchStatements
 
@@ -434,6 +434,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 continue
             st, sf = sub.true, sub.false
             other = c.false if side == "true" else c.true
+            if self.is_jump_body(c, other):
+                continue
             other = self.alias(other[1] if isinstance(other, tuple) else other)
             stn = st[1] if isinstance(st, tuple) else st
             sfn = sf[1] if isinstance(sf, tuple) else sf
@@ -457,6 +459,21 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             c.blocks = c.blocks | sub.blocks
             return True
         return False
+
+    def is_jump_body(self, c: Cond, index):
+        """Whether ``index``, where ``c`` falls through, is a lone jump that
+        is an if statement's body (see LONE_JUMP_IS_BODY), not a way to
+        the target it jumps to."""
+        if not LONE_JUMP_IS_BODY or not isinstance(index, int):
+            return False
+        b = self.cfg.at(index)
+        fall = max(self.cfg.blocks[k].end for k in c.blocks)
+        if b is None or index != fall or b.end - b.start != 1 or self.instrs[index].op != "JUMP":
+            return False
+        # a chained comparison's true path jumps over the false path's POP_TOP
+        skips_cleanup = (self.instrs[index].target == index + 2
+                         and self.instrs[index + 1].op == "POP_TOP")
+        return not skips_cleanup
 
     # --------------------------------------------------------------- if
     def branch(self, block: Block, frame, region, loop):
@@ -495,13 +512,16 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             t, fl, test = fl, t, negate(test)
         # a body that is only a jump (an and/or link's exit) starts where it goes
         t_block = self.cfg.at(t)
-        if (t_block is not None and t_block.end - t_block.start == 1
+        jump_body = self.is_jump_body(c, t)
+        if (not jump_body and t_block is not None and t_block.end - t_block.start == 1
                 and self.instrs[t].op == "JUMP" and region(self.instrs[t].target)
                 and (loop is None or self.instrs[t].target not in loop.continue_targets)):
             t = self.instrs[t].target
         then = frame.copy()
         then.stmts = []
         t_exit = self.walk(t, then, self.branch_region(t, region), loop) if t != fl else Exit("leave", t)
+        if jump_body and not then.stmts:
+            then.stmts = [ast.Pass()]  # ``if x: pass`` (an empty body would negate the test)
         depth = len(frame.stack)
         # value-producing diamond: a conditional expression
         if t_exit.kind == "leave" and len(then.stack) == depth + 1 and not live(then.stmts):
