@@ -600,6 +600,43 @@ def with_open_file(k):
     return lines, buf.closed
 
 
+# ----------------------------------- except clauses that all raise, then code
+# (3.8/3.9 write each clause's exit jump even after its raise: it goes where
+# the try body goes, so the code after is not an else clause)
+
+def except_raises_then_loop(m, k):
+    out = []
+    try:
+        p = m[k]
+    except KeyError:
+        raise ValueError(k)
+    for x in p:
+        out.append(x)
+    return out
+
+
+def except_as_raises_then_code(m, k):
+    try:
+        p = m[k]
+    except KeyError as e:
+        raise ValueError(e)
+    except TypeError:
+        raise
+    p = p * 2
+    return p
+
+
+def except_raises_with_else(m, k):
+    try:
+        p = m[k]
+    except KeyError:
+        raise ValueError(k)
+    else:
+        p = [p]
+    p.append(k)
+    return p
+
+
 CASES = [
     (try_except_bare, KINDS),
     (try_except_typed, KINDS),
@@ -653,4 +690,7 @@ CASES = [
     (with_nested_in_try, KINDS),
     (with_suppress_contextlib, KINDS),
     (with_open_file, [(1,), (3,), (9,)]),
+    (except_raises_then_loop, [({1: [1, 2]}, 1), ({}, 1), ([[3]], 0), (None, 0)]),
+    (except_as_raises_then_code, [({1: 2}, 1), ({}, 1), (None, 0), ([3], 0)]),
+    (except_raises_with_else, [({1: 2}, 1), ({}, 1), (None, 0)]),
 ]

@@ -5,6 +5,7 @@ import sys
 import pytest
 
 import cases_control
+import cases_exceptions
 from harness import check_bytecode
 
 V = sys.version_info[:2]
@@ -21,6 +22,9 @@ SAME_BYTECODE = {
     cases_control.continue_then_if: LEGACY,
     cases_control.while_continue_then_if: LEGACY,
     cases_control.chained_condition_raise: V in ((3, 8), (3, 9)),
+    cases_exceptions.except_raises_then_loop: LEGACY,
+    cases_exceptions.except_as_raises_then_code: LEGACY,
+    cases_exceptions.except_raises_with_else: LEGACY,
 }
 
 

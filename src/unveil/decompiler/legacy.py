@@ -505,14 +505,16 @@ class LegacyBlocks:
                 self._legacy_register([ex.target])
             else:
                 stop = None
-        handlers, h_exit = self._legacy_clauses(blk, frame, region, loop, stop)
+        handlers, h_exit, dead_exit = self._legacy_clauses(blk, frame, region, loop, stop)
         orelse = []
         follow = None
         if ex.kind == "leave":
             X = ex.target
             if h_exit is not None and self._legacy_same_place(X, h_exit):
                 follow = X
-            elif h_exit is None and not (s < X < H):
+            elif h_exit is None and dead_exit is not None and self._legacy_same_place(X, dead_exit):
+                follow = X  # no clause ends normally, but all would go where the body goes
+            elif h_exit is None and dead_exit is None and not (s < X < H):
                 follow = X
             else:
                 # the else clause runs from X to where the handlers go
@@ -520,7 +522,8 @@ class LegacyBlocks:
                 ef.stmts = []
                 ef.pending = []
                 dom = self.dominated_by(self.cfg.containing(X))
-                ex2 = self.walk(X, ef, lambda i: region(i) and dom(i) and i != h_exit, loop)
+                end = h_exit if h_exit is not None else dead_exit
+                ex2 = self.walk(X, ef, lambda i: region(i) and dom(i) and i != end, loop)
                 if (ex2.kind == "leave" and h_exit is not None
                         and not self._legacy_same_place(ex2.target, h_exit)):
                     self.fail("try/else ends in an unexpected place", X)
@@ -545,9 +548,10 @@ class LegacyBlocks:
         return f
 
     def _legacy_clauses(self, blk, frame, region, loop, stop=None):
-        """The except clauses at ``blk``'s handler and where they go
-        (``stop``: the key of the code after the statement, whose copies
-        end a clause)."""
+        """The except clauses at ``blk``'s handler, where they go, and where
+        the clauses that never end would go (see
+        :meth:`_legacy_dead_clause_exit`); ``stop``: the key of the code
+        after the statement, whose copies end a clause."""
         if not hasattr(self, "_lstops"):
             self._lstops = []
         self._lstops.append(stop)
@@ -561,6 +565,7 @@ class LegacyBlocks:
         ins = self.instrs
         clauses = []
         exits = []
+        dead_exits = []  # where clauses that never end normally would go
         k = blk.handler
         while True:
             op = ins[k].op
@@ -619,6 +624,10 @@ class LegacyBlocks:
             body = S.strip_name_cleanup(cf.stmts, name)
             if ex.kind == "leave":
                 exits.append(ex.target)
+            elif nxt is not None:
+                dead = self._legacy_dead_clause_exit(start, nxt)
+                if dead is not None:
+                    dead_exits.append(dead)
             clauses.append(ast.ExceptHandler(type=typ, name=name, body=body or [ast.Pass()]))
             if nxt is None:
                 break
@@ -630,7 +639,29 @@ class LegacyBlocks:
         for c in clauses[:-1]:
             if c.type is None:
                 self.fail("bare except before the last clause", blk.handler)
-        return clauses, (exits[0] if exits else None)
+        dead_exit = None
+        if dead_exits and all(self._legacy_same_place(dead_exits[0], x) for x in dead_exits[1:] + exits):
+            dead_exit = dead_exits[0]
+        return clauses, (exits[0] if exits else None), dead_exit
+
+    def _legacy_dead_clause_exit(self, start, nxt):
+        """Where the except clause whose body runs from ``start`` (and whose
+        next clause's test is at ``nxt``) would go on if its body ended: the
+        compiler writes the clause's exit (``POP_EXCEPT``, the ``as`` name's
+        deletion, the jump to after the statement) even after a body that
+        never ends: the last jump before ``nxt`` (the ``as`` name's cleanup
+        handler has none)."""
+        ins = self.instrs
+        for j in range(nxt - 1, start, -1):
+            if ins[j].op != "JUMP":
+                continue
+            k = j - 1
+            if (k - 2 > start and ins[k].op in _DELETES and ins[k - 1].op in _STORES
+                    and ins[k - 1].arg == ins[k].arg and ins[k - 2].op == "LOAD_CONST"
+                    and ins[k - 2].arg is None):
+                k -= 3  # except E as name: the name's deletion
+            return ins[j].target if ins[k].op == "POP_EXCEPT" else None
+        return None
 
     # ---------------------------------------------------------- try/finally
     def _legacy_finally(self, ins, frame, region, loop):
