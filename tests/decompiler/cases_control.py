@@ -776,6 +776,33 @@ def chained_condition_raise(p, hi):
     return p
 
 
+# ---------------------------------- and/or links with an is/in comparison
+# (negating ``a is None`` makes ``a is not None``, which compiles to other
+# jumps: the link is written so that the comparison stays as compiled)
+
+def is_none_and_not(usage, actions):
+    r = 0
+    if usage is not None:
+        r = 1
+    elif usage is None and not actions:
+        r = 2
+    return r
+
+
+def in_or_not(a, b, c):
+    r = [a]
+    if a in b or not c:
+        r.append(c)
+    return r
+
+
+def not_in_and_not(a, b, c):
+    r = [a]
+    if a not in b and not c:
+        r.append(c)
+    return r
+
+
 CASES = [
     (if_only, INTS1),
     (if_else, INTS1),
@@ -840,4 +867,7 @@ CASES = [
     (continue_then_if, [([],), ([1, -2, 3, 4, -5],)]),
     (while_continue_then_if, INTS1 + [(9,)]),
     (chained_condition_raise, INTS2 + [(0, 0), (-1, 5)]),
+    (is_none_and_not, [(None, []), (None, [1]), (0, []), (5, [2])]),
+    (in_or_not, [(1, [1], 0), (1, [2], 0), (1, [2], 3), (2, [2], 5)]),
+    (not_in_and_not, [(1, [1], 0), (1, [2], 0), (1, [2], 3), (2, [2], 5)]),
 ]

@@ -68,6 +68,13 @@ def negate(e):
     return ast.UnaryOp(op=ast.Not(), operand=e)
 
 
+def flips(e):
+    """Whether :func:`negate` turns ``e`` into another comparison (``is``
+    into ``is not``, ``in`` into ``not in``), which compiles differently."""
+    return (isinstance(e, ast.Compare) and len(e.ops) == 1
+            and isinstance(e.ops[0], (ast.Is, ast.IsNot, ast.In, ast.NotIn)))
+
+
 def bool_op(op, a, b):
     """``a op b`` with same-operator operands flattened (same bytecode)."""
     vals = []
@@ -439,9 +446,15 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             other = self.alias(other[1] if isinstance(other, tuple) else other)
             stn = st[1] if isinstance(st, tuple) else st
             sfn = sf[1] if isinstance(sf, tuple) else sf
+            true, false = stn, sfn
             if side == "true":
                 if other == self.alias(sfn):
                     expr = chain_compare(c.expr, sub.expr) or bool_op(ast.And, c.expr, sub.expr)
+                elif other == self.alias(stn) and flips(c.expr) and not flips(sub.expr):
+                    # ``a is None and not b``: the same as ``a is not None or b``,
+                    # but only this keeps the first test as it is compiled
+                    expr = bool_op(ast.And, c.expr, negate(sub.expr))
+                    true, false = sfn, stn
                 elif other == self.alias(stn):
                     expr = bool_op(ast.Or, negate(c.expr), sub.expr)
                 else:
@@ -449,12 +462,15 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             else:
                 if other == self.alias(stn):
                     expr = bool_op(ast.Or, c.expr, sub.expr)
+                elif other == self.alias(sfn) and flips(c.expr) and not flips(sub.expr):
+                    expr = bool_op(ast.Or, c.expr, negate(sub.expr))
+                    true, false = sfn, stn
                 elif other == self.alias(sfn):
                     expr = bool_op(ast.And, negate(c.expr), sub.expr)
                 else:
                     continue
             c.expr = expr
-            c.true, c.false = stn, sfn
+            c.true, c.false = true, false
             c.frame = sub.frame
             c.blocks = c.blocks | sub.blocks
             return True
