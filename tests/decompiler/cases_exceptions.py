@@ -637,6 +637,33 @@ def except_raises_with_else(m, k):
     return p
 
 
+# ----------------------------------------------- branches in a finally body
+# (3.10 copies the code after the statement into each branch of the finally
+# body's inlined copy; the handler's copy re-raises at each branch's end)
+
+def finally_with_if(x):
+    log = []
+    try:
+        log.append(x)
+    finally:
+        if x > 1:
+            log.append("big")
+    return log
+
+
+def finally_with_if_else_then_code(x):
+    log = []
+    try:
+        log.append(10 // x)
+    finally:
+        if x > 1:
+            log.append("big")
+        else:
+            log.append("small")
+    log.append("after")
+    return log
+
+
 CASES = [
     (try_except_bare, KINDS),
     (try_except_typed, KINDS),
@@ -693,4 +720,6 @@ CASES = [
     (except_raises_then_loop, [({1: [1, 2]}, 1), ({}, 1), ([[3]], 0), (None, 0)]),
     (except_as_raises_then_code, [({1: 2}, 1), ({}, 1), (None, 0), ([3], 0)]),
     (except_raises_with_else, [({1: 2}, 1), ({}, 1), (None, 0)]),
+    (finally_with_if, [(0,), (1,), (5,)]),
+    (finally_with_if_else_then_code, [(0,), (1,), (5,)]),
 ]

@@ -73,6 +73,8 @@ class _Block:
 
 
 _WITH_ENTER = "__with_enter__"
+#: in the pattern of a finally body (see ``_legacy_copies``): a branch ends
+_END_OF_COPY = object()
 _STORES = ("STORE_FAST", "STORE_NAME", "STORE_GLOBAL", "STORE_DEREF")
 _DELETES = ("DELETE_FAST", "DELETE_NAME", "DELETE_GLOBAL", "DELETE_DEREF")
 
@@ -701,10 +703,11 @@ class LegacyBlocks:
             # the handler's copy of the finally body, up to its RERAISE
             hf = self._legacy_handler_frame(frame, blk)
             fex = self.walk(H, hf, lambda i: region(i) and hdom(i), loop)
-            fin = hf.stmts
-            if fin and isinstance(fin[-1], ast.Raise) and fin[-1].exc is None:
-                fin = fin[:-1]
-            blk.copies = self._legacy_copies(blk, hdom)
+            ends = {n._index for st in hf.stmts for n in ast.walk(st) if getattr(n, "_reraise", False)}
+            fin = _structure().strip_tail_reraise(hf.stmts)
+            if _structure().leaves_reraise(fin):
+                self.fail("finally body re-raises where no branch ends", H)
+            blk.copies = self._legacy_copies(blk, hdom, ends)
             blk.normal = self._normal_exits(
                 blk, loop, lambda p: blk.copies.get(p + 1))
             body, ex = self._legacy_body(blk, frame, region, loop,
@@ -722,11 +725,14 @@ class LegacyBlocks:
         frame.emit(node)
         return self._legacy_continue(follow, frame, region, loop)
 
-    def _legacy_copies(self, blk, hdom):
+    def _legacy_copies(self, blk, hdom, ends):
         """3.9/3.10: where the inlined copies of the finally body at
         ``blk.handler`` are (start -> index after), found after each
         POP_BLOCK of the body by comparing with the handler's copy (whose
-        exits also drop the exception: those instructions are left out)."""
+        exits also drop the exception: those instructions are left out).
+        ``ends``: the handler copy's re-raises that end a branch of the
+        finally body (not those of a try statement inside it): there a
+        copy goes on to the code after the statement."""
         H = blk.handler
         ins = self.instrs
         end = max(b.end for b in self.cfg.blocks if hdom(b.start))
@@ -751,6 +757,10 @@ class LegacyBlocks:
                 j += 6
                 pattern.append(None)
                 continue
+            if H + j in ends:
+                pattern.append(_END_OF_COPY)  # a branch of the finally body ends
+                j += 1
+                continue
             pattern.append(seq[j])
             j += 1
         copies = {}
@@ -761,20 +771,30 @@ class LegacyBlocks:
         return copies
 
     def _legacy_match(self, q, pattern):
-        """Where the copy of ``pattern`` at ``q`` ends, or None. ``None`` in
-        the pattern is where the handler's copy drops the exception: a copy
-        on a ``return`` path drops the pending value there instead
-        (``POP_TOP``, ``ROT_TWO; POP_TOP``), other copies nothing."""
+        """Where control goes on after the copy of ``pattern`` at ``q``, or
+        None. ``None`` in the pattern is where the handler's copy drops the
+        exception: a copy on a ``return`` path drops the pending value there
+        instead (``POP_TOP``, ``ROT_TWO; POP_TOP``), other copies nothing.
+        Where the pattern has branch ends (``_END_OF_COPY``), control goes
+        on at the first one: every one must lead to the same code."""
         ins = self.instrs
 
-        def match(q, j):
+        def match(q, j, exit_):
             while j < len(pattern):
                 x = pattern[j]
+                if x is _END_OF_COPY:
+                    if exit_ is not None and not self._legacy_same_tail(exit_, q):
+                        return None
+                    for size in self._legacy_branch_exits(q):
+                        end = match(q + size, j + 1, q if exit_ is None else exit_)
+                        if end is not None:
+                            return end
+                    return None
                 if x is None:
                     for skip in (["POP_TOP"], ["SWAP", "POP_TOP"], []):
                         if ([y.op for y in ins[q:q + len(skip)]] == skip
                                 and (len(skip) < 2 or ins[q].arg == 2)):
-                            end = match(q + len(skip), j + 1)
+                            end = match(q + len(skip), j + 1, exit_)
                             if end is not None:
                                 return end
                     return None
@@ -782,8 +802,25 @@ class LegacyBlocks:
                     return None
                 q += 1
                 j += 1
-            return q
-        return match(q, 0)
+            if exit_ is not None and not self._legacy_same_tail(exit_, q):
+                return None
+            return q if exit_ is None else exit_
+        return match(q, 0, None)
+
+    def _legacy_branch_exits(self, q):
+        """How long the way out of a branch of a finally body's copy at
+        ``q`` may be (the handler's copy re-raises there): a jump to the
+        code after the statement, 3.10's copy of that code when it is a
+        small ``return``/``raise`` block, or nothing when the branch falls
+        into it."""
+        sizes = []
+        if q < self.n and self.instrs[q].op == "JUMP":
+            sizes.append(1)
+        key = self._legacy_key(q)
+        if isinstance(key, tuple):
+            sizes.append(len(key[1]))
+        sizes.append(0)
+        return sizes
 
     # ----------------------------------------------------------------- with
     def _legacy_with(self, ins, frame, region, loop):

@@ -262,6 +262,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if op == "RERAISE":
             node = ast.Raise(exc=None, cause=None)
             node._reraise = True  # the compiler's, not a ``raise`` in the source
+            node._index = last.index
             frame.emit(node)
             return END
         if op in ("BEFORE_WITH", "BEFORE_ASYNC_WITH"):
@@ -1078,6 +1079,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         self.walk(H, f, self.dominated_by(hb), loop)
         # the copy ends by re-raising (RERAISE) wherever it ends: not source
         stmts = strip_tail_reraise(f.stmts)
+        if leaves_reraise(stmts):
+            self.fail("finally body re-raises where no branch ends", H)
         # the copy's instructions, to find the copies inlined on other paths
         k = H + 1
         while k < self.n and not (self.instrs[k].op == "RERAISE" and self.instrs[k].arg == 0):
@@ -1236,9 +1239,17 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
 
 
 def strip_tail_reraise(stmts):
-    """Drop the compiler's re-raise from every place a finally body ends."""
-    if stmts and getattr(stmts[-1], "_reraise", False):
-        return strip_tail_reraise(stmts[:-1])
+    """Drop the compiler's re-raise from every place a finally body ends.
+    ``if c: A; <re-raise>`` followed by ``B`` is ``if c: A else: B``: only
+    the else path reaches ``B``."""
+    stmts = list(stmts)
+    while stmts and getattr(stmts[-1], "_reraise", False):
+        stmts.pop()
+    for k, st in enumerate(stmts[:-1]):
+        if isinstance(st, ast.If) and not st.orelse and st.body and getattr(st.body[-1], "_reraise", False):
+            st.body = strip_tail_reraise(st.body) or [ast.Pass()]
+            st.orelse = strip_tail_reraise(stmts[k + 1:])
+            return stmts[:k + 1]
     if stmts:
         last = stmts[-1]
         if isinstance(last, (ast.If, ast.Try)):
@@ -1247,6 +1258,11 @@ def strip_tail_reraise(stmts):
             for h in getattr(last, "handlers", []):
                 h.body = strip_tail_reraise(h.body) or [ast.Pass()]
     return stmts
+
+
+def leaves_reraise(stmts):
+    """Whether a compiler's re-raise is left inside ``stmts``."""
+    return any(getattr(n, "_reraise", False) for st in stmts for n in ast.walk(st))
 
 
 def live(stmts):
