@@ -4,6 +4,7 @@ import sys
 
 import pytest
 
+import cases_basic
 import cases_control
 import cases_exceptions
 from harness import check_bytecode
@@ -13,6 +14,7 @@ LEGACY = (3, 8) <= V <= (3, 10)
 
 # function -> the versions where its layout is reproduced
 SAME_BYTECODE = {
+    cases_basic.ifexp_nested_body: LEGACY,
     cases_control.else_after_nested_returns: LEGACY,
     cases_control.else_after_raise: LEGACY,
     cases_control.else_ending_loop_body: LEGACY,

@@ -550,6 +550,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 body, orelse = then.pop_expr(), other.pop_expr()
                 frame.push(ast.IfExp(test=test, body=body, orelse=orelse))
                 return t_exit.target
+            if f_exit.kind == "end" and self.returned_instead(other, t_exit.target):
+                frame.push(ast.IfExp(test=test, body=then.pop_expr(), orelse=live(other.stmts)[0].value))
+                return t_exit.target
             self.fail("conditional expression with unbalanced branches", self.cfg.at(t).start)
         if t_exit.kind == "leave" and self.same_place(t_exit.target, fl):
             # if without else
@@ -558,6 +561,14 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             return self.transfer(fl, frame, region, loop) if not region(fl) else fl
         other = frame.copy()
         other.stmts = []
+        if t_exit.kind == "end" and self.only_return(then) and self.return_joined_from_before(fl):
+            f_exit = self.walk(fl, other, self.branch_region(fl, region), loop)
+            if (f_exit.kind == "leave" and len(other.stack) == depth + 1 and not live(other.stmts)
+                    and self.returned_instead(then, f_exit.target)):
+                frame.push(ast.IfExp(test=test, body=live(then.stmts)[0].value, orelse=other.pop_expr()))
+                return f_exit.target
+            other = frame.copy()
+            other.stmts = []
         if t_exit.kind == "end":
             # the then-branch never falls through. When it ends in the
             # function's own ``return None`` and the other branch also ends,
@@ -620,6 +631,23 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         else:
             return END
         return self.transfer(target, frame, region, loop) if not region(target) else target
+
+    def returned_instead(self, branch, target):
+        """3.8/3.9: whether ``branch``, a lone ``return <value>``, stands for
+        a conditional expression's branch whose jump to the ``return`` at
+        ``target`` the peephole optimizer replaced by a return."""
+        return (self.only_return(branch) and isinstance(target, int) and target < self.n
+                and self.instrs[target].op == "RETURN_VALUE")
+
+    def return_joined_from_before(self, index):
+        """Whether a ``return`` after ``index`` is reached with its value
+        from code before ``index`` as well (a conditional expression's
+        branches meet there); cheap test before walking a branch twice."""
+        if not hasattr(self, "_return_joins"):
+            # (start, first predecessor) of each block that is only a return
+            self._return_joins = [(b.start, min(p.start for p in b.preds)) for b in self.cfg.blocks
+                                  if self.instrs[b.start].op == "RETURN_VALUE" and b.preds]
+        return any(start > index > first for start, first in self._return_joins)
 
     def only_return(self, frame):
         """Whether ``frame`` holds nothing but one ``return <value>``."""
