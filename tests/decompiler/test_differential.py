@@ -57,8 +57,7 @@ _LATE_TRY = {"exceptions:try_except_else_finally", "exceptions:try_in_loop_break
              "async:async_comprehensions", "async:async_comprehension_nested",
              "py310:match_subject_expression"}
 KNOWN_GAPS = {
-    (3, 10): {"exceptions:try_in_loop_break_continue", "exceptions:try_in_else_and_finally",
-              "py310:match_subject_expression"},
+    (3, 10): {"exceptions:try_in_loop_break_continue", "py310:match_subject_expression"},
     (3, 11): _EXCEPT_STAR | {"py310:match_guard_side_effects"},
     (3, 12): _EXCEPT_STAR | _LATE_TRY,
     (3, 13): _EXCEPT_STAR | _LATE_TRY,

@@ -739,7 +739,11 @@ class LegacyBlocks:
         seq = ins[H:end]
         if not seq or seq[-1].op != "RERAISE":
             self.fail("finally handler does not end in RERAISE", H)
-        seq = seq[:-1]
+        # the last re-raise ends the finally body, unless it is the handler
+        # of a try statement inside it (the body ended earlier, in ``ends``)
+        last_ends_body = not ends or end - 1 in ends
+        if last_ends_body:
+            seq = seq[:-1]
         # an exit's unwinding is reached by falling, never by a jump (a
         # with's or an except clause's own POP_TOPs are jump targets)
         targets = {x.target for x in ins if x.target is not None}
@@ -765,18 +769,20 @@ class LegacyBlocks:
             j += 1
         copies = {}
         for p in self._legacy_pops(blk):
-            end = self._legacy_match(p + 1, pattern)
+            end = self._legacy_match(p + 1, pattern, last_ends_body)
             if end is not None:
                 copies[p + 1] = end
         return copies
 
-    def _legacy_match(self, q, pattern):
+    def _legacy_match(self, q, pattern, ends_at_end=True):
         """Where control goes on after the copy of ``pattern`` at ``q``, or
         None. ``None`` in the pattern is where the handler's copy drops the
         exception: a copy on a ``return`` path drops the pending value there
         instead (``POP_TOP``, ``ROT_TWO; POP_TOP``), other copies nothing.
         Where the pattern has branch ends (``_END_OF_COPY``), control goes
-        on at the first one: every one must lead to the same code."""
+        on at the first one: every one must lead to the same code, and so
+        must the end of the copy when the pattern ends the finally body
+        (``ends_at_end``)."""
         ins = self.instrs
 
         def match(q, j, exit_):
@@ -802,6 +808,8 @@ class LegacyBlocks:
                     return None
                 q += 1
                 j += 1
+            if not ends_at_end:
+                return exit_
             if exit_ is not None and not self._legacy_same_tail(exit_, q):
                 return None
             return q if exit_ is None else exit_
