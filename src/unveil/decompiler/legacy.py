@@ -704,6 +704,9 @@ class LegacyBlocks:
             hf = self._legacy_handler_frame(frame, blk)
             fex = self.walk(H, hf, lambda i: region(i) and hdom(i), loop)
             ends = {n._index for st in hf.stmts for n in ast.walk(st) if getattr(n, "_reraise", False)}
+            # (a statement inside that goes on to a copy of the re-raise)
+            ends.update(i for i in getattr(self, "_lfollows", ()) if hdom(self.cfg.containing(i).start)
+                        and self.instrs[i].op == "RERAISE")
             fin = _structure().strip_tail_reraise(hf.stmts)
             if _structure().leaves_reraise(fin):
                 self.fail("finally body re-raises where no branch ends", H)
