@@ -664,6 +664,30 @@ def finally_with_if_else_then_code(x):
     return log
 
 
+# ----------------------------------- except clauses that return, then code
+# (the code after the try statement and an else clause lie in the same place;
+# only an else clause ending the function leaves a dead ``return None``)
+
+def except_returns_then_code(m, k):
+    try:
+        p = m[k]
+    except (KeyError, TypeError):
+        return -1
+    if p is None:
+        return 0
+    p = p + 1
+    return p
+
+
+def except_returns_else_ends_function(m, k):
+    try:
+        m[k]
+    except KeyError:
+        return False
+    else:
+        return True
+
+
 CASES = [
     (try_except_bare, KINDS),
     (try_except_typed, KINDS),
@@ -722,4 +746,6 @@ CASES = [
     (except_raises_with_else, [({1: 2}, 1), ({}, 1), (None, 0)]),
     (finally_with_if, [(0,), (1,), (5,)]),
     (finally_with_if_else_then_code, [(0,), (1,), (5,)]),
+    (except_returns_then_code, [({1: 2}, 1), ({1: None}, 1), ({}, 1), (None, 0), ({1: "x"}, 1)]),
+    (except_returns_else_ends_function, [({1: 2}, 1), ({}, 1), (None, 0)]),
 ]

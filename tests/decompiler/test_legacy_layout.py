@@ -29,6 +29,8 @@ SAME_BYTECODE = {
     cases_control.not_in_and_not: LEGACY,
     cases_exceptions.except_raises_then_loop: LEGACY,
     cases_exceptions.finally_with_if: LEGACY,
+    cases_exceptions.except_returns_then_code: LEGACY,
+    cases_exceptions.except_returns_else_ends_function: LEGACY,
     cases_exceptions.finally_with_if_else_then_code: LEGACY,
     cases_exceptions.except_as_raises_then_code: LEGACY,
     cases_exceptions.except_raises_with_else: LEGACY,

@@ -516,7 +516,11 @@ class LegacyBlocks:
                 follow = X
             elif h_exit is None and dead_exit is not None and self._legacy_same_place(X, dead_exit):
                 follow = X  # no clause ends normally, but all would go where the body goes
-            elif h_exit is None and dead_exit is None and not (s < X < H):
+            elif h_exit is None and dead_exit is None:
+                # no clause ends normally and none shows where it would go:
+                # the code after is the try statement's follow (an else
+                # clause lies in the same place; see function.py for the
+                # one at the end of a function)
                 follow = X
             else:
                 # the else clause runs from X to where the handlers go
