@@ -803,6 +803,34 @@ def not_in_and_not(a, b, c):
     return r
 
 
+# ------------------------------------ if/else ending a while loop's body
+# (3.10: the first branch jumps forward to the loop's repeated test; a
+# ``continue`` would jump back)
+
+def bisect_if_else(a, x):
+    lo, hi = 0, len(a)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if x < a[mid]:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+def while_if_continue_else(n):
+    out = []
+    while n > 0:
+        n -= 1
+        if n % 3 == 0:
+            out.append(n)
+            continue
+        else:
+            out.append(-n)
+        out.append(0)
+    return out
+
+
 CASES = [
     (if_only, INTS1),
     (if_else, INTS1),
@@ -870,4 +898,6 @@ CASES = [
     (is_none_and_not, [(None, []), (None, [1]), (0, []), (5, [2])]),
     (in_or_not, [(1, [1], 0), (1, [2], 0), (1, [2], 3), (2, [2], 5)]),
     (not_in_and_not, [(1, [1], 0), (1, [2], 0), (1, [2], 3), (2, [2], 5)]),
+    (bisect_if_else, [([], 1), ([1, 2, 3], 2), ([1, 2, 3], 0), ([1, 2, 3], 9)]),
+    (while_if_continue_else, INTS1 + [(7,)]),
 ]

@@ -25,6 +25,7 @@ SAME_BYTECODE = {
     cases_control.while_continue_then_if: LEGACY,
     cases_control.chained_condition_raise: V in ((3, 8), (3, 9)),
     cases_control.is_none_and_not: LEGACY,
+    cases_control.bisect_if_else: LEGACY,
     cases_control.in_or_not: LEGACY,
     cases_control.not_in_and_not: LEGACY,
     cases_exceptions.except_raises_then_loop: LEGACY,

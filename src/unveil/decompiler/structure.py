@@ -268,6 +268,12 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if op in ("BEFORE_WITH", "BEFORE_ASYNC_WITH"):
             return self.with_(last, frame, region, loop)
         if op == "JUMP":
+            if (LONE_JUMP_IS_BODY and loop is not None and last.target > last.index
+                    and last.target in loop.continue_targets and not region(last.target)):
+                # <=3.10 writes ``continue`` as a jump back to the loop's
+                # start: a jump forward to the loop's test is the end of
+                # the body (of an if/else's first branch, say)
+                return Exit("leave", last.target)
             return self.transfer(last.target, frame, region, loop)
         if op in CONDITIONAL_JUMPS:
             return self.branch(block, frame, region, loop)
