@@ -831,6 +831,27 @@ def while_if_continue_else(n):
     return out
 
 
+# ---------------------------- while True whose body starts with a way out
+# (<=3.10: ``while c:`` falls from its test into the body; a test falling
+# into a return is an if statement in a ``while True:`` body)
+
+def while_true_exit_first(action, explicit, limit):
+    out = []
+    while True:
+        if action is None:
+            out.append("none")
+            return out
+        if explicit is not None:
+            out.append(explicit)
+            if len(out) < limit:
+                action = action - 1 if action > 0 else None
+                continue
+            break
+        out.append(action)
+        return out
+    return out
+
+
 CASES = [
     (if_only, INTS1),
     (if_else, INTS1),
@@ -900,4 +921,5 @@ CASES = [
     (not_in_and_not, [(1, [1], 0), (1, [2], 0), (1, [2], 3), (2, [2], 5)]),
     (bisect_if_else, [([], 1), ([1, 2, 3], 2), ([1, 2, 3], 0), ([1, 2, 3], 9)]),
     (while_if_continue_else, INTS1 + [(7,)]),
+    (while_true_exit_first, [(None, 1, 3), (2, None, 3), (3, "e", 2), (1, "e", 9), (0, "e", 9)]),
 ]

@@ -41,6 +41,10 @@ COPIES_EXIT_BLOCKS = PY >= (3, 10)
 #: never lay out so. 3.11+ may end an ``and``/``or`` link with such a jump.
 LONE_JUMP_IS_BODY = PY <= (3, 10)
 
+#: <=3.10: a ``while c:`` loop's body is where its test falls through; a
+#: test that falls into the way out is an ``if`` in a ``while True:`` body.
+WHILE_BODY_FALLS_FROM_TEST = PY <= (3, 10)
+
 #: Operator text for the <=3.10 operator opcodes.
 _OLD_BINARY = {
     "POWER": "**", "MULTIPLY": "*", "MATRIX_MULTIPLY": "@", "FLOOR_DIVIDE": "//",

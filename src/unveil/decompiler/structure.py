@@ -25,7 +25,8 @@ from .errors import DecompilationError
 from .function import last_return_into_else
 from .asyncs import ASYNC_OPS, AsyncConstructs
 from .inline import InlinedComprehensions
-from .instructions import COPIES_EXIT_BLOCKS, CONDITIONAL_JUMPS, LONE_JUMP_IS_BODY
+from .instructions import (COPIES_EXIT_BLOCKS, CONDITIONAL_JUMPS, LONE_JUMP_IS_BODY,
+                           WHILE_BODY_FALLS_FROM_TEST)
 from .legacy import LegacyBlocks
 from .match import MATCH_OPS, MatchStatements
 
@@ -606,8 +607,10 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         emit it and return where control goes on; None when there is no
         else clause or it does not end where the dead jump says."""
         end = self.legacy_else_end(t, fl)
-        if end is None:
-            return None
+        if end is None or not self.dominated_by(self.cfg.containing(t))(self.cfg.containing(fl - 2).start):
+            return None  # (a dead jump after other code than the if body)
+        if loop is not None and end == loop.break_target:
+            return None  # rather a ``break`` whose jumps were threaded past it
         if end > fl:
             inside = self.branch_region(fl, region)
             else_region = lambda i: inside(i) and i < end
@@ -814,7 +817,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 if c is not None and not isinstance(c.true, tuple) and not isinstance(c.false, tuple):
                     inside_t = c.true in natural
                     inside_f = c.false in natural
-                    if inside_t != inside_f:
+                    if inside_t != inside_f and not self.falls_out_of_test(c, inside_t):
                         test = c.expr if inside_t else negate(c.expr)
                         start = c.true if inside_t else c.false
                         exit_ = c.false if inside_t else c.true
@@ -835,6 +838,14 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             return self.while_loop(None, header.start, None, frame, natural, header, None)
         finally:
             self.active_loops.discard(header.start)
+
+    def falls_out_of_test(self, c: Cond, inside_true):
+        """Whether the loop header's condition falls through into the way
+        out of the loop (see WHILE_BODY_FALLS_FROM_TEST)."""
+        if not WHILE_BODY_FALLS_FROM_TEST:
+            return False
+        fall = max(self.cfg.blocks[k].end for k in c.blocks)
+        return (c.false if inside_true else c.true) == fall
 
     def for_loop(self, header, frame, natural, outer):
         it = frame.pop()
