@@ -852,6 +852,15 @@ def while_true_exit_first(action, explicit, limit):
     return out
 
 
+# -------------------------- a while loop ending the function (3.10 copies
+# the final ``return None`` to both of its exits)
+
+def while_not_ends_function(box):
+    box.append(len(box))
+    while not len(box) > 3:
+        box.append(len(box) * 2)
+
+
 CASES = [
     (if_only, INTS1),
     (if_else, INTS1),
@@ -922,4 +931,5 @@ CASES = [
     (bisect_if_else, [([], 1), ([1, 2, 3], 2), ([1, 2, 3], 0), ([1, 2, 3], 9)]),
     (while_if_continue_else, INTS1 + [(7,)]),
     (while_true_exit_first, [(None, 1, 3), (2, None, 3), (3, "e", 2), (1, "e", 9), (0, "e", 9)]),
+    (while_not_ends_function, [([],), ([1, 2, 3, 4],), ([1, 2],), ([500, 500],)]),
 ]

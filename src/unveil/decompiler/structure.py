@@ -581,7 +581,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             # function's own ``return None`` and the other branch also ends,
             # the source was if/else (the compiler copied the final return
             # into both); otherwise what follows is simply the next code.
-            if then.stmts and is_return_none(then.stmts[-1]) and COPIES_EXIT_BLOCKS:
+            goes_on_looping = loop is not None and fl in loop.continue_targets
+            if then.stmts and is_return_none(then.stmts[-1]) and COPIES_EXIT_BLOCKS and not goes_on_looping:
                 f_exit = self.walk(fl, other, self.branch_region(fl, region), loop)
                 if f_exit.kind == "end":
                     frame.emit(self.make_if(test, then.stmts, other.stmts))
