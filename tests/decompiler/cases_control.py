@@ -848,7 +848,7 @@ def while_true_exit_first(action, explicit, limit):
                 continue
             break
         out.append(action)
-        return out
+        break
     return out
 
 

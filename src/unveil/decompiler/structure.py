@@ -907,11 +907,16 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         inside = self.loop_region(header, {exit_, brk})
         if test is None:
             region = lambda i: inside(i) or i == header.start
-            self.walk(start, body, lambda i: inside(i), loop, skip_header=header.start)
+            ex = self.walk(start, body, lambda i: inside(i), loop, skip_header=header.start)
         else:
             skip_starts = {self.cfg.blocks[k].start for k in skip}
             region = lambda i: inside(i) and i != latch and i not in skip_starts
-            self.walk(start, body, region, loop)
+            ex = self.walk(start, body, region, loop)
+        if (ex.kind == "leave" and ex.target not in conts and loop.break_target is not None
+                and self.same_place(ex.target, loop.break_target)):
+            # the body's last statement leaves the loop: a ``break`` (3.11
+            # reaches the code after the loop through a copy of it)
+            body.emit(ast.Break())
         stmts = strip_trailing_continue(body.stmts)
         orelse, follow = self.loop_else(exit_, brk, frame, None)
         frame.emit(ast.While(test=test if test is not None else E.const(True),
