@@ -673,6 +673,194 @@ def histogram(values, buckets):
     return counts
 
 
+# ------------------------------------------- else after a body that leaves
+# (3.8/3.9 keep the jump over the else clause as dead code: the else is
+# visible in the layout)
+
+def else_after_nested_returns(a, b):
+    if a > 0:
+        v = a * b
+        if v > 10:
+            return [v, a]
+        else:
+            return v
+    else:
+        return b
+
+
+def else_after_raise(a, b):
+    if a > 0:
+        if b > 0:
+            return 1
+        else:
+            raise ValueError(b)
+    else:
+        a = b + 1
+    b += a
+    return a, b
+
+
+def else_ending_loop_body(xs):
+    out = []
+    for x in xs:
+        if x > 2:
+            if x > 5:
+                return out
+            else:
+                return x
+        else:
+            out.append(x)
+    return out
+
+
+def else_after_continue(xs):
+    out = []
+    for x in xs:
+        if x % 2:
+            continue
+        else:
+            out.append(x)
+        out.append(-x)
+    return out
+
+
+def else_after_break(xs):
+    out = []
+    for x in xs:
+        if x > 3:
+            out.append(0)
+            break
+        else:
+            out.append(x)
+        out.append(-x)
+    return out
+
+
+# ------------------------------------------------ bodies that are one jump
+# (<=3.10: ``if x: pass``/``continue`` is a conditional jump falling into a
+# lone jump, not an ``and``/``or``)
+
+def if_pass_elif(a, b):
+    r = [a]
+    if a == 2:
+        pass
+    elif not b:
+        r.append(b)
+    return r
+
+
+def continue_then_if(xs):
+    out = []
+    for x in xs:
+        if x < 0:
+            continue
+        if x % 2:
+            out.append(x)
+    return out
+
+
+def while_continue_then_if(n):
+    out = []
+    while n > 0:
+        n -= 1
+        if n == 3:
+            continue
+        if n % 2:
+            out.append(n)
+    return out
+
+
+def chained_condition_raise(p, hi):
+    if not 0 <= p <= hi:
+        raise ValueError(p)
+    return p
+
+
+# ---------------------------------- and/or links with an is/in comparison
+# (negating ``a is None`` makes ``a is not None``, which compiles to other
+# jumps: the link is written so that the comparison stays as compiled)
+
+def is_none_and_not(usage, actions):
+    r = 0
+    if usage is not None:
+        r = 1
+    elif usage is None and not actions:
+        r = 2
+    return r
+
+
+def in_or_not(a, b, c):
+    r = [a]
+    if a in b or not c:
+        r.append(c)
+    return r
+
+
+def not_in_and_not(a, b, c):
+    r = [a]
+    if a not in b and not c:
+        r.append(c)
+    return r
+
+
+# ------------------------------------ if/else ending a while loop's body
+# (3.10: the first branch jumps forward to the loop's repeated test; a
+# ``continue`` would jump back)
+
+def bisect_if_else(a, x):
+    lo, hi = 0, len(a)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if x < a[mid]:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+def while_if_continue_else(n):
+    out = []
+    while n > 0:
+        n -= 1
+        if n % 3 == 0:
+            out.append(n)
+            continue
+        else:
+            out.append(-n)
+        out.append(0)
+    return out
+
+
+# ---------------------------- while True whose body starts with a way out
+# (<=3.10: ``while c:`` falls from its test into the body; a test falling
+# into a return is an if statement in a ``while True:`` body)
+
+def while_true_exit_first(action, explicit, limit):
+    out = []
+    while True:
+        if action is None:
+            out.append("none")
+            return out
+        if explicit is not None:
+            out.append(explicit)
+            if len(out) < limit:
+                action = action - 1 if action > 0 else None
+                continue
+            break
+        out.append(action)
+        break
+    return out
+
+
+# -------------------------- a while loop ending the function (3.10 copies
+# the final ``return None`` to both of its exits)
+
+def while_not_ends_function(box):
+    box.append(len(box))
+    while not len(box) > 3:
+        box.append(len(box) * 2)
+
+
 CASES = [
     (if_only, INTS1),
     (if_else, INTS1),
@@ -728,4 +916,20 @@ CASES = [
     (camel_to_snake, [("CamelCase",), ("HTTPServerError",), ("already_snake",), ("",), ("aB",)]),
     (collatz_max, [(1,), (10,), (30,)]),
     (histogram, [([1, 2, 2, 3, 9], 3), ([5, 5, 5], 2), ([1, 2], 0), ([], 2)]),
+    (else_after_nested_returns, INTS2 + [(4, 4)]),
+    (else_after_raise, INTS2 + [(2, -1)]),
+    (else_ending_loop_body, [([],), ([1, 2],), ([1, 3],), ([1, 9],)]),
+    (else_after_continue, [([],), ([1, 2, 3, 4],), ([2],)]),
+    (else_after_break, [([],), ([1, 2, 5, 1],), ([7],)]),
+    (if_pass_elif, INTS2 + [(2, 0), (3, 0)]),
+    (continue_then_if, [([],), ([1, -2, 3, 4, -5],)]),
+    (while_continue_then_if, INTS1 + [(9,)]),
+    (chained_condition_raise, INTS2 + [(0, 0), (-1, 5)]),
+    (is_none_and_not, [(None, []), (None, [1]), (0, []), (5, [2])]),
+    (in_or_not, [(1, [1], 0), (1, [2], 0), (1, [2], 3), (2, [2], 5)]),
+    (not_in_and_not, [(1, [1], 0), (1, [2], 0), (1, [2], 3), (2, [2], 5)]),
+    (bisect_if_else, [([], 1), ([1, 2, 3], 2), ([1, 2, 3], 0), ([1, 2, 3], 9)]),
+    (while_if_continue_else, INTS1 + [(7,)]),
+    (while_true_exit_first, [(None, 1, 3), (2, None, 3), (3, "e", 2), (1, "e", 9), (0, "e", 9)]),
+    (while_not_ends_function, [([],), ([1, 2, 3, 4],), ([1, 2],), ([500, 500],)]),
 ]

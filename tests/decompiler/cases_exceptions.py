@@ -645,6 +645,94 @@ def with_open_file(k):
     return lines, buf.closed
 
 
+# ----------------------------------- except clauses that all raise, then code
+# (3.8/3.9 write each clause's exit jump even after its raise: it goes where
+# the try body goes, so the code after is not an else clause)
+
+def except_raises_then_loop(m, k):
+    out = []
+    try:
+        p = m[k]
+    except KeyError:
+        raise ValueError(k)
+    for x in p:
+        out.append(x)
+    return out
+
+
+def except_as_raises_then_code(m, k):
+    try:
+        p = m[k]
+    except KeyError as e:
+        raise ValueError(e)
+    except TypeError:
+        raise
+    p = p * 2
+    return p
+
+
+def except_raises_with_else(m, k):
+    try:
+        p = m[k]
+    except KeyError:
+        raise ValueError(k)
+    else:
+        p = [p]
+    p.append(k)
+    return p
+
+
+# ----------------------------------------------- branches in a finally body
+# (3.10 copies the code after the statement into each branch of the finally
+# body's inlined copy; the handler's copy re-raises at each branch's end)
+
+def finally_with_if(x):
+    log = []
+    try:
+        log.append(x)
+    finally:
+        if x > 1:
+            log.append("big")
+    return log
+
+
+def finally_with_if_else_then_code(x):
+    log = []
+    try:
+        log.append(10 // x)
+    finally:
+        if x > 1:
+            log.append("big")
+        else:
+            log.append("small")
+    log.append("after")
+    return log
+
+
+# ----------------------------------- except clauses that return, then code
+# (the code after the try statement and an else clause lie in the same place;
+# only an else clause ending the function leaves a dead ``return None``)
+
+def except_returns_then_code(m, k):
+    try:
+        p = m[k]
+    except (KeyError, TypeError):
+        return -1
+    if p is None:
+        return 0
+    p = p + 1
+    return p
+
+
+def except_returns_else_ends_function(m, k):
+    try:
+        m[k]
+    except KeyError:
+        return False
+    else:
+        return True
+
+
 CASES = [
     (try_except_bare, KINDS),
     (try_except_typed, KINDS),
@@ -701,4 +789,11 @@ CASES = [
     (with_nested_in_try, KINDS),
     (with_suppress_contextlib, KINDS),
     (with_open_file, [(1,), (3,), (9,)]),
+    (except_raises_then_loop, [({1: [1, 2]}, 1), ({}, 1), ([[3]], 0), (None, 0)]),
+    (except_as_raises_then_code, [({1: 2}, 1), ({}, 1), (None, 0), ([3], 0)]),
+    (except_raises_with_else, [({1: 2}, 1), ({}, 1), (None, 0)]),
+    (finally_with_if, [(0,), (1,), (5,)]),
+    (finally_with_if_else_then_code, [(0,), (1,), (5,)]),
+    (except_returns_then_code, [({1: 2}, 1), ({1: None}, 1), ({}, 1), (None, 0), ({1: "x"}, 1)]),
+    (except_returns_else_ends_function, [({1: 2}, 1), ({}, 1), (None, 0)]),
 ]

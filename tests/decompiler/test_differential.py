@@ -50,9 +50,7 @@ ALL_CASES = _collect()
 # every other case must decompile and behave exactly like the original.
 _LATE_TRY = {"exceptions:try_in_loop_break_continue", "exceptions:try_finally_with_del"}
 KNOWN_GAPS = {
-    (3, 8): {"basic:ifexp_nested_body"},
-    (3, 9): {"basic:ifexp_nested_body"},
-    (3, 10): {"exceptions:try_in_loop_break_continue", "exceptions:try_in_else_and_finally"},
+    (3, 10): {"exceptions:try_in_loop_break_continue"},
     (3, 12): _LATE_TRY,
     (3, 13): _LATE_TRY,
 }.get(sys.version_info[:2], set())

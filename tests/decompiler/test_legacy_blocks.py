@@ -537,8 +537,6 @@ LOOP_CASES = [
 # Not structured yet on these versions: a loud DecompilationError is accepted
 # for them (never different behaviour); every other case must pass.
 GAPS = {
-    # 3.10: the finally body's copies hold the inner try's own exits
-    "try_in_finally_body": {(3, 10)},
     # 3.12+ (structure.py): the else clause's exit is not recognised
     "except_else_finally": {(3, 12), (3, 13)},
 }

@@ -425,12 +425,24 @@ def ends_with_dead_return(program):
 
 def last_return_into_else(body):
     """``if c: return a`` + ``return b`` as the last statements, where the
-    bytecode shows the last statement was not a return: ``if/else``."""
+    bytecode shows the last statement was not a return: ``if/else``. Failing
+    that, a try statement whose except clauses all leave, followed by code
+    that returns: that code is its ``else`` clause (the same place)."""
     if (len(body) >= 2 and isinstance(body[-1], (ast.Return, ast.Raise))
             and isinstance(body[-2], ast.If) and not body[-2].orelse
             and body[-2].body and isinstance(body[-2].body[-1], (ast.Return, ast.Raise))):
         body[-2].orelse = [body[-1]]
         return body[:-1]
+    if len(body) >= 2 and isinstance(body[-1], (ast.Return, ast.Raise)):
+        for k in range(len(body) - 2, -1, -1):
+            st = body[k]
+            if isinstance(st, ast.Try):
+                if (not st.orelse and not st.finalbody and st.handlers
+                        and all(h.body and isinstance(h.body[-1], (ast.Return, ast.Raise))
+                                for h in st.handlers)):
+                    st.orelse = body[k + 1:]
+                    return body[:k + 1]
+                break
     return body
 
 

@@ -36,6 +36,15 @@ PY = sys.version_info[:2]
 #: branch that reaches them; before, such a ``return`` in a branch was source.
 COPIES_EXIT_BLOCKS = PY >= (3, 10)
 
+#: <=3.10: a conditional jump falling into a lone jump is an if statement
+#: whose body is that jump (``pass``, ``continue``, ``break``); ``and``/``or``
+#: never lay out so. 3.11+ may end an ``and``/``or`` link with such a jump.
+LONE_JUMP_IS_BODY = PY <= (3, 10)
+
+#: <=3.10: a ``while c:`` loop's body is where its test falls through; a
+#: test that falls into the way out is an ``if`` in a ``while True:`` body.
+WHILE_BODY_FALLS_FROM_TEST = PY <= (3, 10)
+
 #: Operator text for the <=3.10 operator opcodes.
 _OLD_BINARY = {
     "POWER": "**", "MULTIPLY": "*", "MATRIX_MULTIPLY": "@", "FLOOR_DIVIDE": "//",
@@ -382,7 +391,9 @@ def _rewrite(instrs: List[Instr]) -> List[Instr]:
             i += 2
             continue
         # POP_JUMP_IF_X L; JUMP_BACKWARD H; L:  ->  POP_JUMP_IF_NOT_X H
-        if (ins.op in NEGATED_JUMP and i + 1 < n and ins.target == i + 2
+        # (<=3.10 has backward conditional jumps: this layout is the source's
+        # ``if x: continue``, see LONE_JUMP_IS_BODY)
+        if (not LONE_JUMP_IS_BODY and ins.op in NEGATED_JUMP and i + 1 < n and ins.target == i + 2
                 and instrs[i + 1].op == "JUMP" and instrs[i + 1].target <= i
                 and (i + 1) not in targeted):
             new = Instr(NEGATED_JUMP[ins.op], None, ins.offset, ins.line, instrs[i + 1].target)

@@ -73,6 +73,8 @@ class _Block:
 
 
 _WITH_ENTER = "__with_enter__"
+#: in the pattern of a finally body (see ``_legacy_copies``): a branch ends
+_END_OF_COPY = object()
 _STORES = ("STORE_FAST", "STORE_NAME", "STORE_GLOBAL", "STORE_DEREF")
 _DELETES = ("DELETE_FAST", "DELETE_NAME", "DELETE_GLOBAL", "DELETE_DEREF")
 
@@ -255,6 +257,26 @@ class LegacyBlocks:
         if not follows or not isinstance(index, int) or index not in follows:
             return None
         return self._legacy_key(index)
+
+    def legacy_else_end(self, then_start, else_start):
+        """3.8/3.9: where the ``else`` clause of an if statement whose body
+        never falls through ends, or None when the source had no ``else``.
+
+        The compiler ends an if body with a jump over the else clause even
+        when the body ends in ``raise``/``continue``/``break`` or in a
+        statement whose branches all leave; only a jump straight after a
+        ``return`` is removed (3.10 removes every unreachable jump). That
+        dead jump, just before the else code, is the only trace of the
+        ``else``. Its target is the end of the else clause, or the loop's
+        header when the if statement ends a loop body."""
+        k = else_start - 1
+        if not isinstance(else_start, int) or not then_start <= k < self.n:
+            return None
+        jump = self.instrs[k]
+        block = self.cfg.containing(k)
+        if jump.op != "JUMP" or block.start != k or block.preds or block.exc_preds:
+            return None
+        return jump.target
 
     def _legacy_register(self, indices):
         """Note ``indices`` as places where the code after a statement
@@ -485,14 +507,20 @@ class LegacyBlocks:
                 self._legacy_register([ex.target])
             else:
                 stop = None
-        handlers, h_exit = self._legacy_clauses(blk, frame, region, loop, stop)
+        handlers, h_exit, dead_exit = self._legacy_clauses(blk, frame, region, loop, stop)
         orelse = []
         follow = None
         if ex.kind == "leave":
             X = ex.target
             if h_exit is not None and self._legacy_same_place(X, h_exit):
                 follow = X
-            elif h_exit is None and not (s < X < H):
+            elif h_exit is None and dead_exit is not None and self._legacy_same_place(X, dead_exit):
+                follow = X  # no clause ends normally, but all would go where the body goes
+            elif h_exit is None and dead_exit is None:
+                # no clause ends normally and none shows where it would go:
+                # the code after is the try statement's follow (an else
+                # clause lies in the same place; see function.py for the
+                # one at the end of a function)
                 follow = X
             else:
                 # the else clause runs from X to where the handlers go
@@ -500,7 +528,8 @@ class LegacyBlocks:
                 ef.stmts = []
                 ef.pending = []
                 dom = self.dominated_by(self.cfg.containing(X))
-                ex2 = self.walk(X, ef, lambda i: region(i) and dom(i) and i != h_exit, loop)
+                end = h_exit if h_exit is not None else dead_exit
+                ex2 = self.walk(X, ef, lambda i: region(i) and dom(i) and i != end, loop)
                 if (ex2.kind == "leave" and h_exit is not None
                         and not self._legacy_same_place(ex2.target, h_exit)):
                     self.fail("try/else ends in an unexpected place", X)
@@ -525,9 +554,10 @@ class LegacyBlocks:
         return f
 
     def _legacy_clauses(self, blk, frame, region, loop, stop=None):
-        """The except clauses at ``blk``'s handler and where they go
-        (``stop``: the key of the code after the statement, whose copies
-        end a clause)."""
+        """The except clauses at ``blk``'s handler, where they go, and where
+        the clauses that never end would go (see
+        :meth:`_legacy_dead_clause_exit`); ``stop``: the key of the code
+        after the statement, whose copies end a clause."""
         if not hasattr(self, "_lstops"):
             self._lstops = []
         self._lstops.append(stop)
@@ -541,6 +571,7 @@ class LegacyBlocks:
         ins = self.instrs
         clauses = []
         exits = []
+        dead_exits = []  # where clauses that never end normally would go
         k = blk.handler
         while True:
             op = ins[k].op
@@ -599,6 +630,10 @@ class LegacyBlocks:
             body = S.strip_name_cleanup(cf.stmts, name)
             if ex.kind == "leave":
                 exits.append(ex.target)
+            elif nxt is not None:
+                dead = self._legacy_dead_clause_exit(start, nxt)
+                if dead is not None:
+                    dead_exits.append(dead)
             clauses.append(ast.ExceptHandler(type=typ, name=name, body=body or [ast.Pass()]))
             if nxt is None:
                 break
@@ -610,7 +645,29 @@ class LegacyBlocks:
         for c in clauses[:-1]:
             if c.type is None:
                 self.fail("bare except before the last clause", blk.handler)
-        return clauses, (exits[0] if exits else None)
+        dead_exit = None
+        if dead_exits and all(self._legacy_same_place(dead_exits[0], x) for x in dead_exits[1:] + exits):
+            dead_exit = dead_exits[0]
+        return clauses, (exits[0] if exits else None), dead_exit
+
+    def _legacy_dead_clause_exit(self, start, nxt):
+        """Where the except clause whose body runs from ``start`` (and whose
+        next clause's test is at ``nxt``) would go on if its body ended: the
+        compiler writes the clause's exit (``POP_EXCEPT``, the ``as`` name's
+        deletion, the jump to after the statement) even after a body that
+        never ends: the last jump before ``nxt`` (the ``as`` name's cleanup
+        handler has none)."""
+        ins = self.instrs
+        for j in range(nxt - 1, start, -1):
+            if ins[j].op != "JUMP":
+                continue
+            k = j - 1
+            if (k - 2 > start and ins[k].op in _DELETES and ins[k - 1].op in _STORES
+                    and ins[k - 1].arg == ins[k].arg and ins[k - 2].op == "LOAD_CONST"
+                    and ins[k - 2].arg is None):
+                k -= 3  # except E as name: the name's deletion
+            return ins[j].target if ins[k].op == "POP_EXCEPT" else None
+        return None
 
     # ---------------------------------------------------------- try/finally
     def _legacy_finally(self, ins, frame, region, loop):
@@ -650,10 +707,14 @@ class LegacyBlocks:
             # the handler's copy of the finally body, up to its RERAISE
             hf = self._legacy_handler_frame(frame, blk)
             fex = self.walk(H, hf, lambda i: region(i) and hdom(i), loop)
-            fin = hf.stmts
-            if fin and isinstance(fin[-1], ast.Raise) and fin[-1].exc is None:
-                fin = fin[:-1]
-            blk.copies = self._legacy_copies(blk, hdom)
+            ends = {n._index for st in hf.stmts for n in ast.walk(st) if getattr(n, "_reraise", False)}
+            # (a statement inside that goes on to a copy of the re-raise)
+            ends.update(i for i in getattr(self, "_lfollows", ()) if hdom(self.cfg.containing(i).start)
+                        and self.instrs[i].op == "RERAISE")
+            fin = _structure().strip_tail_reraise(hf.stmts)
+            if _structure().leaves_reraise(fin):
+                self.fail("finally body re-raises where no branch ends", H)
+            blk.copies = self._legacy_copies(blk, hdom, ends)
             blk.normal = self._normal_exits(
                 blk, loop, lambda p: blk.copies.get(p + 1))
             body, ex = self._legacy_body(blk, frame, region, loop,
@@ -671,18 +732,25 @@ class LegacyBlocks:
         frame.emit(node)
         return self._legacy_continue(follow, frame, region, loop)
 
-    def _legacy_copies(self, blk, hdom):
+    def _legacy_copies(self, blk, hdom, ends):
         """3.9/3.10: where the inlined copies of the finally body at
         ``blk.handler`` are (start -> index after), found after each
         POP_BLOCK of the body by comparing with the handler's copy (whose
-        exits also drop the exception: those instructions are left out)."""
+        exits also drop the exception: those instructions are left out).
+        ``ends``: the handler copy's re-raises that end a branch of the
+        finally body (not those of a try statement inside it): there a
+        copy goes on to the code after the statement."""
         H = blk.handler
         ins = self.instrs
         end = max(b.end for b in self.cfg.blocks if hdom(b.start))
         seq = ins[H:end]
         if not seq or seq[-1].op != "RERAISE":
             self.fail("finally handler does not end in RERAISE", H)
-        seq = seq[:-1]
+        # the last re-raise ends the finally body, unless it is the handler
+        # of a try statement inside it (the body ended earlier, in ``ends``)
+        last_ends_body = not ends or end - 1 in ends
+        if last_ends_body:
+            seq = seq[:-1]
         # an exit's unwinding is reached by falling, never by a jump (a
         # with's or an except clause's own POP_TOPs are jump targets)
         targets = {x.target for x in ins if x.target is not None}
@@ -700,30 +768,46 @@ class LegacyBlocks:
                 j += 6
                 pattern.append(None)
                 continue
+            if H + j in ends:
+                pattern.append(_END_OF_COPY)  # a branch of the finally body ends
+                j += 1
+                continue
             pattern.append(seq[j])
             j += 1
         copies = {}
         for p in self._legacy_pops(blk):
-            end = self._legacy_match(p + 1, pattern)
+            end = self._legacy_match(p + 1, pattern, last_ends_body)
             if end is not None:
                 copies[p + 1] = end
         return copies
 
-    def _legacy_match(self, q, pattern):
-        """Where the copy of ``pattern`` at ``q`` ends, or None. ``None`` in
-        the pattern is where the handler's copy drops the exception: a copy
-        on a ``return`` path drops the pending value there instead
-        (``POP_TOP``, ``ROT_TWO; POP_TOP``), other copies nothing."""
+    def _legacy_match(self, q, pattern, ends_at_end=True):
+        """Where control goes on after the copy of ``pattern`` at ``q``, or
+        None. ``None`` in the pattern is where the handler's copy drops the
+        exception: a copy on a ``return`` path drops the pending value there
+        instead (``POP_TOP``, ``ROT_TWO; POP_TOP``), other copies nothing.
+        Where the pattern has branch ends (``_END_OF_COPY``), control goes
+        on at the first one: every one must lead to the same code, and so
+        must the end of the copy when the pattern ends the finally body
+        (``ends_at_end``)."""
         ins = self.instrs
 
-        def match(q, j):
+        def match(q, j, exit_):
             while j < len(pattern):
                 x = pattern[j]
+                if x is _END_OF_COPY:
+                    if exit_ is not None and not self._legacy_same_tail(exit_, q):
+                        return None
+                    for size in self._legacy_branch_exits(q):
+                        end = match(q + size, j + 1, q if exit_ is None else exit_)
+                        if end is not None:
+                            return end
+                    return None
                 if x is None:
                     for skip in (["POP_TOP"], ["SWAP", "POP_TOP"], []):
                         if ([y.op for y in ins[q:q + len(skip)]] == skip
                                 and (len(skip) < 2 or ins[q].arg == 2)):
-                            end = match(q + len(skip), j + 1)
+                            end = match(q + len(skip), j + 1, exit_)
                             if end is not None:
                                 return end
                     return None
@@ -731,8 +815,27 @@ class LegacyBlocks:
                     return None
                 q += 1
                 j += 1
-            return q
-        return match(q, 0)
+            if not ends_at_end:
+                return exit_
+            if exit_ is not None and not self._legacy_same_tail(exit_, q):
+                return None
+            return q if exit_ is None else exit_
+        return match(q, 0, None)
+
+    def _legacy_branch_exits(self, q):
+        """How long the way out of a branch of a finally body's copy at
+        ``q`` may be (the handler's copy re-raises there): a jump to the
+        code after the statement, 3.10's copy of that code when it is a
+        small ``return``/``raise`` block, or nothing when the branch falls
+        into it."""
+        sizes = []
+        if q < self.n and self.instrs[q].op == "JUMP":
+            sizes.append(1)
+        key = self._legacy_key(q)
+        if isinstance(key, tuple):
+            sizes.append(len(key[1]))
+        sizes.append(0)
+        return sizes
 
     # ----------------------------------------------------------------- with
     def _legacy_with(self, ins, frame, region, loop):

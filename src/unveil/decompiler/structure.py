@@ -22,10 +22,12 @@ from . import expressions as E
 from . import values as V
 from .cfg import CFG, Block
 from .errors import DecompilationError
+from .function import last_return_into_else
 from .asyncs import ASYNC_OPS, AsyncConstructs
 from .exceptstar import ExceptStarClauses
 from .inline import InlinedComprehensions
-from .instructions import COPIES_EXIT_BLOCKS, CONDITIONAL_JUMPS
+from .instructions import (COPIES_EXIT_BLOCKS, CONDITIONAL_JUMPS, LONE_JUMP_IS_BODY,
+                           WHILE_BODY_FALLS_FROM_TEST)
 from .legacy import LegacyBlocks
 from .match import MATCH_OPS, MatchStatements
 
@@ -66,6 +68,13 @@ def negate(e):
         if t in flip:
             return ast.Compare(left=e.left, ops=[flip[t]()], comparators=e.comparators)
     return ast.UnaryOp(op=ast.Not(), operand=e)
+
+
+def flips(e):
+    """Whether :func:`negate` turns ``e`` into another comparison (``is``
+    into ``is not``, ``in`` into ``not in``), which compiles differently."""
+    return (isinstance(e, ast.Compare) and len(e.ops) == 1
+            and isinstance(e.ops[0], (ast.Is, ast.IsNot, ast.In, ast.NotIn)))
 
 
 def bool_op(op, a, b):
@@ -261,11 +270,18 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if op == "RERAISE":
             node = ast.Raise(exc=None, cause=None)
             node._reraise = True  # the compiler's, not a ``raise`` in the source
+            node._index = last.index
             frame.emit(node)
             return END
         if op in ("BEFORE_WITH", "BEFORE_ASYNC_WITH"):
             return self.with_(last, frame, region, loop)
         if op == "JUMP":
+            if (LONE_JUMP_IS_BODY and loop is not None and last.target > last.index
+                    and last.target in loop.continue_targets and not region(last.target)):
+                # <=3.10 writes ``continue`` as a jump back to the loop's
+                # start: a jump forward to the loop's test is the end of
+                # the body (of an if/else's first branch, say)
+                return Exit("leave", last.target)
             return self.transfer(last.target, frame, region, loop)
         if op in CONDITIONAL_JUMPS:
             return self.branch(block, frame, region, loop)
@@ -440,12 +456,20 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 continue
             st, sf = sub.true, sub.false
             other = c.false if side == "true" else c.true
+            if self.is_jump_body(c, other):
+                continue
             other = self.alias(other[1] if isinstance(other, tuple) else other)
             stn = st[1] if isinstance(st, tuple) else st
             sfn = sf[1] if isinstance(sf, tuple) else sf
+            true, false = stn, sfn
             if side == "true":
                 if other == self.alias(sfn):
                     expr = chain_compare(c.expr, sub.expr) or bool_op(ast.And, c.expr, sub.expr)
+                elif other == self.alias(stn) and flips(c.expr) and not flips(sub.expr):
+                    # ``a is None and not b``: the same as ``a is not None or b``,
+                    # but only this keeps the first test as it is compiled
+                    expr = bool_op(ast.And, c.expr, negate(sub.expr))
+                    true, false = sfn, stn
                 elif other == self.alias(stn):
                     expr = bool_op(ast.Or, negate(c.expr), sub.expr)
                 else:
@@ -453,16 +477,34 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             else:
                 if other == self.alias(stn):
                     expr = bool_op(ast.Or, c.expr, sub.expr)
+                elif other == self.alias(sfn) and flips(c.expr) and not flips(sub.expr):
+                    expr = bool_op(ast.Or, c.expr, negate(sub.expr))
+                    true, false = sfn, stn
                 elif other == self.alias(sfn):
                     expr = bool_op(ast.And, negate(c.expr), sub.expr)
                 else:
                     continue
             c.expr = expr
-            c.true, c.false = stn, sfn
+            c.true, c.false = true, false
             c.frame = sub.frame
             c.blocks = c.blocks | sub.blocks
             return True
         return False
+
+    def is_jump_body(self, c: Cond, index):
+        """Whether ``index``, where ``c`` falls through, is a lone jump that
+        is an if statement's body (see LONE_JUMP_IS_BODY), not a way to
+        the target it jumps to."""
+        if not LONE_JUMP_IS_BODY or not isinstance(index, int):
+            return False
+        b = self.cfg.at(index)
+        fall = max(self.cfg.blocks[k].end for k in c.blocks)
+        if b is None or index != fall or b.end - b.start != 1 or self.instrs[index].op != "JUMP":
+            return False
+        # a chained comparison's true path jumps over the false path's POP_TOP
+        skips_cleanup = (self.instrs[index].target == index + 2
+                         and self.instrs[index + 1].op == "POP_TOP")
+        return not skips_cleanup
 
     # --------------------------------------------------------------- if
     def branch(self, block: Block, frame, region, loop):
@@ -503,7 +545,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         # goes; not a try statement that other code reaches too: that would
         # be structured once here and its code walked again after the if
         t_block = self.cfg.at(t)
-        if (t_block is not None and t_block.end - t_block.start == 1
+        jump_body = self.is_jump_body(c, t)
+        if (not jump_body and t_block is not None and t_block.end - t_block.start == 1
                 and self.instrs[t].op == "JUMP" and region(self.instrs[t].target)
                 and (loop is None or self.instrs[t].target not in loop.continue_targets)
                 and not self.shared_try(self.instrs[t].target, c.blocks | {t_block.id})):
@@ -511,6 +554,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         then = frame.copy()
         then.stmts = []
         t_exit = self.walk(t, then, self.branch_region(t, region), loop) if t != fl else Exit("leave", t)
+        if jump_body and not then.stmts:
+            then.stmts = [ast.Pass()]  # ``if x: pass`` (an empty body would negate the test)
         depth = len(frame.stack)
         # value-producing diamond: a conditional expression
         if t_exit.kind == "leave" and len(then.stack) == depth + 1 and not live(then.stmts):
@@ -522,6 +567,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 body, orelse = then.pop_expr(), other.pop_expr()
                 frame.push(ast.IfExp(test=test, body=body, orelse=orelse))
                 return t_exit.target
+            if f_exit.kind == "end" and self.returned_instead(other, t_exit.target):
+                frame.push(ast.IfExp(test=test, body=then.pop_expr(), orelse=live(other.stmts)[0].value))
+                return t_exit.target
             self.fail("conditional expression with unbalanced branches", self.cfg.at(t).start)
         if t_exit.kind == "leave" and self.same_place(t_exit.target, fl):
             # if without else
@@ -530,12 +578,21 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             return self.transfer(fl, frame, region, loop) if not region(fl) else fl
         other = frame.copy()
         other.stmts = []
+        if t_exit.kind == "end" and self.only_return(then) and self.return_joined_from_before(fl):
+            f_exit = self.walk(fl, other, self.branch_region(fl, region), loop)
+            if (f_exit.kind == "leave" and len(other.stack) == depth + 1 and not live(other.stmts)
+                    and self.returned_instead(then, f_exit.target)):
+                frame.push(ast.IfExp(test=test, body=live(then.stmts)[0].value, orelse=other.pop_expr()))
+                return f_exit.target
+            other = frame.copy()
+            other.stmts = []
         if t_exit.kind == "end":
             # the then-branch never falls through. When it ends in the
             # function's own ``return None`` and the other branch also ends,
             # the source was if/else (the compiler copied the final return
             # into both); otherwise what follows is simply the next code.
-            if then.stmts and is_return_none(then.stmts[-1]) and COPIES_EXIT_BLOCKS:
+            goes_on_looping = loop is not None and fl in loop.continue_targets
+            if then.stmts and is_return_none(then.stmts[-1]) and COPIES_EXIT_BLOCKS and not goes_on_looping:
                 entered = set(self.active_handlers)
                 f_exit = self.walk(fl, other, self.branch_region(fl, region), loop)
                 if f_exit.kind == "end":
@@ -544,6 +601,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 # that walk is dropped and the code walked again as what
                 # follows the if: the try statements it entered are new again
                 self.active_handlers = entered
+            nxt = self.dead_jump_else(test, then, t, fl, frame, region, loop)
+            if nxt is not None:
+                return nxt
             frame.emit(self.make_if(test, then.stmts, []))
             return self.transfer(fl, frame, region, loop) if not region(fl) else fl
         f_exit = self.walk(fl, other, self.branch_region(fl, region), loop)
@@ -562,6 +622,63 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         b = self.cfg.at(index)
         return (b is not None and self.new_try(b) is not None
                 and any(p.id not in block_ids for p in b.preds))
+
+    def dead_jump_else(self, test, then, t, fl, frame, region, loop):
+        """An if statement whose body never falls through, with the
+        ``else`` clause the bytecode shows (see :meth:`legacy_else_end`):
+        emit it and return where control goes on; None when there is no
+        else clause or it does not end where the dead jump says."""
+        end = self.legacy_else_end(t, fl)
+        if end is None or not self.dominated_by(self.cfg.containing(t))(self.cfg.containing(fl - 2).start):
+            return None  # (a dead jump after other code than the if body)
+        if loop is not None and end == loop.break_target:
+            return None  # rather a ``break`` whose jumps were threaded past it
+        if end > fl:
+            inside = self.branch_region(fl, region)
+            else_region = lambda i: inside(i) and i < end
+        elif loop is not None and end in loop.continue_targets:
+            else_region = self.branch_region(fl, region)  # the rest of the loop body
+        else:
+            return None
+        other = frame.copy()
+        other.stmts = []
+        f_exit = self.walk(fl, other, else_region, loop)
+        if f_exit.kind == "leave":
+            if end > fl and not self.same_place(f_exit.target, end):
+                return None
+            if end < fl and f_exit.target not in loop.continue_targets:
+                return None
+        body = then.stmts
+        if self.instrs[fl - 2].op == "RETURN_VALUE":
+            # the jump stayed because it was a jump target: the end of an
+            # if/else in the body whose last branch returns
+            body = last_return_into_else(body)
+        frame.emit(self.make_if(test, body, other.stmts))
+        if f_exit.kind == "leave":
+            frame.stack[:] = other.stack
+            target = f_exit.target
+        elif end > fl:
+            target = end
+        else:
+            return END
+        return self.transfer(target, frame, region, loop) if not region(target) else target
+
+    def returned_instead(self, branch, target):
+        """3.8/3.9: whether ``branch``, a lone ``return <value>``, stands for
+        a conditional expression's branch whose jump to the ``return`` at
+        ``target`` the peephole optimizer replaced by a return."""
+        return (self.only_return(branch) and isinstance(target, int) and target < self.n
+                and self.instrs[target].op == "RETURN_VALUE")
+
+    def return_joined_from_before(self, index):
+        """Whether a ``return`` after ``index`` is reached with its value
+        from code before ``index`` as well (a conditional expression's
+        branches meet there); cheap test before walking a branch twice."""
+        if not hasattr(self, "_return_joins"):
+            # (start, first predecessor) of each block that is only a return
+            self._return_joins = [(b.start, min(p.start for p in b.preds)) for b in self.cfg.blocks
+                                  if self.instrs[b.start].op == "RETURN_VALUE" and b.preds]
+        return any(start > index > first for start, first in self._return_joins)
 
     def only_return(self, frame):
         """Whether ``frame`` holds nothing but one ``return <value>``."""
@@ -728,7 +845,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 if c is not None and not isinstance(c.true, tuple) and not isinstance(c.false, tuple):
                     inside_t = c.true in natural
                     inside_f = c.false in natural
-                    if inside_t != inside_f:
+                    if inside_t != inside_f and not self.falls_out_of_test(c, inside_t):
                         test = c.expr if inside_t else negate(c.expr)
                         start = c.true if inside_t else c.false
                         exit_ = c.false if inside_t else c.true
@@ -749,6 +866,14 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             return self.while_loop(None, header.start, None, frame, natural, header, None)
         finally:
             self.active_loops.discard(header.start)
+
+    def falls_out_of_test(self, c: Cond, inside_true):
+        """Whether the loop header's condition falls through into the way
+        out of the loop (see WHILE_BODY_FALLS_FROM_TEST)."""
+        if not WHILE_BODY_FALLS_FROM_TEST:
+            return False
+        fall = max(self.cfg.blocks[k].end for k in c.blocks)
+        return (c.false if inside_true else c.true) == fall
 
     def for_loop(self, header, frame, natural, outer):
         it = frame.pop()
@@ -809,11 +934,16 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         inside = self.loop_region(header, {exit_, brk})
         if test is None:
             region = lambda i: inside(i) or i == header.start
-            self.walk(start, body, lambda i: inside(i), loop, skip_header=header.start)
+            ex = self.walk(start, body, lambda i: inside(i), loop, skip_header=header.start)
         else:
             skip_starts = {self.cfg.blocks[k].start for k in skip}
             region = lambda i: inside(i) and i != latch and i not in skip_starts
-            self.walk(start, body, region, loop)
+            ex = self.walk(start, body, region, loop)
+        if (ex.kind == "leave" and ex.target not in conts and loop.break_target is not None
+                and self.same_place(ex.target, loop.break_target)):
+            # the body's last statement leaves the loop: a ``break`` (3.11
+            # reaches the code after the loop through a copy of it)
+            body.emit(ast.Break())
         stmts = strip_trailing_continue(body.stmts)
         orelse, follow = self.loop_else(exit_, brk, frame, None)
         frame.emit(ast.While(test=test if test is not None else E.const(True),
@@ -1055,6 +1185,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         self.walk(H, f, self.dominated_by(hb), loop)
         # the copy ends by re-raising (RERAISE) wherever it ends: not source
         stmts = strip_tail_reraise(f.stmts)
+        if leaves_reraise(stmts):
+            self.fail("finally body re-raises where no branch ends", H)
         # the copy's instructions, to find the copies inlined on other paths
         k = H + 1
         while k < self.n and not (self.instrs[k].op == "RERAISE" and self.instrs[k].arg == 0):
@@ -1234,9 +1366,17 @@ def save_computed(frame, depth):
 
 
 def strip_tail_reraise(stmts):
-    """Drop the compiler's re-raise from every place a finally body ends."""
-    if stmts and getattr(stmts[-1], "_reraise", False):
-        return strip_tail_reraise(stmts[:-1])
+    """Drop the compiler's re-raise from every place a finally body ends.
+    ``if c: A; <re-raise>`` followed by ``B`` is ``if c: A else: B``: only
+    the else path reaches ``B``."""
+    stmts = list(stmts)
+    while stmts and getattr(stmts[-1], "_reraise", False):
+        stmts.pop()
+    for k, st in enumerate(stmts[:-1]):
+        if isinstance(st, ast.If) and not st.orelse and st.body and getattr(st.body[-1], "_reraise", False):
+            st.body = strip_tail_reraise(st.body) or [ast.Pass()]
+            st.orelse = strip_tail_reraise(stmts[k + 1:])
+            return stmts[:k + 1]
     if stmts:
         last = stmts[-1]
         if isinstance(last, (ast.If, ast.Try)):
@@ -1245,6 +1385,11 @@ def strip_tail_reraise(stmts):
             for h in getattr(last, "handlers", []):
                 h.body = strip_tail_reraise(h.body) or [ast.Pass()]
     return stmts
+
+
+def leaves_reraise(stmts):
+    """Whether a compiler's re-raise is left inside ``stmts``."""
+    return any(getattr(n, "_reraise", False) for st in stmts for n in ast.walk(st))
 
 
 def live(stmts):
