@@ -47,19 +47,41 @@ def stdlib_modules():
     return names
 
 
-def functions(code, out):
+def functions(code, out, classes=()):
     """Every def's code object below ``code`` (comprehensions and lambdas are
-    part of the function that holds them)."""
+    part of the function that holds them). ``CLASSES`` records the names of the
+    classes a method is defined in (None inside a function)."""
     for c in code.co_consts:
         if isinstance(c, types.CodeType):
             if c.co_name.startswith("<"):
                 if c.co_name in ("<lambda>", "<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>"):
                     continue
+                functions(c, out, None)
+            elif _is_class_body(c):
+                functions(c, out, None if classes is None else classes + (c.co_name,))
             else:
-                if not _is_class_body(c):
-                    out.append(c)
-            functions(c, out)
+                out.append(c)
+                CLASSES[id(c)] = classes
+                functions(c, out, None)
     return out
+
+
+CLASSES = {}  # id(function code) -> names of the classes it is defined in, outermost first
+
+
+def at_its_place(code, src):
+    """The module to compile for decompiled ``src`` of ``code``: its module's import
+    bindings (see import_header), then ``src`` inside the classes ``code`` was defined
+    in -- "the same place" of DESIGN.md section 3: a method's nested functions are
+    named after its class, and zero-argument ``super()`` needs the class."""
+    import ast
+    tree = ast.parse(HEADERS.get(id(code), ""))
+    body = ast.parse(src).body
+    for name in reversed(CLASSES.get(id(code)) or ()):
+        body = [ast.ClassDef(name=name, bases=[], keywords=[], body=body, decorator_list=[],
+                             **({"type_params": []} if sys.version_info >= (3, 12) else {}))]
+    tree.body += body
+    return ast.fix_missing_locations(tree)
 
 
 def _is_class_body(c):
@@ -128,7 +150,7 @@ def measure(decompile, codes):
             signal.alarm(0)
         try:
             compile(src, "<decompiled>", "exec")
-            mod = compile(HEADERS.get(id(code), "") + src, "<decompiled>", "exec")
+            mod = compile(at_its_place(code, src), "<decompiled>", "exec")
         except SyntaxError as e:
             failures.append((code, "compile: %s" % e))
             continue
@@ -146,7 +168,7 @@ def measure(decompile, codes):
 
 def show_diff(code):
     src = roundtrip_unveil(code)
-    new = find_code(compile(HEADERS.get(id(code), "") + src, "<decompiled>", "exec"), code.co_name)
+    new = find_code(compile(at_its_place(code, src), "<decompiled>", "exec"), code.co_name)
     a, b = normalized(code), normalized(new)
     print("---- %s (%s:%d)" % (code.co_name, code.co_filename, code.co_firstlineno))
     print(src)
