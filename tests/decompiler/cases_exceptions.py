@@ -600,6 +600,31 @@ def with_open_file(k):
     return lines, buf.closed
 
 
+def with_elif_while_not_loops(block, timeout):
+    # ``while not c`` loops in the branches of an elif chain inside a with
+    # (queue.Queue.get's shape): the loop test jumps back when false
+    log = []
+    items = []
+    with Rec(log, "q"):
+        if not block:
+            if not items:
+                raise Boom
+        elif timeout is None:
+            while not len(items) > 2:
+                items.append(len(items))
+        elif timeout < 0:
+            raise ValueError("negative")
+        else:
+            end = timeout * 2
+            while not items:
+                left = end - len(log)
+                if left <= 0:
+                    raise Other
+                items.append(left)
+        item = items.pop()
+        log.append(item)
+        return log, item
+
 CASES = [
     (try_except_bare, KINDS),
     (try_except_typed, KINDS),
@@ -653,4 +678,5 @@ CASES = [
     (with_nested_in_try, KINDS),
     (with_suppress_contextlib, KINDS),
     (with_open_file, [(1,), (3,), (9,)]),
+    (with_elif_while_not_loops, [(0, 2), (1, None), (1, -1), (1, 0), (1, 3), (1, 30)]),
 ]

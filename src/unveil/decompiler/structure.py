@@ -712,7 +712,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                         if found is not None and body.start not in self.active_loops:
                             self.active_loops.add(body.start)
                             try:
-                                return self.while_loop(found[1].expr, start, exit_, frame,
+                                return self.while_loop(found[1], start, exit_, frame,
                                                        natural | self.natural(body), header,
                                                        found[0], skip=c.blocks)
                             finally:
@@ -796,26 +796,29 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         return follow
 
     def inverted_while(self, c: Cond, frame, region, loop):
-        """3.10+ writes ``while c: body`` as ``if c: do body while c``."""
+        """3.10+ writes ``while c: body`` as ``if c: do body while c`` (and
+        ``while not c`` with both jumps the other way round)."""
         if isinstance(c.true, tuple) or isinstance(c.false, tuple):
             return None
-        h = self.cfg.at(c.true)
-        if h is None or h.start in self.active_loops:
-            return None
-        found = self.find_latch(h, c.false, frame)
-        if found is None:
-            return None
-        lstart, lc = found
-        self.active_loops.add(h.start)
-        try:
-            return self.while_loop(lc.expr, h.start, c.false, frame, self.natural(h), h, lstart)
-        finally:
-            self.active_loops.discard(h.start)
+        for body_start, exit_ in ((c.true, c.false), (c.false, c.true)):
+            h = self.cfg.at(body_start)
+            if h is None or h.start in self.active_loops:
+                continue
+            found = self.find_latch(h, exit_, frame)
+            if found is None:
+                continue
+            lstart, test = found
+            self.active_loops.add(h.start)
+            try:
+                return self.while_loop(test, h.start, exit_, frame, self.natural(h), h, lstart)
+            finally:
+                self.active_loops.discard(h.start)
+        return None
 
     def find_latch(self, h, exit_, frame):
         """When ``h`` heads a loop closed by a test that goes back to ``h``
         or out to ``exit_`` (the bottom test of an inverted ``while``): the
-        start of that test and its condition."""
+        start of that test and the condition that keeps the loop going."""
         if not self.is_loop_header(h):
             return None
         latch = None
@@ -837,9 +840,11 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             lc = self.condition(lb, probe)
         except DecompilationError:
             return None
-        if lc.true != h.start or not self.same_place(lc.false, exit_):
-            return None
-        return lstart, lc
+        if lc.true == h.start and self.same_place(lc.false, exit_):
+            return lstart, lc.expr
+        if lc.false == h.start and self.same_place(lc.true, exit_):
+            return lstart, negate(lc.expr)  # ``while not c``: jumps back while c is false
+        return None
 
     def latch_start(self, latch: Block, body_starts):
         """First block of the condition chain that ends in ``latch``."""
