@@ -335,6 +335,17 @@ def while_walrus_loop(a):
     return out, n
 
 
+def while_walrus_call_at_end(a):
+    # ``while x := f():`` as the function's last statement (shutil.copyfileobj)
+    src = iter(range(abs(a) + 1, 0, -1))
+    out = []
+    read = lambda: next(src) - 1
+    while chunk := read():
+        out.append(chunk)
+    out.append(None)
+    if a > 100:
+        return out
+
 def loop_in_loop_else_return(a, b):
     for i in range(3):
         while b > i:
@@ -704,6 +715,7 @@ CASES = [
     (while_return_in_loop, INTS1 + [(1000,)]),
     (while_else_with_continue, INTS1 + [(4,)]),
     (while_walrus_loop, INTS1),
+    (while_walrus_call_at_end, INTS1 + [(200,)]),
     (loop_in_loop_else_return, INTS2 + [(0, 5), (2, 1)]),
     (binary_search, [([1, 3, 5, 7, 9], 7), ([1, 3, 5, 7, 9], 1), ([1, 3, 5, 7, 9], 4), ([], 1), ([2], 2), ([1, 2], None)]),
     (gcd, [(12, 18), (17, 5), (0, 9), (9, 0), (-12, 8), (2 ** 40, 2 ** 20 * 3)]),

@@ -835,11 +835,11 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         try:
             for k in range(lb.start, lb.end - 1):
                 E.execute(probe, self.instrs[k])
-            if probe.stmts:
-                return None
             lc = self.condition(lb, probe)
         except DecompilationError:
             return None
+        if live(probe.stmts):
+            return None  # statements before the test (a walrus in it is not one)
         if lc.true == h.start and self.same_place(lc.false, exit_):
             return lstart, lc.expr
         if lc.false == h.start and self.same_place(lc.true, exit_):
