@@ -346,6 +346,18 @@ def while_walrus_call_at_end(a):
     if a > 100:
         return out
 
+def while_walrus_continue(a):
+    # ``while x := f():`` whose body continues (mimetypes.MimeTypes.readfp):
+    # 3.12+ jumps from the if straight back to the loop's top test
+    lines = iter(["a b", "# c", "d e", "#", "f"][:abs(a) + 1] + [""])
+    out = []
+    while line := next(lines):
+        words = line.split()
+        if words[0].startswith("#"):
+            continue
+        out.extend(words)
+    return out
+
 def loop_in_loop_else_return(a, b):
     for i in range(3):
         while b > i:
@@ -716,6 +728,7 @@ CASES = [
     (while_else_with_continue, INTS1 + [(4,)]),
     (while_walrus_loop, INTS1),
     (while_walrus_call_at_end, INTS1 + [(200,)]),
+    (while_walrus_continue, INTS1),
     (loop_in_loop_else_return, INTS2 + [(0, 5), (2, 1)]),
     (binary_search, [([1, 3, 5, 7, 9], 7), ([1, 3, 5, 7, 9], 1), ([1, 3, 5, 7, 9], 4), ([], 1), ([2], 2), ([1, 2], None)]),
     (gcd, [(12, 18), (17, 5), (0, 9), (9, 0), (-12, 8), (2 ** 40, 2 ** 20 * 3)]),

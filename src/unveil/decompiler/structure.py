@@ -475,6 +475,16 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             return w
         return self.if_(c, frame, region, loop)
 
+    def walk_branch(self, start, frame, region, loop):
+        """Walk one branch of an ``if`` from ``start``."""
+        branch = self.branch_region(start, region)
+        if (loop is not None and not region(start)
+                and (start in loop.continue_targets or start == loop.break_target)):
+            # the branch goes straight back to the loop's test (3.12+ folds
+            # ``else: continue`` into the condition's jump) or out of the loop
+            return self.transfer(start, frame, branch, loop)
+        return self.walk(start, frame, branch, loop)
+
     def branch_region(self, index, region):
         b = self.cfg.at(index)
         if b is None:
@@ -500,13 +510,13 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             t = self.instrs[t].target
         then = frame.copy()
         then.stmts = []
-        t_exit = self.walk(t, then, self.branch_region(t, region), loop) if t != fl else Exit("leave", t)
+        t_exit = self.walk_branch(t, then, region, loop) if t != fl else Exit("leave", t)
         depth = len(frame.stack)
         # value-producing diamond: a conditional expression
         if t_exit.kind == "leave" and len(then.stack) == depth + 1 and not live(then.stmts):
             other = frame.copy()
             other.stmts = []
-            f_exit = self.walk(fl, other, self.branch_region(fl, region), loop)
+            f_exit = self.walk_branch(fl, other, region, loop)
             if (f_exit.kind == "leave" and self.same_place(f_exit.target, t_exit.target)
                     and len(other.stack) == depth + 1 and not live(other.stmts)):
                 body, orelse = then.pop_expr(), other.pop_expr()
@@ -526,13 +536,13 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             # the source was if/else (the compiler copied the final return
             # into both); otherwise what follows is simply the next code.
             if then.stmts and is_return_none(then.stmts[-1]) and COPIES_EXIT_BLOCKS:
-                f_exit = self.walk(fl, other, self.branch_region(fl, region), loop)
+                f_exit = self.walk_branch(fl, other, region, loop)
                 if f_exit.kind == "end":
                     frame.emit(self.make_if(test, then.stmts, other.stmts))
                     return END
             frame.emit(self.make_if(test, then.stmts, []))
             return self.transfer(fl, frame, region, loop) if not region(fl) else fl
-        f_exit = self.walk(fl, other, self.branch_region(fl, region), loop)
+        f_exit = self.walk_branch(fl, other, region, loop)
         frame.emit(self.make_if(test, then.stmts, other.stmts))
         if f_exit.kind == "end":
             frame.stack[:] = then.stack
@@ -695,9 +705,11 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 try:
                     for k in range(header.start, header.end - 1):
                         E.execute(probe, self.instrs[k])
-                    c = self.condition(header, probe) if not probe.stmts else None
+                    c = self.condition(header, probe)
                 except DecompilationError:
                     c = None
+                if live(probe.stmts):
+                    c = None  # statements before the test (a walrus in it is not one)
                 if c is not None and not isinstance(c.true, tuple) and not isinstance(c.false, tuple):
                     inside_t = c.true in natural
                     inside_f = c.false in natural
