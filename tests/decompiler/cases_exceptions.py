@@ -203,6 +203,22 @@ def try_in_loop_break_continue(n):
     return log
 
 
+def try_break_in_except_with_finally(n):
+    # the clause's ``break`` runs the finally, then leaves the loop past its
+    # else (3.12+ inlines the return after the loop there)
+    log = []
+    for k in range(4):
+        try:
+            log.append(10 // (k - n))
+        except ZeroDivisionError:
+            log.append("z")
+            break
+        finally:
+            log.append(k)
+    else:
+        log.append("else")
+    return log
+
 def try_finally_break_in_loop(n):
     log = []
     i = 0
@@ -640,6 +656,7 @@ CASES = [
     (try_return_in_else, KINDS),
     (try_in_loop_break_continue, [(n,) for n in range(7)]),
     (try_finally_break_in_loop, [(0,), (1,), (3,), (5,)]),
+    (try_break_in_except_with_finally, [(0,), (2,), (9,)]),
     (try_break_in_finally, [(0,), (1,), (2,), (4,), (9,)]),
     (try_continue_in_except, KINDS),
     (try_nested, KINDS),

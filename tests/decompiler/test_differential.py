@@ -51,9 +51,7 @@ ALL_CASES = _collect()
 _EXCEPT_STAR = {"py311:exstar_single", "py311:exstar_multiple", "py311:exstar_else_finally",
                 "py311:exstar_catch_remaining", "py311:exstar_reraise_in_handler",
                 "py311:exstar_raise_new", "py311:exstar_in_loop", "py311:exstar_nested_try_return"}
-_LATE_TRY = {"exceptions:try_except_else_finally", "exceptions:try_in_loop_break_continue",
-             "exceptions:try_finally_with_del", "exceptions:with_nested_in_try",
-             "async:async_try_except", "async:async_with_return_and_break",
+_LATE_TRY = {"async:async_try_except", "async:async_with_return_and_break",
              "async:async_comprehensions", "async:async_comprehension_nested",
              "py310:match_subject_expression"}
 KNOWN_GAPS = {

@@ -149,9 +149,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 # any loop found: refuse rather than loop forever
                 self.fail("control flow returns to structured code", i if i < self.n else self.n - 1)
             seen.add(i)
-            while i in self.finally_copies:
-                # an inlined copy of a finally body we already decompiled
-                i = self.finally_copies[i]
+            # an inlined copy of a finally body we already decompiled
+            i = self.past_finally_copies(i)
             if i >= self.n:
                 return Exit("leave", i)
             if not first and not region(self.cfg.containing(i).start):
@@ -315,6 +314,19 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 return False
             index += 1
         return False
+
+    def same_return(self, a, b):
+        """Whether the code at ``a`` and at ``b`` is the same stack shuffle
+        ending in ``return``: the compiler copies a ``return`` after each
+        branch of a conditional expression (when a try's empty finally
+        leaves the return outside the protected range)."""
+        if not (self.returns_at(a) and self.returns_at(b)):
+            return False
+        while self.instrs[a].op != "RETURN_VALUE":
+            if (self.instrs[a].op, self.instrs[a].arg) != (self.instrs[b].op, self.instrs[b].arg):
+                return False
+            a, b = a + 1, b + 1
+        return self.instrs[b].op == "RETURN_VALUE"
 
     def thread(self, index):
         """Where control ends up from ``index`` when only a jump (or a pop
@@ -517,7 +529,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             other = frame.copy()
             other.stmts = []
             f_exit = self.walk_branch(fl, other, region, loop)
-            if (f_exit.kind == "leave" and self.same_place(f_exit.target, t_exit.target)
+            if (f_exit.kind == "leave" and (self.same_place(f_exit.target, t_exit.target)
+                                            or self.same_return(f_exit.target, t_exit.target))
                     and len(other.stack) == depth + 1 and not live(other.stmts)):
                 body, orelse = then.pop_expr(), other.pop_expr()
                 frame.push(ast.IfExp(test=test, body=body, orelse=orelse))
@@ -648,11 +661,46 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 t = self.jump_at_end(s, natural)
                 if t is not None and t not in natural:
                     targets.append(t)
+        targets.extend(self.breaks_from_handlers(natural, normal_exit))
         if not targets:
             return None
         if normal_exit in targets:
             return normal_exit
         return max(set(targets), key=targets.count)
+
+    def breaks_from_handlers(self, natural, normal_exit):
+        """Where the except clauses of a try inside the loop jump out of it
+        (a ``break`` in a clause): handler code that only the loop reaches,
+        that does not loop back and is not after the loop, ending in a jump
+        further out."""
+        header = self.cfg.at(min(natural))
+        in_loop = self.dominated_by(header)
+        after = self.reachable_from(normal_exit) if normal_exit is not None else set()
+        entries = {self.cfg.at(s).handler for s in natural} - {None}
+        clause = self.reachable_from(*entries) if entries else set()
+        clause = {i for i in clause if in_loop(i) and i not in natural and i not in after}
+        targets = []
+        for start in clause:
+            last = self.instrs[self.cfg.at(start).end - 1]
+            if last.op == "JUMP" and last.target not in natural and last.target not in clause:
+                targets.append(last.target)
+        return targets
+
+    def reachable_from(self, *starts):
+        """Block starts reachable from ``starts`` (by jumps, falls and
+        exception edges)."""
+        seen = set()
+        work = [s for s in starts if s is not None and s < self.n]
+        while work:
+            i = work.pop()
+            if i in seen:
+                continue
+            seen.add(i)
+            b = self.cfg.at(i)
+            work.extend(x.start for x in b.succs)
+            if b.handler is not None and b.handler < self.n:
+                work.append(b.handler)
+        return seen
 
     def jump_at_end(self, block, natural, limit=8):
         """Follow straight-line blocks from ``block``; the target of the
@@ -983,7 +1031,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 ex2 = self.walk(start, else_frame, lambda i: region(i) and i != h_exit and not covered(i)
                                 and self.dominated_by(self.cfg.containing(start))(self.cfg.containing(i).start), loop)
                 orelse = else_frame.stmts
-                if ex2.kind == "leave" and ex2.target != h_exit:
+                if ex2.kind == "leave" and not self.same_after_copies(ex2.target, h_exit):
                     self.fail("try/else ends in an unexpected place", start)
                 if ex2.kind == "end" and h_exit is None:
                     follow = None
@@ -993,6 +1041,16 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if follow is None:
             return END
         return self.transfer(follow, frame, region, loop) if not region(follow) else follow
+
+    def past_finally_copies(self, index):
+        """Where the walk really goes on from ``index``: past the inlined
+        copies of finally bodies it skips."""
+        while index in self.finally_copies:
+            index = self.finally_copies[index]
+        return index
+
+    def same_after_copies(self, a, b):
+        return self.past_finally_copies(a) == self.past_finally_copies(b)
 
     def program_handler(self, target):
         for h in self.program.handlers:
@@ -1083,6 +1141,11 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             if ex.kind == "leave" and cf.stack and self.returns_at(ex.target):
                 # ``return value`` out of the clause after an inlined finally
                 ex = self.walk(ex.target, cf, lambda i: True, loop)
+            elif ex.kind == "leave" and self.clause_tail_returns(ex.target, dom):
+                # ``break`` or ``return`` out of the clause through an
+                # enclosing finally: the rest of the clause follows the
+                # finally's inlined copy, outside its protected range
+                ex = self.walk(ex.target, cf, lambda i: True, loop)
             body = strip_name_cleanup(cf.stmts, name)
             if ex.kind == "leave":
                 exits.add(ex.target)
@@ -1094,6 +1157,17 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if len(exits) > 1:
             self.fail("except clauses end in different places %r" % (exits,), H)
         return clauses, (exits.pop() if exits else None)
+
+    def clause_tail_returns(self, index, in_clause):
+        """Whether the code at ``index`` belongs to the clause only (the
+        clause dominates it) and runs straight to a ``return``."""
+        if index >= self.n or not in_clause(self.cfg.containing(index).start):
+            return False
+        k = index
+        while k < self.n and self.instrs[k].target is None and self.instrs[k].op not in (
+                "RAISE_VARARGS", "RERAISE", "RETURN_VALUE"):
+            k += 1
+        return k < self.n and self.instrs[k].op == "RETURN_VALUE" and k < self.cfg.containing(index).end
 
     def block_then_walk(self, block, start, frame, region, loop):
         res = self.block(block, frame, region, loop, start=start)
