@@ -219,6 +219,23 @@ def try_break_in_except_with_finally(n):
         log.append("else")
     return log
 
+def try_elif_in_nested_finally(k):
+    # the elif branches reach the finally's inlined copy one by a jump, the
+    # other by falling into it (lzma.LZMAFile.close)
+    log = []
+    if k == 9:
+        return log
+    try:
+        if k == 1:
+            log.append("one")
+        elif k == 2:
+            log.append(risky(k))
+    finally:
+        if k % 2:
+            log.append("odd")
+        log.append("fin")
+    return log
+
 def try_finally_break_in_loop(n):
     log = []
     i = 0
@@ -657,6 +674,7 @@ CASES = [
     (try_in_loop_break_continue, [(n,) for n in range(7)]),
     (try_finally_break_in_loop, [(0,), (1,), (3,), (5,)]),
     (try_break_in_except_with_finally, [(0,), (2,), (9,)]),
+    (try_elif_in_nested_finally, KINDS + [(9,)]),
     (try_break_in_finally, [(0,), (1,), (2,), (4,), (9,)]),
     (try_continue_in_except, KINDS),
     (try_nested, KINDS),

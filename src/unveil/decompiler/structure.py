@@ -356,6 +356,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         return index
 
     def same_place(self, a, b):
+        if isinstance(a, int) and isinstance(b, int) and self.same_after_copies(a, b):
+            return True  # one branch jumps to a finally's inlined copy, the other falls past it
         return a == b or self.alias(a) == self.alias(b)
 
     def pure_condition(self, index, frame, chain_blocks):
