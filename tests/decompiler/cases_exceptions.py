@@ -236,6 +236,22 @@ def try_elif_in_nested_finally(k):
         log.append("fin")
     return log
 
+def try_finally_returns_in_branches(k):
+    # returns from both branches of an if inside try/finally: each runs the
+    # finally's copy before returning (urllib's FancyURLopener.http_error_302)
+    log = []
+    try:
+        if k > 2:
+            if k % 2:
+                f = str
+            else:
+                f = repr
+            return f(k), log
+        result = risky(k)
+        return result, log
+    finally:
+        log.append("finally")
+
 def try_finally_break_in_loop(n):
     log = []
     i = 0
@@ -675,6 +691,7 @@ CASES = [
     (try_finally_break_in_loop, [(0,), (1,), (3,), (5,)]),
     (try_break_in_except_with_finally, [(0,), (2,), (9,)]),
     (try_elif_in_nested_finally, KINDS + [(9,)]),
+    (try_finally_returns_in_branches, KINDS),
     (try_break_in_finally, [(0,), (1,), (2,), (4,), (9,)]),
     (try_continue_in_except, KINDS),
     (try_nested, KINDS),

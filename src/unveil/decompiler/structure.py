@@ -150,7 +150,14 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 self.fail("control flow returns to structured code", i if i < self.n else self.n - 1)
             seen.add(i)
             # an inlined copy of a finally body we already decompiled
-            i = self.past_finally_copies(i)
+            past = self.past_finally_copies(i)
+            if past != i and frame.stack and self.returns_at(past):
+                # ``return value`` inside a try/finally: the compiler runs the
+                # finally's copy between computing the value and returning it
+                res = self.block(self.cfg.containing(past), frame, region, loop, start=past)
+                if isinstance(res, Exit):
+                    return res
+            i = past
             if i >= self.n:
                 return Exit("leave", i)
             if not first and not region(self.cfg.containing(i).start):
