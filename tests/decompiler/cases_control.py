@@ -78,6 +78,24 @@ def if_early_returns(a, b):
     return -1
 
 
+def if_return_none_then_shared_follow(a, b):
+    # ``if x: ...; if y: return None`` whose fall-through is shared with the
+    # outer if's false branch (pkgutil.get_loader)
+    if a in (1, 2, 3):
+        a = {1: None, 2: "two", 3: 3}[a]
+        if a is None:
+            return None
+    if isinstance(a, int):
+        n = a * 2
+        if n > b:
+            return n
+        if b == 7:
+            return None
+        name = str(n)
+    else:
+        name = repr(a)
+    return name + "!"
+
 def if_pass_bodies(a, b):
     if a:
         pass
@@ -703,6 +721,7 @@ CASES = [
     (if_elif_no_else, INTS1 + [(11,)]),
     (if_nested, INTS2 + [(-1, -9), (2, 0), (-1, 0)]),
     (if_early_returns, INTS2 + [(20, 1), (1, 20)]),
+    (if_return_none_then_shared_follow, INTS2 + [(1, 0), (2, 0), (3, 9), (3, 1), (0, 7)]),
     (if_pass_bodies, [(0, 0), (1, 0), (0, 1), (2, 2)]),
     (if_empty_then_else, INTS2),
     (if_constant_conditions, [(0, 0), (1, 1)]),

@@ -557,7 +557,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             # function's own ``return None`` and the other branch also ends,
             # the source was if/else (the compiler copied the final return
             # into both); otherwise what follows is simply the next code.
-            if then.stmts and is_return_none(then.stmts[-1]) and COPIES_EXIT_BLOCKS:
+            if then.stmts and is_return_none(then.stmts[-1]) and COPIES_EXIT_BLOCKS and region(fl):
                 f_exit = self.walk_branch(fl, other, region, loop)
                 if f_exit.kind == "end":
                     frame.emit(self.make_if(test, then.stmts, other.stmts))
