@@ -148,6 +148,15 @@ def for_simple(a):
     return s
 
 
+def for_body_always_returns(a):
+    # no back edge: the first iteration returns (configparser's popitem)
+    d = {k: k * k for k in range(abs(a))}
+    for key in sorted(d, reverse=a < 0):
+        value = d[key]
+        del d[key]
+        return key, value, len(d)
+    return "empty"
+
 def for_else_no_break(a):
     r = []
     for i in range(a):
@@ -727,6 +736,7 @@ CASES = [
     (if_constant_conditions, [(0, 0), (1, 1)]),
     (if_side_effect_condition, [(0, 0), (1, 0), (0, 1), (2, 3), (1, -1)]),
     (for_simple, INTS1),
+    (for_body_always_returns, INTS1),
     (for_else_no_break, INTS1),
     (for_else_break, [(0,), (9,), (49,), (60,), (97,)]),
     (for_continue, INTS1),

@@ -103,12 +103,18 @@ def condition_starts(program):
     return out
 
 
+def for_iter_starts(program):
+    """Each FOR_ITER heads a block, also when no back edge makes it a
+    jump target."""
+    return {ins.index for ins in program.instrs if ins.op == "FOR_ITER"}
+
+
 class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStatements):
     def __init__(self, ctx, program):
         self.ctx = ctx
         self.program = program
         self.instrs = program.instrs
-        self.cfg = CFG(program, condition_starts(program))
+        self.cfg = CFG(program, condition_starts(program) | for_iter_starts(program))
         self.n = len(self.instrs)
         self.active_loops = set()
         self.active_handlers = set()
@@ -214,7 +220,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             i = res
 
     def is_loop_header(self, block: Block) -> bool:
-        return bool(self.cfg.back_edge_sources(block))
+        # a for loop whose body never loops back (it always returns or
+        # breaks) is still a loop
+        return bool(self.cfg.back_edge_sources(block)) or self.instrs[block.start].op == "FOR_ITER"
 
     def transfer(self, target: int, frame, region, loop) -> object:
         """A jump to ``target``: a continue, a break, or just the next place."""
