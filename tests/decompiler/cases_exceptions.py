@@ -584,6 +584,14 @@ def with_return_inside(k):
     return "late", log
 
 
+def with_if_returns_value(k):
+    # the value is returned after the with's exit call, outside the body
+    # (zipapp.get_interpreter); the other branch falls off the function
+    log = []
+    with Rec(log, "a") as name:
+        if k > 1:
+            return name * k, log
+
 def with_in_loop_break_continue(n):
     log = []
     for i in range(4):
@@ -724,6 +732,7 @@ CASES = [
     (with_exception_propagates, KINDS),
     (with_suppressing, KINDS),
     (with_return_inside, [(0,), (1,)]),
+    (with_if_returns_value, [(0,), (1,), (3,)]),
     (with_in_loop_break_continue, [(0,), (1,), (2,), (9,)]),
     (with_as_tuple_target, [(1,), (3,)]),
     (with_as_attribute_target, [(0,)]),

@@ -343,6 +343,15 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             a, b = a + 1, b + 1
         return self.instrs[b].op == "RETURN_VALUE"
 
+    def runs_to_return(self, index):
+        """Whether the code at ``index`` runs straight (no jumps, no
+        raise) to a ``return``."""
+        k = index
+        while k < self.n and self.instrs[k].target is None and self.instrs[k].op not in (
+                "RETURN_VALUE", "RAISE_VARARGS", "RERAISE", "FOR_ITER", "YIELD_VALUE"):
+            k += 1
+        return k < self.n and self.instrs[k].op == "RETURN_VALUE"
+
     def thread(self, index):
         """Where control ends up from ``index`` when only a jump (or a pop
         of the loop's iterator and a jump) is there; and whether it pops."""
@@ -552,7 +561,12 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 body, orelse = then.pop_expr(), other.pop_expr()
                 frame.push(ast.IfExp(test=test, body=body, orelse=orelse))
                 return t_exit.target
-            self.fail("conditional expression with unbalanced branches", self.cfg.at(t).start)
+            if not self.runs_to_return(t_exit.target):
+                self.fail("conditional expression with unbalanced branches", self.cfg.at(t).start)
+        if t_exit.kind == "leave" and len(then.stack) == depth + 1 and self.runs_to_return(t_exit.target):
+            # ``return value`` in the branch, returned after the cleanup of an
+            # enclosing with (or finally) that lies outside the region
+            t_exit = self.walk(t_exit.target, then, lambda i: True, loop)
         if t_exit.kind == "leave" and self.same_place(t_exit.target, fl):
             # if without else
             frame.emit(self.make_if(test, then.stmts, []))
