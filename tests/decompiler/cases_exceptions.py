@@ -252,6 +252,33 @@ def try_finally_returns_in_branches(k):
     finally:
         log.append("finally")
 
+def try_return_in_nested_try_in_except(k):
+    # a bare ``return`` from an if in a try inside an except clause: the
+    # clause's POP_EXCEPT and the return lie after the inner try
+    # (cmd.Cmd.do_help)
+    log = []
+
+    def do_help(arg):
+        if arg:
+            try:
+                f = {1: len, 2: abs}[arg]
+            except KeyError:
+                try:
+                    doc = risky(arg - 3)
+                    if doc:
+                        log.append(doc)
+                        return
+                except (ValueError, KeyError):
+                    pass
+                log.append("nohelp")
+                return
+            log.append(f(-arg))
+        else:
+            log.append("list")
+
+    do_help(k)
+    return log
+
 def try_finally_break_in_loop(n):
     log = []
     i = 0
@@ -700,6 +727,7 @@ CASES = [
     (try_break_in_except_with_finally, [(0,), (2,), (9,)]),
     (try_elif_in_nested_finally, KINDS + [(9,)]),
     (try_finally_returns_in_branches, KINDS),
+    (try_return_in_nested_try_in_except, KINDS + [(6,), (7,)]),
     (try_break_in_finally, [(0,), (1,), (2,), (4,), (9,)]),
     (try_continue_in_except, KINDS),
     (try_nested, KINDS),

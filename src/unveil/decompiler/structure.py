@@ -352,6 +352,18 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             k += 1
         return k < self.n and self.instrs[k].op == "RETURN_VALUE"
 
+    def branch_returns_outside(self, branch_start, index):
+        """Whether the code at ``index``, reached only through the branch
+        starting at ``branch_start``, just returns a constant after
+        dropping handler state (nothing that could raise)."""
+        b = self.cfg.at(branch_start)
+        if b is None or index >= self.n or not self.dominated_by(b)(self.cfg.containing(index).start):
+            return False
+        k = index
+        while k < self.n and self.instrs[k].op in ("POP_EXCEPT", "POP_TOP", "SWAP", "NOP", "LOAD_CONST"):
+            k += 1
+        return k < self.n and self.instrs[k].op == "RETURN_VALUE" and k > index
+
     def thread(self, index):
         """Where control ends up from ``index`` when only a jump (or a pop
         of the loop's iterator and a jump) is there; and whether it pops."""
@@ -566,6 +578,10 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if t_exit.kind == "leave" and len(then.stack) == depth + 1 and self.runs_to_return(t_exit.target):
             # ``return value`` in the branch, returned after the cleanup of an
             # enclosing with (or finally) that lies outside the region
+            t_exit = self.walk(t_exit.target, then, lambda i: True, loop)
+        elif t_exit.kind == "leave" and self.branch_returns_outside(t, t_exit.target):
+            # ``return`` in an except clause's inner try: the clause's
+            # POP_EXCEPT and the return lie outside the inner try
             t_exit = self.walk(t_exit.target, then, lambda i: True, loop)
         if t_exit.kind == "leave" and self.same_place(t_exit.target, fl):
             # if without else
