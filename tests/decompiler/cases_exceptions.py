@@ -279,6 +279,29 @@ def try_return_in_nested_try_in_except(k):
     do_help(k)
     return log
 
+def try_break_in_nested_if_in_while(k):
+    # ``x = ...; break`` in a nested if inside try, in a while loop: 3.12+
+    # inlines the return after the loop there (ntpath._readlink_deep)
+    seen = set()
+    path = k
+    while path not in seen:
+        seen.add(path)
+        try:
+            old = path
+            path = abs(path - 3) // 2
+            if not divmod(path, 2)[1]:
+                if not isinstance(old, int) or old > 8:
+                    path = old
+                    break
+                path = max(old, path) * 3
+        except OSError as ex:
+            if ex.errno in (1, 2):
+                break
+            raise
+        except ValueError:
+            break
+    return path
+
 def try_finally_break_in_loop(n):
     log = []
     i = 0
@@ -728,6 +751,7 @@ CASES = [
     (try_elif_in_nested_finally, KINDS + [(9,)]),
     (try_finally_returns_in_branches, KINDS),
     (try_return_in_nested_try_in_except, KINDS + [(6,), (7,)]),
+    (try_break_in_nested_if_in_while, KINDS + [(7,), (9,), (12,)]),
     (try_break_in_finally, [(0,), (1,), (2,), (4,), (9,)]),
     (try_continue_in_except, KINDS),
     (try_nested, KINDS),

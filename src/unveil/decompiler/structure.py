@@ -352,15 +352,17 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             k += 1
         return k < self.n and self.instrs[k].op == "RETURN_VALUE"
 
-    def branch_returns_outside(self, branch_start, index):
+    def branch_returns_outside(self, branch_start, index, bound=()):
         """Whether the code at ``index``, reached only through the branch
-        starting at ``branch_start``, just returns a constant after
-        dropping handler state (nothing that could raise)."""
+        starting at ``branch_start``, just returns a constant (or a local
+        the branch has just assigned, in ``bound``) after dropping handler
+        state: nothing that could raise."""
         b = self.cfg.at(branch_start)
         if b is None or index >= self.n or not self.dominated_by(b)(self.cfg.containing(index).start):
             return False
         k = index
-        while k < self.n and self.instrs[k].op in ("POP_EXCEPT", "POP_TOP", "SWAP", "NOP", "LOAD_CONST"):
+        while k < self.n and (self.instrs[k].op in ("POP_EXCEPT", "POP_TOP", "SWAP", "NOP", "LOAD_CONST")
+                              or self.instrs[k].op == "LOAD_FAST" and self.instrs[k].arg in bound):
             k += 1
         return k < self.n and self.instrs[k].op == "RETURN_VALUE" and k > index
 
@@ -579,7 +581,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             # ``return value`` in the branch, returned after the cleanup of an
             # enclosing with (or finally) that lies outside the region
             t_exit = self.walk(t_exit.target, then, lambda i: True, loop)
-        elif t_exit.kind == "leave" and self.branch_returns_outside(t, t_exit.target):
+        elif t_exit.kind == "leave" and self.branch_returns_outside(t, t_exit.target, assigned_names(then.stmts)):
             # ``return`` in an except clause's inner try: the clause's
             # POP_EXCEPT and the return lie outside the inner try
             t_exit = self.walk(t_exit.target, then, lambda i: True, loop)
@@ -1307,6 +1309,15 @@ def strip_tail_reraise(stmts):
             for h in getattr(last, "handlers", []):
                 h.body = strip_tail_reraise(h.body) or [ast.Pass()]
     return stmts
+
+
+def assigned_names(stmts):
+    """Names that ``stmts`` assign at their top level (bound after them)."""
+    out = set()
+    for s in live(stmts):
+        if isinstance(s, ast.Assign):
+            out.update(t.id for t in s.targets if isinstance(t, ast.Name))
+    return out
 
 
 def live(stmts):
