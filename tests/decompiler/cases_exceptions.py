@@ -302,6 +302,22 @@ def try_break_in_nested_if_in_while(k):
             break
     return path
 
+def try_finally_in_elif_branch(k):
+    # a try/finally ending an if branch, before an elif: the walk goes on
+    # mid-block after the finally's inlined copy (pkgutil.ImpLoader.get_source)
+    log = []
+    source = None if k < 5 else "cached"
+    if source is None:
+        if k % 2 == 0:
+            log.append("reopen")
+            try:
+                source = risky(k)
+            finally:
+                log.append("close")
+        elif k == 1:
+            source = "compiled"
+    return source, log
+
 def try_finally_break_in_loop(n):
     log = []
     i = 0
@@ -752,6 +768,7 @@ CASES = [
     (try_finally_returns_in_branches, KINDS),
     (try_return_in_nested_try_in_except, KINDS + [(6,), (7,)]),
     (try_break_in_nested_if_in_while, KINDS + [(7,), (9,), (12,)]),
+    (try_finally_in_elif_branch, KINDS + [(6,)]),
     (try_break_in_finally, [(0,), (1,), (2,), (4,), (9,)]),
     (try_continue_in_except, KINDS),
     (try_nested, KINDS),

@@ -1046,7 +1046,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             frame.stack[:] = body.stack
             if ex.kind == "end":
                 return END
-            return self.transfer(ex.target, frame, region, loop) if not region(ex.target) else ex.target
+            return self.go_on(ex.target, frame, region, loop)
         handlers, h_exit = self.except_clauses(H, frame, depth, region, loop)
         orelse = []
         follow = h_exit
@@ -1068,7 +1068,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             frame.stack[:] = else_frame.stack
             if ex2.kind == "end":
                 return END
-            return self.transfer(ex2.target, frame, region, loop) if not region(ex2.target) else ex2.target
+            return self.go_on(ex2.target, frame, region, loop)
         if ex.kind == "leave":
             if h_exit is None or ex.target == h_exit:
                 follow = ex.target
@@ -1089,7 +1089,15 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         frame.stack[:] = body.stack
         if follow is None:
             return END
-        return self.transfer(follow, frame, region, loop) if not region(follow) else follow
+        return self.go_on(follow, frame, region, loop)
+
+    def go_on(self, target, frame, region, loop):
+        """Where the walk goes on after a try statement: ``target`` when its
+        block lies in the region (it may start mid-block, after a skipped
+        finally copy), else a jump out of the region."""
+        if target < self.n and region(self.cfg.containing(target).start):
+            return target
+        return self.transfer(target, frame, region, loop)
 
     def past_finally_copies(self, index):
         """Where the walk really goes on from ``index``: past the inlined
