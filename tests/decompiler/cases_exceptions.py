@@ -318,6 +318,25 @@ def try_finally_in_elif_branch(k):
             source = "compiled"
     return source, log
 
+def try_break_in_except_while_true(k):
+    # ``while 1`` left only by breaks, one in an except clause and one in
+    # an elif: the loop starts the function (wave.Wave_read.initfp)
+    while 1:
+        chunks = iter(["fmt", "junk", "data", "tail"][k % 4:])
+        try:
+            name = next(chunks)
+        except StopIteration:
+            break
+        if name == "fmt":
+            k += 1
+        elif name == "data":
+            if k > 20:
+                raise ValueError
+            k += 100
+            break
+        k += 1
+    return k
+
 def try_finally_break_in_loop(n):
     log = []
     i = 0
@@ -769,6 +788,7 @@ CASES = [
     (try_return_in_nested_try_in_except, KINDS + [(6,), (7,)]),
     (try_break_in_nested_if_in_while, KINDS + [(7,), (9,), (12,)]),
     (try_finally_in_elif_branch, KINDS + [(6,)]),
+    (try_break_in_except_while_true, KINDS + [(19,), (21,)]),
     (try_break_in_finally, [(0,), (1,), (2,), (4,), (9,)]),
     (try_continue_in_except, KINDS),
     (try_nested, KINDS),

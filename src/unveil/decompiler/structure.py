@@ -719,21 +719,27 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
 
     def breaks_from_handlers(self, natural, normal_exit):
         """Where the except clauses of a try inside the loop jump out of it
-        (a ``break`` in a clause): handler code that only the loop reaches,
-        that does not loop back and is not after the loop, ending in a jump
-        further out."""
+        (a ``break`` in a clause): the jumps that end handler code the loop
+        reaches, which neither loops back nor is after the loop."""
         header = self.cfg.at(min(natural))
         in_loop = self.dominated_by(header)
         after = self.reachable_from(normal_exit) if normal_exit is not None else set()
-        entries = {self.cfg.at(s).handler for s in natural} - {None}
-        clause = self.reachable_from(*entries) if entries else set()
-        clause = {i for i in clause if in_loop(i) and i not in natural and i not in after}
-        targets = []
-        for start in clause:
-            last = self.instrs[self.cfg.at(start).end - 1]
-            if last.op == "JUMP" and last.target not in natural and last.target not in clause:
-                targets.append(last.target)
-        return targets
+        work = [self.cfg.at(s).handler for s in natural]
+        seen, jumps = set(), []
+        while work:
+            i = work.pop()
+            if i is None or i >= self.n or i in seen or i in natural or i in after or not in_loop(i):
+                continue
+            seen.add(i)
+            b = self.cfg.at(i)
+            last = self.instrs[b.end - 1]
+            if last.op == "JUMP":
+                jumps.append(last.target)  # where the clause goes: not explored
+            else:
+                work.extend(x.start for x in b.succs)
+            if b.handler is not None:
+                work.append(b.handler)
+        return [t for t in jumps if t not in natural and t not in seen]
 
     def reachable_from(self, *starts):
         """Block starts reachable from ``starts`` (by jumps, falls and
