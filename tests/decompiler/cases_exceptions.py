@@ -337,6 +337,25 @@ def try_break_in_except_while_true(k):
         k += 1
     return k
 
+def try_test_not_merged_with_outer_if(k):
+    # the test inside the try must stay inside it: merged with the outer
+    # if's test it would raise outside the handler (venv's symlink_or_copy)
+    log = []
+    fallback = k > 4
+    if not fallback:
+        try:
+            if not 10 // (k - 2) > 3:
+                if k % 2:
+                    log.append("odd")
+                else:
+                    log.append("even")
+        except ZeroDivisionError:
+            log.append("caught")
+            fallback = True
+    if fallback:
+        log.append("fallback")
+    return log
+
 def try_finally_break_in_loop(n):
     log = []
     i = 0
@@ -789,6 +808,7 @@ CASES = [
     (try_break_in_nested_if_in_while, KINDS + [(7,), (9,), (12,)]),
     (try_finally_in_elif_branch, KINDS + [(6,)]),
     (try_break_in_except_while_true, KINDS + [(19,), (21,)]),
+    (try_test_not_merged_with_outer_if, KINDS + [(7,)]),
     (try_break_in_finally, [(0,), (1,), (2,), (4,), (9,)]),
     (try_continue_in_except, KINDS),
     (try_nested, KINDS),

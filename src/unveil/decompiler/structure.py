@@ -408,6 +408,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             return None
         if any(p.id not in chain_blocks for p in b.preds) or b.exc_preds:
             return None
+        if any(self.cfg.blocks[k].handler != b.handler for k in chain_blocks):
+            return None  # a test inside a try does not join one outside it
         if self.is_loop_header(b):
             return None
         last = self.instrs[b.end - 1]
