@@ -356,6 +356,23 @@ def try_test_not_merged_with_outer_if(k):
         log.append("fallback")
     return log
 
+def try_return_retry_loop(k):
+    # ``while True`` of two trys whose clauses fall through: the second
+    # try is inside the loop, not a break target (mailbox.MH's
+    # _open_mh_sequences_file)
+    attempts = []
+    while True:
+        try:
+            attempts.append("first")
+            return risky(k % 3 + 2), attempts
+        except KeyError:
+            pass
+        try:
+            k += 1
+            return risky(k % 4), attempts
+        except (ValueError, KeyError):
+            pass
+
 def try_finally_break_in_loop(n):
     log = []
     i = 0
@@ -809,6 +826,7 @@ CASES = [
     (try_finally_in_elif_branch, KINDS + [(6,)]),
     (try_break_in_except_while_true, KINDS + [(19,), (21,)]),
     (try_test_not_merged_with_outer_if, KINDS + [(7,)]),
+    (try_return_retry_loop, KINDS),
     (try_break_in_finally, [(0,), (1,), (2,), (4,), (9,)]),
     (try_continue_in_except, KINDS),
     (try_nested, KINDS),

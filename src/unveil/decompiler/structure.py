@@ -725,7 +725,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         reaches, which neither loops back nor is after the loop."""
         header = self.cfg.at(min(natural))
         in_loop = self.dominated_by(header)
-        after = self.reachable_from(normal_exit) if normal_exit is not None else set()
+        after = self.blocks_reachable_from(normal_exit) if normal_exit is not None else set()
         work = [self.cfg.at(s).handler for s in natural]
         seen, jumps = set(), []
         while work:
@@ -741,9 +741,11 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 work.extend(x.start for x in b.succs)
             if b.handler is not None:
                 work.append(b.handler)
-        return [t for t in jumps if t not in natural and t not in seen]
+        # a target that leads back to the header is still inside the loop
+        return [t for t in jumps if t not in natural and t not in seen
+                and header.start not in self.blocks_reachable_from(t)]
 
-    def reachable_from(self, *starts):
+    def blocks_reachable_from(self, *starts):
         """Block starts reachable from ``starts`` (by jumps, falls and
         exception edges)."""
         seen = set()
