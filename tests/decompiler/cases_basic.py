@@ -396,6 +396,14 @@ def unpack_nested(a, b):
     return x, y, z, w, v
 
 
+def unpack_repeated_name(a, b):
+    # 3.13 turns a store that the next one overwrites into POP_TOP
+    _, _, c = a, b, a + b
+    out = []
+    for tag, _, _, _, v in [(a, 1, 2, 3, b), (b, 4, 5, 6, a)]:
+        out.append((tag, v, _))
+    return c, _, out, any(t > 0 for t, _, _ in [(a, b, 1), (b, a, 2)])
+
 def unpack_wrong_count(a, b):
     x, y = [a] * abs(b)
     return x, y
@@ -867,6 +875,7 @@ CASES = [
     (star_unpack_assign, INTS2),
     (star_unpack_error, [(0, 0), (1, 0), (2, 0), (5, 0)]),
     (unpack_nested, INTS2),
+    (unpack_repeated_name, INTS2),
     (unpack_wrong_count, [(1, 1), (1, 2), (1, 3)]),
     (display_dict, INTS2),
     (display_dict_dup_keys, INTS2),

@@ -78,6 +78,24 @@ def if_early_returns(a, b):
     return -1
 
 
+def if_return_none_then_shared_follow(a, b):
+    # ``if x: ...; if y: return None`` whose fall-through is shared with the
+    # outer if's false branch (pkgutil.get_loader)
+    if a in (1, 2, 3):
+        a = {1: None, 2: "two", 3: 3}[a]
+        if a is None:
+            return None
+    if isinstance(a, int):
+        n = a * 2
+        if n > b:
+            return n
+        if b == 7:
+            return None
+        name = str(n)
+    else:
+        name = repr(a)
+    return name + "!"
+
 def if_pass_bodies(a, b):
     if a:
         pass
@@ -129,6 +147,15 @@ def for_simple(a):
         s += i
     return s
 
+
+def for_body_always_returns(a):
+    # no back edge: the first iteration returns (configparser's popitem)
+    d = {k: k * k for k in range(abs(a))}
+    for key in sorted(d, reverse=a < 0):
+        value = d[key]
+        del d[key]
+        return key, value, len(d)
+    return "empty"
 
 def for_else_no_break(a):
     r = []
@@ -334,6 +361,29 @@ def while_walrus_loop(a):
         out.append(data.pop(0) * n)
     return out, n
 
+
+def while_walrus_call_at_end(a):
+    # ``while x := f():`` as the function's last statement (shutil.copyfileobj)
+    src = iter(range(abs(a) + 1, 0, -1))
+    out = []
+    read = lambda: next(src) - 1
+    while chunk := read():
+        out.append(chunk)
+    out.append(None)
+    if a > 100:
+        return out
+
+def while_walrus_continue(a):
+    # ``while x := f():`` whose body continues (mimetypes.MimeTypes.readfp):
+    # 3.12+ jumps from the if straight back to the loop's top test
+    lines = iter(["a b", "# c", "d e", "#", "f"][:abs(a) + 1] + [""])
+    out = []
+    while line := next(lines):
+        words = line.split()
+        if words[0].startswith("#"):
+            continue
+        out.extend(words)
+    return out
 
 def loop_in_loop_else_return(a, b):
     for i in range(3):
@@ -868,11 +918,13 @@ CASES = [
     (if_elif_no_else, INTS1 + [(11,)]),
     (if_nested, INTS2 + [(-1, -9), (2, 0), (-1, 0)]),
     (if_early_returns, INTS2 + [(20, 1), (1, 20)]),
+    (if_return_none_then_shared_follow, INTS2 + [(1, 0), (2, 0), (3, 9), (3, 1), (0, 7)]),
     (if_pass_bodies, [(0, 0), (1, 0), (0, 1), (2, 2)]),
     (if_empty_then_else, INTS2),
     (if_constant_conditions, [(0, 0), (1, 1)]),
     (if_side_effect_condition, [(0, 0), (1, 0), (0, 1), (2, 3), (1, -1)]),
     (for_simple, INTS1),
+    (for_body_always_returns, INTS1),
     (for_else_no_break, INTS1),
     (for_else_break, [(0,), (9,), (49,), (60,), (97,)]),
     (for_continue, INTS1),
@@ -892,6 +944,8 @@ CASES = [
     (while_return_in_loop, INTS1 + [(1000,)]),
     (while_else_with_continue, INTS1 + [(4,)]),
     (while_walrus_loop, INTS1),
+    (while_walrus_call_at_end, INTS1 + [(200,)]),
+    (while_walrus_continue, INTS1),
     (loop_in_loop_else_return, INTS2 + [(0, 5), (2, 1)]),
     (binary_search, [([1, 3, 5, 7, 9], 7), ([1, 3, 5, 7, 9], 1), ([1, 3, 5, 7, 9], 4), ([], 1), ([2], 2), ([1, 2], None)]),
     (gcd, [(12, 18), (17, 5), (0, 9), (9, 0), (-12, 8), (2 ** 40, 2 ** 20 * 3)]),

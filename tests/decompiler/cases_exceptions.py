@@ -203,6 +203,176 @@ def try_in_loop_break_continue(n):
     return log
 
 
+def try_break_in_except_with_finally(n):
+    # the clause's ``break`` runs the finally, then leaves the loop past its
+    # else (3.12+ inlines the return after the loop there)
+    log = []
+    for k in range(4):
+        try:
+            log.append(10 // (k - n))
+        except ZeroDivisionError:
+            log.append("z")
+            break
+        finally:
+            log.append(k)
+    else:
+        log.append("else")
+    return log
+
+def try_elif_in_nested_finally(k):
+    # the elif branches reach the finally's inlined copy one by a jump, the
+    # other by falling into it (lzma.LZMAFile.close)
+    log = []
+    if k == 9:
+        return log
+    try:
+        if k == 1:
+            log.append("one")
+        elif k == 2:
+            log.append(risky(k))
+    finally:
+        if k % 2:
+            log.append("odd")
+        log.append("fin")
+    return log
+
+def try_finally_returns_in_branches(k):
+    # returns from both branches of an if inside try/finally: each runs the
+    # finally's copy before returning (urllib's FancyURLopener.http_error_302)
+    log = []
+    try:
+        if k > 2:
+            if k % 2:
+                f = str
+            else:
+                f = repr
+            return f(k), log
+        result = risky(k)
+        return result, log
+    finally:
+        log.append("finally")
+
+def try_return_in_nested_try_in_except(k):
+    # a bare ``return`` from an if in a try inside an except clause: the
+    # clause's POP_EXCEPT and the return lie after the inner try
+    # (cmd.Cmd.do_help)
+    log = []
+
+    def do_help(arg):
+        if arg:
+            try:
+                f = {1: len, 2: abs}[arg]
+            except KeyError:
+                try:
+                    doc = risky(arg - 3)
+                    if doc:
+                        log.append(doc)
+                        return
+                except (ValueError, KeyError):
+                    pass
+                log.append("nohelp")
+                return
+            log.append(f(-arg))
+        else:
+            log.append("list")
+
+    do_help(k)
+    return log
+
+def try_break_in_nested_if_in_while(k):
+    # ``x = ...; break`` in a nested if inside try, in a while loop: 3.12+
+    # inlines the return after the loop there (ntpath._readlink_deep)
+    seen = set()
+    path = k
+    while path not in seen:
+        seen.add(path)
+        try:
+            old = path
+            path = abs(path - 3) // 2
+            if not divmod(path, 2)[1]:
+                if not isinstance(old, int) or old > 8:
+                    path = old
+                    break
+                path = max(old, path) * 3
+        except OSError as ex:
+            if ex.errno in (1, 2):
+                break
+            raise
+        except ValueError:
+            break
+    return path
+
+def try_finally_in_elif_branch(k):
+    # a try/finally ending an if branch, before an elif: the walk goes on
+    # mid-block after the finally's inlined copy (pkgutil.ImpLoader.get_source)
+    log = []
+    source = None if k < 5 else "cached"
+    if source is None:
+        if k % 2 == 0:
+            log.append("reopen")
+            try:
+                source = risky(k)
+            finally:
+                log.append("close")
+        elif k == 1:
+            source = "compiled"
+    return source, log
+
+def try_break_in_except_while_true(k):
+    # ``while 1`` left only by breaks, one in an except clause and one in
+    # an elif: the loop starts the function (wave.Wave_read.initfp)
+    while 1:
+        chunks = iter(["fmt", "junk", "data", "tail"][k % 4:])
+        try:
+            name = next(chunks)
+        except StopIteration:
+            break
+        if name == "fmt":
+            k += 1
+        elif name == "data":
+            if k > 20:
+                raise ValueError
+            k += 100
+            break
+        k += 1
+    return k
+
+def try_test_not_merged_with_outer_if(k):
+    # the test inside the try must stay inside it: merged with the outer
+    # if's test it would raise outside the handler (venv's symlink_or_copy)
+    log = []
+    fallback = k > 4
+    if not fallback:
+        try:
+            if not 10 // (k - 2) > 3:
+                if k % 2:
+                    log.append("odd")
+                else:
+                    log.append("even")
+        except ZeroDivisionError:
+            log.append("caught")
+            fallback = True
+    if fallback:
+        log.append("fallback")
+    return log
+
+def try_return_retry_loop(k):
+    # ``while True`` of two trys whose clauses fall through: the second
+    # try is inside the loop, not a break target (mailbox.MH's
+    # _open_mh_sequences_file)
+    attempts = []
+    while True:
+        try:
+            attempts.append("first")
+            return risky(k % 3 + 2), attempts
+        except KeyError:
+            pass
+        try:
+            k += 1
+            return risky(k % 4), attempts
+        except (ValueError, KeyError):
+            pass
+
 def try_finally_break_in_loop(n):
     log = []
     i = 0
@@ -580,6 +750,14 @@ def with_return_inside(k):
     return "late", log
 
 
+def with_if_returns_value(k):
+    # the value is returned after the with's exit call, outside the body
+    # (zipapp.get_interpreter); the other branch falls off the function
+    log = []
+    with Rec(log, "a") as name:
+        if k > 1:
+            return name * k, log
+
 def with_in_loop_break_continue(n):
     log = []
     for i in range(4):
@@ -732,6 +910,30 @@ def except_returns_else_ends_function(m, k):
     else:
         return True
 
+def with_elif_while_not_loops(block, timeout):
+    # ``while not c`` loops in the branches of an elif chain inside a with
+    # (queue.Queue.get's shape): the loop test jumps back when false
+    log = []
+    items = []
+    with Rec(log, "q"):
+        if not block:
+            if not items:
+                raise Boom
+        elif timeout is None:
+            while not len(items) > 2:
+                items.append(len(items))
+        elif timeout < 0:
+            raise ValueError("negative")
+        else:
+            end = timeout * 2
+            while not items:
+                left = end - len(log)
+                if left <= 0:
+                    raise Other
+                items.append(left)
+        item = items.pop()
+        log.append(item)
+        return log, item
 
 CASES = [
     (try_except_bare, KINDS),
@@ -748,6 +950,15 @@ CASES = [
     (try_return_in_else, KINDS),
     (try_in_loop_break_continue, [(n,) for n in range(7)]),
     (try_finally_break_in_loop, [(0,), (1,), (3,), (5,)]),
+    (try_break_in_except_with_finally, [(0,), (2,), (9,)]),
+    (try_elif_in_nested_finally, KINDS + [(9,)]),
+    (try_finally_returns_in_branches, KINDS),
+    (try_return_in_nested_try_in_except, KINDS + [(6,), (7,)]),
+    (try_break_in_nested_if_in_while, KINDS + [(7,), (9,), (12,)]),
+    (try_finally_in_elif_branch, KINDS + [(6,)]),
+    (try_break_in_except_while_true, KINDS + [(19,), (21,)]),
+    (try_test_not_merged_with_outer_if, KINDS + [(7,)]),
+    (try_return_retry_loop, KINDS),
     (try_break_in_finally, [(0,), (1,), (2,), (4,), (9,)]),
     (try_continue_in_except, KINDS),
     (try_nested, KINDS),
@@ -783,6 +994,7 @@ CASES = [
     (with_exception_propagates, KINDS),
     (with_suppressing, KINDS),
     (with_return_inside, [(0,), (1,)]),
+    (with_if_returns_value, [(0,), (1,), (3,)]),
     (with_in_loop_break_continue, [(0,), (1,), (2,), (9,)]),
     (with_as_tuple_target, [(1,), (3,)]),
     (with_as_attribute_target, [(0,)]),
@@ -796,4 +1008,5 @@ CASES = [
     (finally_with_if_else_then_code, [(0,), (1,), (5,)]),
     (except_returns_then_code, [({1: 2}, 1), ({1: None}, 1), ({}, 1), (None, 0), ({1: "x"}, 1)]),
     (except_returns_else_ends_function, [({1: 2}, 1), ({}, 1), (None, 0)]),
+    (with_elif_while_not_loops, [(0, 2), (1, None), (1, -1), (1, 0), (1, 3), (1, 30)]),
 ]

@@ -48,11 +48,8 @@ ALL_CASES = _collect()
 # cases (and only these) a loud refusal - DecompilationError naming the
 # function, offset and instruction - is accepted; wrong output never is, and
 # every other case must decompile and behave exactly like the original.
-_LATE_TRY = {"exceptions:try_in_loop_break_continue", "exceptions:try_finally_with_del"}
 KNOWN_GAPS = {
     (3, 10): {"exceptions:try_in_loop_break_continue"},
-    (3, 12): _LATE_TRY,
-    (3, 13): _LATE_TRY,
 }.get(sys.version_info[:2], set())
 
 

@@ -931,7 +931,23 @@ def _pop_top(f, ins):
         return  # end of ``from m import a, b``
     if isinstance(v, V.InPlace):
         raise DecompilationError("in-place result discarded", f.ctx.name, ins.offset, ins.op)
+    if isinstance(v, V.UnpackSlot) and _fill_dead_store(f, v, ins):
+        return
     discard(f, v, ins)
+
+
+def _fill_dead_store(f, slot, ins):
+    """3.13 drops a store that the next store overwrites (``_, _, x = t``
+    stores ``_`` twice: ``POP_TOP; STORE_FAST _``): the dropped slot's
+    target is the name stored next. True when that is the case."""
+    instrs = f.ctx.instrs
+    k = ins.index + 1
+    while instrs is not None and k < len(instrs) and instrs[k].op == "POP_TOP":
+        k += 1  # ``_, _, _, x``: every dropped store names the same target
+    if instrs is None or k >= len(instrs) or instrs[k].op != "STORE_FAST":
+        return False
+    slot.group.fill(slot.index, name(instrs[k].arg, ast.Store()))
+    return True
 
 
 def discard(f, v, ins, seen=None):

@@ -564,6 +564,9 @@ def expression_start(instrs: List[Instr], jump_index: int, lower: int) -> Option
     need = 1
     k = jump_index - 1
     while k >= lower:
+        if is_walrus_store(instrs, k) and k - 1 >= lower:
+            k -= 2  # ``(x := value)``: the value stays where it was
+            continue
         pp = pops_pushes(instrs[k])
         if pp is None:
             return None
@@ -575,3 +578,13 @@ def expression_start(instrs: List[Instr], jump_index: int, lower: int) -> Option
             return None
         k -= 1
     return None
+
+
+_NAME_STORES = ("STORE_FAST", "STORE_NAME", "STORE_GLOBAL", "STORE_DEREF")
+
+
+def is_walrus_store(instrs: List[Instr], k: int) -> bool:
+    """Whether ``instrs[k]`` stores a copy of the top of the stack into a
+    name (``COPY 1; STORE_X``): a walrus inside an expression."""
+    return (k >= 1 and instrs[k].op in _NAME_STORES and instrs[k - 1].op == "COPY"
+            and instrs[k - 1].arg == 1)

@@ -113,13 +113,19 @@ def condition_starts(program):
     return out
 
 
+def for_iter_starts(program):
+    """Each FOR_ITER heads a block, also when no back edge makes it a
+    jump target."""
+    return {ins.index for ins in program.instrs if ins.op == "FOR_ITER"}
+
+
 class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStatements,
                  ExceptStarClauses):
     def __init__(self, ctx, program):
         self.ctx = ctx
         self.program = program
         self.instrs = program.instrs
-        self.cfg = CFG(program, condition_starts(program))
+        self.cfg = CFG(program, condition_starts(program) | for_iter_starts(program))
         self.n = len(self.instrs)
         self.active_loops = set()
         self.active_handlers = set()  # of the try statements met so far
@@ -161,9 +167,15 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 # any loop found: refuse rather than loop forever
                 self.fail("control flow returns to structured code", i if i < self.n else self.n - 1)
             seen.add(i)
-            while i in self.finally_copies:
-                # an inlined copy of a finally body we already decompiled
-                i = self.finally_copies[i]
+            # an inlined copy of a finally body we already decompiled
+            past = self.past_finally_copies(i)
+            if past != i and frame.stack and self.returns_at(past):
+                # ``return value`` inside a try/finally: the compiler runs the
+                # finally's copy between computing the value and returning it
+                res = self.block(self.cfg.containing(past), frame, region, loop, start=past)
+                if isinstance(res, Exit):
+                    return res
+            i = past
             if i >= self.n:
                 return Exit("leave", i)
             if not first and not region(self.cfg.containing(i).start):
@@ -224,7 +236,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             i = res
 
     def is_loop_header(self, block: Block) -> bool:
-        return bool(self.cfg.back_edge_sources(block))
+        # a for loop whose body never loops back (it always returns or
+        # breaks) is still a loop
+        return bool(self.cfg.back_edge_sources(block)) or self.instrs[block.start].op == "FOR_ITER"
 
     def transfer(self, target: int, frame, region, loop) -> object:
         """A jump to ``target``: a continue, a break, or just the next place."""
@@ -339,6 +353,42 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             index += 1
         return False
 
+    def same_return(self, a, b):
+        """Whether the code at ``a`` and at ``b`` is the same stack shuffle
+        ending in ``return``: the compiler copies a ``return`` after each
+        branch of a conditional expression (when a try's empty finally
+        leaves the return outside the protected range)."""
+        if not (self.returns_at(a) and self.returns_at(b)):
+            return False
+        while self.instrs[a].op != "RETURN_VALUE":
+            if (self.instrs[a].op, self.instrs[a].arg) != (self.instrs[b].op, self.instrs[b].arg):
+                return False
+            a, b = a + 1, b + 1
+        return self.instrs[b].op == "RETURN_VALUE"
+
+    def runs_to_return(self, index):
+        """Whether the code at ``index`` runs straight (no jumps, no
+        raise) to a ``return``."""
+        k = index
+        while k < self.n and self.instrs[k].target is None and self.instrs[k].op not in (
+                "RETURN_VALUE", "RAISE_VARARGS", "RERAISE", "FOR_ITER", "YIELD_VALUE"):
+            k += 1
+        return k < self.n and self.instrs[k].op == "RETURN_VALUE"
+
+    def branch_returns_outside(self, branch_start, index, bound=()):
+        """Whether the code at ``index``, reached only through the branch
+        starting at ``branch_start``, just returns a constant (or a local
+        the branch has just assigned, in ``bound``) after dropping handler
+        state: nothing that could raise."""
+        b = self.cfg.at(branch_start)
+        if b is None or index >= self.n or not self.dominated_by(b)(self.cfg.containing(index).start):
+            return False
+        k = index
+        while k < self.n and (self.instrs[k].op in ("POP_EXCEPT", "POP_TOP", "SWAP", "NOP", "LOAD_CONST")
+                              or self.instrs[k].op == "LOAD_FAST" and self.instrs[k].arg in bound):
+            k += 1
+        return k < self.n and self.instrs[k].op == "RETURN_VALUE" and k > index
+
     def thread(self, index):
         """Where control ends up from ``index`` when only a jump (or a pop
         of the loop's iterator and a jump) is there; and whether it pops."""
@@ -367,6 +417,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         return index
 
     def same_place(self, a, b):
+        if isinstance(a, int) and isinstance(b, int) and self.same_after_copies(a, b):
+            return True  # one branch jumps to a finally's inlined copy, the other falls past it
         return a == b or self.alias(a) == self.alias(b)
 
     def pure_condition(self, index, frame, chain_blocks):
@@ -379,6 +431,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             return None
         if any(p.id not in chain_blocks for p in b.preds) or b.exc_preds:
             return None
+        if any(self.cfg.blocks[k].handler != b.handler for k in chain_blocks):
+            return None  # a test inside a try does not join one outside it
         if self.is_loop_header(b):
             return None
         last = self.instrs[b.end - 1]
@@ -524,6 +578,16 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             return w
         return self.if_(c, frame, region, loop)
 
+    def walk_branch(self, start, frame, region, loop):
+        """Walk one branch of an ``if`` from ``start``."""
+        branch = self.branch_region(start, region)
+        if (loop is not None and not region(start)
+                and (start in loop.continue_targets or start == loop.break_target)):
+            # the branch goes straight back to the loop's test (3.12+ folds
+            # ``else: continue`` into the condition's jump) or out of the loop
+            return self.transfer(start, frame, branch, loop)
+        return self.walk(start, frame, branch, loop)
+
     def branch_region(self, index, region):
         b = self.cfg.at(index)
         if b is None:
@@ -553,7 +617,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             t = self.instrs[t].target
         then = frame.copy()
         then.stmts = []
-        t_exit = self.walk(t, then, self.branch_region(t, region), loop) if t != fl else Exit("leave", t)
+        t_exit = self.walk_branch(t, then, region, loop) if t != fl else Exit("leave", t)
         if jump_body and not then.stmts:
             then.stmts = [ast.Pass()]  # ``if x: pass`` (an empty body would negate the test)
         depth = len(frame.stack)
@@ -561,8 +625,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if t_exit.kind == "leave" and len(then.stack) == depth + 1 and not live(then.stmts):
             other = frame.copy()
             other.stmts = []
-            f_exit = self.walk(fl, other, self.branch_region(fl, region), loop)
-            if (f_exit.kind == "leave" and self.same_place(f_exit.target, t_exit.target)
+            f_exit = self.walk_branch(fl, other, region, loop)
+            if (f_exit.kind == "leave" and (self.same_place(f_exit.target, t_exit.target)
+                                            or self.same_return(f_exit.target, t_exit.target))
                     and len(other.stack) == depth + 1 and not live(other.stmts)):
                 body, orelse = then.pop_expr(), other.pop_expr()
                 frame.push(ast.IfExp(test=test, body=body, orelse=orelse))
@@ -570,7 +635,16 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             if f_exit.kind == "end" and self.returned_instead(other, t_exit.target):
                 frame.push(ast.IfExp(test=test, body=then.pop_expr(), orelse=live(other.stmts)[0].value))
                 return t_exit.target
-            self.fail("conditional expression with unbalanced branches", self.cfg.at(t).start)
+            if not self.runs_to_return(t_exit.target):
+                self.fail("conditional expression with unbalanced branches", self.cfg.at(t).start)
+        if t_exit.kind == "leave" and len(then.stack) == depth + 1 and self.runs_to_return(t_exit.target):
+            # ``return value`` in the branch, returned after the cleanup of an
+            # enclosing with (or finally) that lies outside the region
+            t_exit = self.walk(t_exit.target, then, lambda i: True, loop)
+        elif t_exit.kind == "leave" and self.branch_returns_outside(t, t_exit.target, assigned_names(then.stmts)):
+            # ``return`` in an except clause's inner try: the clause's
+            # POP_EXCEPT and the return lie outside the inner try
+            t_exit = self.walk(t_exit.target, then, lambda i: True, loop)
         if t_exit.kind == "leave" and self.same_place(t_exit.target, fl):
             # if without else
             frame.emit(self.make_if(test, then.stmts, []))
@@ -592,9 +666,10 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             # the source was if/else (the compiler copied the final return
             # into both); otherwise what follows is simply the next code.
             goes_on_looping = loop is not None and fl in loop.continue_targets
-            if then.stmts and is_return_none(then.stmts[-1]) and COPIES_EXIT_BLOCKS and not goes_on_looping:
+            if (then.stmts and is_return_none(then.stmts[-1]) and COPIES_EXIT_BLOCKS and region(fl)
+                    and not goes_on_looping):
                 entered = set(self.active_handlers)
-                f_exit = self.walk(fl, other, self.branch_region(fl, region), loop)
+                f_exit = self.walk_branch(fl, other, region, loop)
                 if f_exit.kind == "end":
                     frame.emit(self.make_if(test, then.stmts, other.stmts))
                     return END
@@ -606,7 +681,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 return nxt
             frame.emit(self.make_if(test, then.stmts, []))
             return self.transfer(fl, frame, region, loop) if not region(fl) else fl
-        f_exit = self.walk(fl, other, self.branch_region(fl, region), loop)
+        f_exit = self.walk_branch(fl, other, region, loop)
         frame.emit(self.make_if(test, then.stmts, other.stmts))
         if f_exit.kind == "end":
             frame.stack[:] = then.stack
@@ -776,11 +851,54 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 t = self.jump_at_end(s, natural)
                 if t is not None and t not in natural:
                     targets.append(t)
+        targets.extend(self.breaks_from_handlers(natural, normal_exit))
         if not targets:
             return None
         if normal_exit in targets:
             return normal_exit
         return max(set(targets), key=targets.count)
+
+    def breaks_from_handlers(self, natural, normal_exit):
+        """Where the except clauses of a try inside the loop jump out of it
+        (a ``break`` in a clause): the jumps that end handler code the loop
+        reaches, which neither loops back nor is after the loop."""
+        header = self.cfg.at(min(natural))
+        in_loop = self.dominated_by(header)
+        after = self.blocks_reachable_from(normal_exit) if normal_exit is not None else set()
+        work = [self.cfg.at(s).handler for s in natural]
+        seen, jumps = set(), []
+        while work:
+            i = work.pop()
+            if i is None or i >= self.n or i in seen or i in natural or i in after or not in_loop(i):
+                continue
+            seen.add(i)
+            b = self.cfg.at(i)
+            last = self.instrs[b.end - 1]
+            if last.op == "JUMP":
+                jumps.append(last.target)  # where the clause goes: not explored
+            else:
+                work.extend(x.start for x in b.succs)
+            if b.handler is not None:
+                work.append(b.handler)
+        # a target that leads back to the header is still inside the loop
+        return [t for t in jumps if t not in natural and t not in seen
+                and header.start not in self.blocks_reachable_from(t)]
+
+    def blocks_reachable_from(self, *starts):
+        """Block starts reachable from ``starts`` (by jumps, falls and
+        exception edges)."""
+        seen = set()
+        work = [s for s in starts if s is not None and s < self.n]
+        while work:
+            i = work.pop()
+            if i in seen:
+                continue
+            seen.add(i)
+            b = self.cfg.at(i)
+            work.extend(x.start for x in b.succs)
+            if b.handler is not None and b.handler < self.n:
+                work.append(b.handler)
+        return seen
 
     def jump_at_end(self, block, natural, limit=8):
         """Follow straight-line blocks from ``block``; the target of the
@@ -839,9 +957,11 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 try:
                     for k in range(header.start, header.end - 1):
                         E.execute(probe, self.instrs[k])
-                    c = self.condition(header, probe) if not probe.stmts else None
+                    c = self.condition(header, probe)
                 except DecompilationError:
                     c = None
+                if live(probe.stmts):
+                    c = None  # statements before the test (a walrus in it is not one)
                 if c is not None and not isinstance(c.true, tuple) and not isinstance(c.false, tuple):
                     inside_t = c.true in natural
                     inside_f = c.false in natural
@@ -856,7 +976,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                         if found is not None and body.start not in self.active_loops:
                             self.active_loops.add(body.start)
                             try:
-                                return self.while_loop(found[1].expr, start, exit_, frame,
+                                return self.while_loop(found[1], start, exit_, frame,
                                                        natural | self.natural(body), header,
                                                        found[0], skip=c.blocks)
                             finally:
@@ -953,26 +1073,29 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         return follow
 
     def inverted_while(self, c: Cond, frame, region, loop):
-        """3.10+ writes ``while c: body`` as ``if c: do body while c``."""
+        """3.10+ writes ``while c: body`` as ``if c: do body while c`` (and
+        ``while not c`` with both jumps the other way round)."""
         if isinstance(c.true, tuple) or isinstance(c.false, tuple):
             return None
-        h = self.cfg.at(c.true)
-        if h is None or h.start in self.active_loops:
-            return None
-        found = self.find_latch(h, c.false, frame)
-        if found is None:
-            return None
-        lstart, lc = found
-        self.active_loops.add(h.start)
-        try:
-            return self.while_loop(lc.expr, h.start, c.false, frame, self.natural(h), h, lstart)
-        finally:
-            self.active_loops.discard(h.start)
+        for body_start, exit_ in ((c.true, c.false), (c.false, c.true)):
+            h = self.cfg.at(body_start)
+            if h is None or h.start in self.active_loops:
+                continue
+            found = self.find_latch(h, exit_, frame)
+            if found is None:
+                continue
+            lstart, test = found
+            self.active_loops.add(h.start)
+            try:
+                return self.while_loop(test, h.start, exit_, frame, self.natural(h), h, lstart)
+            finally:
+                self.active_loops.discard(h.start)
+        return None
 
     def find_latch(self, h, exit_, frame):
         """When ``h`` heads a loop closed by a test that goes back to ``h``
         or out to ``exit_`` (the bottom test of an inverted ``while``): the
-        start of that test and its condition."""
+        start of that test and the condition that keeps the loop going."""
         if not self.is_loop_header(h):
             return None
         latch = None
@@ -989,14 +1112,16 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         try:
             for k in range(lb.start, lb.end - 1):
                 E.execute(probe, self.instrs[k])
-            if probe.stmts:
-                return None
             lc = self.condition(lb, probe)
         except DecompilationError:
             return None
-        if lc.true != h.start or not self.same_place(lc.false, exit_):
-            return None
-        return lstart, lc
+        if live(probe.stmts):
+            return None  # statements before the test (a walrus in it is not one)
+        if lc.true == h.start and self.same_place(lc.false, exit_):
+            return lstart, lc.expr
+        if lc.false == h.start and self.same_place(lc.true, exit_):
+            return lstart, negate(lc.expr)  # ``while not c``: jumps back while c is false
+        return None
 
     def latch_start(self, latch: Block, body_starts):
         """First block of the condition chain that ends in ``latch``."""
@@ -1094,7 +1219,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             frame.stack[:] = body.stack
             if ex.kind == "end":
                 return END
-            return self.transfer(ex.target, frame, region, loop) if not region(ex.target) else ex.target
+            return self.go_on(ex.target, frame, region, loop)
         handlers, h_exit = self.except_clauses(H, frame, depth, region, loop)
         orelse = []
         follow = h_exit
@@ -1116,9 +1241,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             frame.stack[:] = else_frame.stack
             if ex2.kind == "end":
                 return END
-            return self.transfer(ex2.target, frame, region, loop) if not region(ex2.target) else ex2.target
+            return self.go_on(ex2.target, frame, region, loop)
         if ex.kind == "leave":
-            if h_exit is None or self.same_exit(ex.target, h_exit):
+            if h_exit is None or self.same_after_copies(ex.target, h_exit):
                 follow = ex.target
             else:
                 # the body falls into the else block, which jumps to the follow
@@ -1128,7 +1253,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 ex2 = self.walk(start, else_frame, lambda i: region(i) and i != h_exit and not covered(i)
                                 and self.dominated_by(self.cfg.containing(start))(self.cfg.containing(i).start), loop)
                 orelse = else_frame.stmts
-                if ex2.kind == "leave" and not self.same_exit(ex2.target, h_exit):
+                if ex2.kind == "leave" and not self.same_after_copies(ex2.target, h_exit):
                     self.fail("try/else ends in an unexpected place", start)
                 if ex2.kind == "end" and h_exit is None:
                     follow = None
@@ -1137,19 +1262,28 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         frame.stack[:] = body.stack
         if follow is None:
             return END
-        return self.transfer(follow, frame, region, loop) if not region(follow) else follow
+        return self.go_on(follow, frame, region, loop)
 
-    def same_exit(self, a, b):
-        """Whether control leaving a try statement at ``a`` and at ``b`` goes
-        to the same place: one may be the start of an inlined copy of the
-        finally body, the other its end (where a walk that falls into the
-        copy stops)."""
-        return self.past_finally_copy(a) == self.past_finally_copy(b)
+    def go_on(self, target, frame, region, loop):
+        """Where the walk goes on after a try statement: ``target`` when its
+        block lies in the region (it may start mid-block, after a skipped
+        finally copy), else a jump out of the region."""
+        if target < self.n and region(self.cfg.containing(target).start):
+            return target
+        return self.transfer(target, frame, region, loop)
 
-    def past_finally_copy(self, i):
-        while i in self.finally_copies:
-            i = self.finally_copies[i]
-        return i
+    def past_finally_copies(self, index):
+        """Where the walk really goes on from ``index``: past the inlined
+        copies of finally bodies it skips."""
+        while index in self.finally_copies:
+            index = self.finally_copies[index]
+        return index
+
+    def same_after_copies(self, a, b):
+        """Whether control leaving at ``a`` and at ``b`` goes to the same place:
+        one may be the start of an inlined copy of a finally body, the other
+        its end (where a walk that falls into the copy stops)."""
+        return self.past_finally_copies(a) == self.past_finally_copies(b)
 
     def program_handler(self, target):
         for h in self.program.handlers:
@@ -1255,6 +1389,11 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             if ex.kind == "leave" and cf.stack and self.returns_at(ex.target):
                 # ``return value`` out of the clause after an inlined finally
                 ex = self.walk(ex.target, cf, lambda i: True, loop)
+            elif ex.kind == "leave" and self.clause_tail_returns(ex.target, dom):
+                # ``break`` or ``return`` out of the clause through an
+                # enclosing finally: the rest of the clause follows the
+                # finally's inlined copy, outside its protected range
+                ex = self.walk(ex.target, cf, lambda i: True, loop)
             body = strip_name_cleanup(cf.stmts, name)
             if ex.kind == "leave":
                 exits.add(ex.target)
@@ -1266,6 +1405,17 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if len(exits) > 1:
             self.fail("except clauses end in different places %r" % (exits,), H)
         return clauses, (exits.pop() if exits else None)
+
+    def clause_tail_returns(self, index, in_clause):
+        """Whether the code at ``index`` belongs to the clause only (the
+        clause dominates it) and runs straight to a ``return``."""
+        if index >= self.n or not in_clause(self.cfg.containing(index).start):
+            return False
+        k = index
+        while k < self.n and self.instrs[k].target is None and self.instrs[k].op not in (
+                "RAISE_VARARGS", "RERAISE", "RETURN_VALUE"):
+            k += 1
+        return k < self.n and self.instrs[k].op == "RETURN_VALUE" and k < self.cfg.containing(index).end
 
     def block_then_walk(self, block, start, frame, region, loop):
         res = self.block(block, frame, region, loop, start=start)
@@ -1390,6 +1540,15 @@ def strip_tail_reraise(stmts):
 def leaves_reraise(stmts):
     """Whether a compiler's re-raise is left inside ``stmts``."""
     return any(getattr(n, "_reraise", False) for st in stmts for n in ast.walk(st))
+
+
+def assigned_names(stmts):
+    """Names that ``stmts`` assign at their top level (bound after them)."""
+    out = set()
+    for s in live(stmts):
+        if isinstance(s, ast.Assign):
+            out.update(t.id for t in s.targets if isinstance(t, ast.Name))
+    return out
 
 
 def live(stmts):
