@@ -3,14 +3,15 @@
 A small transformer block with a graph break, aot_eager backend. The modes alternate in
 one run (round robin, ``--rounds`` times); each round resets Dynamo, times the first call
 (compile time) and the median of ``--calls`` later calls (steady-state latency), and the
-script prints medians and ratios against plain torch.compile.
+script prints medians, and each mode's ratio to plain torch.compile as the median over
+rounds of the ratio within a round (rounds drift together; the pairs cancel the drift).
 
 Each round starts with a full garbage collection: otherwise the cyclic garbage of earlier
 rounds (every ``torch._dynamo.reset()`` leaves a compiled model behind) is collected in
 whichever round crosses the collector's threshold -- a 0.2-0.3 s pause that lands in one
 mode's timings by the phase of the rotation, not by what that mode costs.
 
-    .venv/bin/python bench/overhead.py [--rounds 5] [--calls 200]
+    .venv/bin/python bench/overhead.py [--rounds 9] [--calls 200]
 """
 import argparse
 import contextlib
@@ -70,7 +71,7 @@ def one_round(model, x, ctx_factory, calls):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--rounds", type=int, default=9)
     ap.add_argument("--calls", type=int, default=200)
     args = ap.parse_args()
     torch.manual_seed(0)
@@ -84,15 +85,18 @@ def main():
         for name, factory in ms.items():
             for column, value in zip(results[name], one_round(model, x, factory, args.calls)):
                 column.append(value)
-    base = [statistics.median(column) for column in results["plain"]]
-    print("torch %s, aot_eager, %d rounds x %d calls (medians; CPU = this thread's CPU time,"
-          " less sensitive to a loaded machine)" % (torch.__version__, args.rounds, args.calls))
+    print("torch %s, aot_eager, %d rounds x %d calls; medians, and ratios as the median over rounds of"
+          " (mode / plain in the same round); CPU = this thread's CPU time"
+          % (torch.__version__, args.rounds, args.calls))
     print("%-8s %12s %7s %16s %7s %11s %7s" % ("mode", "compile [s]", "ratio", "compile CPU [s]", "ratio",
                                              "call [us]", "ratio"))
     for name, columns in results.items():
-        c, cpu, s = (statistics.median(column) for column in columns)
+        row = []
+        for column, base in zip(columns, results["plain"]):
+            row.append(statistics.median(column))
+            row.append(statistics.median(v / b for v, b in zip(column, base)))
         print("%-8s %12.3f %7.3f %16.3f %7.3f %11.1f %7.3f" % (
-            name, c, c / base[0], cpu, cpu / base[1], s * 1e6, s / base[2]))
+            name, row[0], row[1], row[2], row[3], row[4] * 1e6, row[5]))
 
 
 if __name__ == "__main__":

@@ -1,6 +1,5 @@
 """GraphRunner: torch's graph code is recompiled so each statement is on its twin's line in the
 dumped graph file (both ways of laying it out: blank lines in the text, or moved tree lines)."""
-import ast
 import dis
 
 from unveil.torch.graph_runner import GraphRunner
@@ -39,7 +38,7 @@ def runner_with_file(tmp_path, graph=GRAPH):
     path = str(tmp_path / "__compiled_fn_1.aot_forward.py")
     (tmp_path / "__compiled_fn_1.aot_forward.py").write_text(HEADER + graph)
     runner = GraphRunner()
-    runner.add(path, ast.parse(graph), graph, HEADER.count("\n"))
+    runner.add(path, graph, HEADER.count("\n"))
     return runner, path
 
 
@@ -122,5 +121,5 @@ def test_forward_made_before_its_file_is_retargeted_when_the_file_comes(tmp_path
     import weakref
     runner.waiting.append((weakref.ref(fn), src))
     path = str(tmp_path / "g.py")
-    runner.add(path, ast.parse(GRAPH), GRAPH, 0)
+    runner.add(path, GRAPH, 0)
     assert fn.__code__.co_filename == path and not runner.waiting

@@ -5,10 +5,26 @@ import sys
 
 
 def to_source(node) -> str:
-    node = ast.fix_missing_locations(node)
+    _number_statements(node)
     if sys.version_info >= (3, 9):
         text = ast.unparse(node)
     else:
         from .unparse38 import unparse
         text = unparse(node)
     return text if text.endswith("\n") else text + "\n"
+
+
+_BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
+
+
+def _number_statements(node):
+    """Give statements without one a line number: ``ast.unparse`` reads ``lineno`` of
+    statements (for type comments), nothing else. (Cheaper than ``fix_missing_locations``,
+    which visits every expression node too.)"""
+    todo = [node]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, (ast.stmt, ast.excepthandler)) and getattr(n, "lineno", None) is None:
+            n.lineno = n.end_lineno = 1
+        for field in _BLOCKS:
+            todo.extend(getattr(n, field, ()))

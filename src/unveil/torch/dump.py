@@ -5,7 +5,6 @@ Orchestrates the parts: :mod:`.hook` (transformed code -> debuggable files),
 :mod:`.cache` (entries and guards in torch's order), :mod:`.render` (file
 text) and :mod:`.store` (process-safe writing and the merged index).
 """
-import ast
 import os
 import threading
 import warnings
@@ -228,19 +227,12 @@ class Session:
             header = "# %s: %s of %s (compile id %s, torch artifact %s), written by unveil.\n\n" % (
                 fname, what, fn, ev.cid, ev.kind)
             body = payload if payload.endswith("\n") else payload + "\n"
-            tree = None
-            if ev.stage in RUNNABLE_STAGES:  # the graph runner needs the tree anyway
-                try:
-                    tree = ast.parse(payload)
-                except (SyntaxError, ValueError):
-                    body = as_comment(payload, what)
             self.store.write(fname, header + body)
-            if tree is not None or ev.stage not in RUNNABLE_STAGES:
-                # whether torch's text compiles is checked on exit, outside the user's compile;
-                # a text that does not is then rewritten as comments
-                self.unchecked.append((fname, len(header), what))
-            if tree is not None and self.graph_runner is not None:
-                self.graph_runner.add(self.store.path(fname), tree, body, header.count("\n"))
+            # whether torch's text is valid Python is checked on exit, outside the user's
+            # compile; a text that is not is then rewritten as comments
+            self.unchecked.append((fname, len(header), what))
+            if ev.stage in RUNNABLE_STAGES and self.graph_runner is not None:
+                self.graph_runner.add(self.store.path(fname), body, header.count("\n"))
             self.graphs.append({"compiled_fn": fn, "stage": ev.stage, "file": fname})
             if ev.stage == "captured" and fn not in self.captured:
                 self.captured[fn] = payload

@@ -11,10 +11,12 @@ twin in the file -- checked to be the identical bytecode -- so breakpoints in th
 graph file are hit. Graph code torch compiles after :meth:`GraphRunner.remove` (a
 backward first run after ``prepare_debug``) is not affected.
 
-This runs inside every graph compilation, so it parses each text once and compares
-statements by their source text, not by ``ast.dump``.
+This runs inside every graph compilation, so it reads both texts as lines -- a
+statement per line, keyed by its text without the file's annotations -- and parses
+nothing unless a statement takes several lines.
 """
 import ast
+import re
 import types
 import weakref
 
@@ -23,34 +25,53 @@ from .hook import gc_paused
 #: graph stages whose code runs as written with the eager and aot_eager backends
 RUNNABLE_STAGES = ("captured", "aot_forward", "aot_backward")
 
-
-def _text(lines, node):
-    """The source text of a one-line ``node`` (``lines``: the source's lines; offsets count
-    UTF-8 bytes); a node over several lines (which may hold comments) by its tree."""
-    if node.lineno != node.end_lineno:
-        return ast.dump(node)
-    line = lines[node.lineno - 1]
-    if line.isascii():
-        return line[node.col_offset:node.end_col_offset]
-    return line.encode()[node.col_offset:node.end_col_offset].decode()
+_ANNOTATED = re.compile(r'^([A-Za-z_]\w*): "[^"]*" = ')
 
 
-def _statement_key(lines, node):
-    """What a statement does, independent of annotations and line numbers: torch writes the
-    graph file (``print_readable``) and the code it runs from one code generator, which adds
-    only annotations to the file (and spreads the ``return`` over lines with comments)."""
-    if isinstance(node, ast.Return):
-        return ast.dump(node)
-    if isinstance(node, ast.AnnAssign) and node.value is not None:
-        return (_text(lines, node.target), _text(lines, node.value))
-    if isinstance(node, ast.Assign):
-        return (" = ".join(_text(lines, t) for t in node.targets), _text(lines, node.value))
-    return _text(lines, node)
+def _key(statement: str) -> str:
+    """What a statement line does: torch writes the graph file (``print_readable``) and the
+    code it runs with one code generator, which only adds annotations to the file's
+    assignments (and spreads its ``return`` over lines with comments)."""
+    if statement == "return" or statement.startswith(("return ", "return(")):
+        return "return"
+    return _ANNOTATED.sub(r"\1 = ", statement, count=1)
 
 
-def _runnable_statements(fn):
-    """The statements of a graph's ``forward``; an annotation without a value is not one."""
-    return [s for s in fn.body if not (isinstance(s, ast.AnnAssign) and s.value is None)]
+class _Body:
+    """The ``forward`` in graph code read as lines (no parsing: this runs inside every graph
+    compilation): the line of its ``def`` and, for each line of its body that starts a
+    statement, the line number and :func:`_key`. ``simple``: no statement continues on
+    another line."""
+
+    def __init__(self, lines, indent):
+        self.def_line, self.lines, self.keys, self.simple = None, [], [], True
+        head = " " * indent + "def forward("
+        d = next((k for k, line in enumerate(lines) if line.startswith(head)), None)
+        if d is None:
+            return
+        end = d
+        while not lines[end].rstrip().endswith(":"):  # the signature may take several lines
+            end += 1
+            if end == len(lines):
+                return
+        self.def_line = d + 1
+        body = " " * (indent + 4)
+        for k in range(end + 1, len(lines)):
+            line = lines[k]
+            text = line.strip()
+            if not text:
+                continue
+            if not line.startswith(body):
+                break  # the function ended
+            if line.startswith(body + " ") or text[0] in ")]}":
+                self.simple = False  # the rest of a statement over several lines
+            elif not text.startswith("#"):
+                self.lines.append(k + 1)
+                self.keys.append(_key(text))
+
+
+def _forward_of(tree):
+    return next((n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "forward"), None)
 
 
 def _move(node, line, skip_body=False):
@@ -75,44 +96,20 @@ def _move(node, line, skip_body=False):
                 todo.append(value)
 
 
-def _forward_of(tree):
-    return next((n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "forward"), None)
-
-
-class _Forward:
-    """The ``forward`` of torch's generated source: statement keys, and where it is in the source."""
-
-    def __init__(self, src):
-        fdef = _forward_of(ast.parse(src))
-        self.keys = None
-        if fdef is None:
-            return
-        lines = src.splitlines()
-        statements = _runnable_statements(fdef)
-        self.keys = [_statement_key(lines, s) for s in statements]
-        self.def_line = fdef.lineno
-        self.spans = [(s.lineno, s.end_lineno) for s in statements]
-
-
-def _laid_out(src, fwd, f, prologue):
-    """``src`` with blank lines put in so each statement of ``forward`` stands on the line of
-    its twin in graph file ``f``, and the statements torch adds in front (``prologue`` of them)
-    on the line before the first twin (so they have run when a breakpoint there stops); None
-    when that layout is impossible (then the tree is moved)."""
-    lines = src.splitlines()
-    if not fwd.spans or any(a != b for a, b in fwd.spans):
-        return None  # a statement over several lines
+def _laid_out(lines, fwd, f, prologue):
+    """torch's source (``lines``) with blank lines put in so each statement of its ``forward``
+    (``fwd``) stands on the line of its twin in graph file ``f``, and the statements torch adds
+    in front (``prologue`` of them) on the line before the first twin (so they have run when a
+    breakpoint there stops); None when that layout is impossible."""
+    if not fwd.simple:
+        return None
     head = [line for line in lines[:fwd.def_line - 1] if line.strip()]
     if len(head) > f.forward_line - 1:
         return None
-    out = head + [""] * (f.forward_line - 1 - len(head)) + lines[fwd.def_line - 1:fwd.spans[0][0] - 1]
-    placed = {}  # source line -> file line
-    for k, (line, _) in enumerate(fwd.spans):
-        target = f.lines[k - prologue] if k >= prologue else f.lines[0] - 1
-        if placed.setdefault(line, target) != target:
-            return None  # statements of one source line go to different lines
+    out = head + [""] * (f.forward_line - 1 - len(head)) + lines[fwd.def_line - 1:fwd.lines[0] - 1]
     previous = None
-    for line, target in sorted(placed.items()):
+    for k, line in enumerate(fwd.lines):
+        target = f.lines[k - prologue] if k >= prologue else f.lines[0] - 1
         if target == previous:
             out[-1] += ";  " + lines[line - 1].strip()  # the prologue shares one line
             continue
@@ -120,25 +117,36 @@ def _laid_out(src, fwd, f, prologue):
             return None
         out += [""] * (target - 1 - len(out)) + [lines[line - 1]]
         previous = target
-    out += lines[fwd.spans[-1][0]:]
+    out += lines[fwd.lines[-1]:]
     return "\n".join(out) + "\n"
+
+
+def _moved(src, fwd, f, prologue):
+    """torch's source parsed, each statement of ``forward`` moved to the line of its twin in
+    graph file ``f`` (the prologue to the ``def`` line)."""
+    tree = ast.parse(src)
+    fdef = _forward_of(tree)
+    target = {line: f.lines[k - prologue] if k >= prologue else f.forward_line
+              for k, line in enumerate(fwd.lines)}
+    _move(fdef, f.forward_line, skip_body=True)
+    for s in fdef.body:
+        _move(s, target[s.lineno])
+    return tree
 
 
 class GraphFile:
     """A dumped graph file: its ``forward``'s statements (as keys) and their lines.
 
-    ``tree`` is the syntax tree of ``text``, which starts on line ``1 + header_lines``
-    of the file at ``path``."""
+    ``text`` (torch's graph text) starts on line ``1 + header_lines`` of the file at ``path``."""
 
-    def __init__(self, path, tree, text, header_lines=0):
+    def __init__(self, path, text, header_lines=0):
         self.path = path
-        cls = next(n for n in tree.body if isinstance(n, ast.ClassDef))
-        forward = next(n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "forward")
-        self.forward_line = forward.lineno + header_lines
-        lines = text.splitlines()
-        statements = _runnable_statements(forward)
-        self.keys = [_statement_key(lines, s) for s in statements]
-        self.lines = [s.lineno + header_lines for s in statements]
+        body = _Body(text.splitlines(), 4)
+        if body.def_line is None:
+            raise ValueError("no forward method in the graph text")
+        self.forward_line = body.def_line + header_lines
+        self.keys = body.keys
+        self.lines = [line + header_lines for line in body.lines]
 
 
 def _same_code(a: types.CodeType, b: types.CodeType) -> bool:
@@ -158,11 +166,11 @@ class GraphRunner:
         self.made = {}  # (source, file path) -> the code compiled from that file
         self.original = None
 
-    def add(self, path: str, tree, text: str, header_lines=0) -> None:
-        """A graph file was written: ``text`` (parsed: ``tree``) after ``header_lines`` lines."""
+    def add(self, path: str, text: str, header_lines=0) -> None:
+        """A graph file was written: torch's ``text`` after ``header_lines`` lines."""
         try:
-            f = GraphFile(path, tree, text, header_lines)
-        except StopIteration:  # no class with a forward in it
+            f = GraphFile(path, text, header_lines)
+        except ValueError:  # no forward in it
             return
         self.files.append(f)
         for ref, src in list(self.waiting):
@@ -205,7 +213,7 @@ class GraphRunner:
                 return True
         fwd = self.forwards.get(src)
         if fwd is None:
-            fwd = self.forwards[src] = _Forward(src)
+            fwd = self.forwards[src] = _Body(src.splitlines(), 0)
         keys = fwd.keys
         for f in reversed(files):
             n = len(f.keys)
@@ -214,16 +222,9 @@ class GraphRunner:
         else:
             return False
         prologue = len(keys) - n
-        text = _laid_out(src, fwd, f, prologue)
-        if text is not None:
-            module = compile(text, f.path, "exec", dont_inherit=True)
-        else:  # slower: move the line numbers in the tree
-            tree = ast.parse(src)
-            fdef = _forward_of(tree)
-            _move(fdef, f.forward_line, skip_body=True)
-            for k, s in enumerate(_runnable_statements(fdef)):
-                _move(s, f.lines[k - prologue] if k >= prologue else f.forward_line)
-            module = compile(tree, f.path, "exec", dont_inherit=True)
+        text = _laid_out(src.splitlines(), fwd, f, prologue)
+        module = compile(text if text is not None else _moved(src, fwd, f, prologue), f.path, "exec",
+                         dont_inherit=True)
         new = next(c for c in module.co_consts if isinstance(c, types.CodeType) and c.co_name == "forward")
         from unveil.decompiler.recompile import check_layout
         check_layout(new, fn.__code__)
