@@ -2,7 +2,7 @@
 
 torch turns a graph into Python source and compiles it in
 ``torch.fx.graph_module._exec_with_source``; while installed, :class:`GraphRunner`
-wraps that function (unveil's one narrow patch of torch, undone by
+wraps that function (a narrow patch of torch -- see docs/dump.md -- undone by
 :meth:`GraphRunner.remove`). When the ``forward`` torch just made holds the same
 statements as the ``forward`` of a dumped graph file (after a prologue torch may
 add, such as unpacking boxed arguments), its code is replaced by the same source
