@@ -1353,7 +1353,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             cf.stmts = []
             k = i
             # the exception type test, if any
-            while k < self.n and self.instrs[k].op not in ("CHECK_EXC_MATCH", "CHECK_EG_MATCH") \
+            while k < self.n and self.instrs[k].op != "CHECK_EXC_MATCH" \
                     and self.instrs[k].target is None and self.instrs[k].op not in ("POP_TOP", "RERAISE", "STORE_FAST", "STORE_NAME", "STORE_DEREF", "STORE_GLOBAL"):
                 E.execute(cf, self.instrs[k])
                 k += 1
@@ -1362,7 +1362,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 break  # no clause matched: the exception goes on
             typ = None
             next_clause = None
-            if ins.op in ("CHECK_EXC_MATCH", "CHECK_EG_MATCH"):
+            if ins.op == "CHECK_EXC_MATCH":
                 typ = cf.pop_expr(ins)
                 jump = self.instrs[k + 1]
                 if jump.op != "POP_JUMP_IF_FALSE":
@@ -1397,8 +1397,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             body = strip_name_cleanup(cf.stmts, name)
             if ex.kind == "leave":
                 exits.add(ex.target)
-            handler_t = ast.ExceptHandler
-            clauses.append(handler_t(type=typ, name=name, body=body or [ast.Pass()]))
+            clauses.append(ast.ExceptHandler(type=typ, name=name, body=body or [ast.Pass()]))
             if next_clause is None:
                 break
             i = next_clause
