@@ -790,6 +790,19 @@ def with_as_attribute_target(k):
     return o.name, log
 
 
+def with_try_return_except_then_code(k):
+    # ``with: try: return ... except: ...`` and code after the with: the clause goes on
+    # with the with's exit still on the stack (the returning body took it along)
+    log = []
+    with Rec(log, "a"):
+        try:
+            return risky(k), log
+        except ValueError:
+            log.append("caught")
+    log.append("after")
+    return None, log
+
+
 def with_nested_in_try(k):
     log = []
     try:
@@ -999,6 +1012,7 @@ CASES = [
     (with_as_tuple_target, [(1,), (3,)]),
     (with_as_attribute_target, [(0,)]),
     (with_nested_in_try, KINDS),
+    (with_try_return_except_then_code, KINDS),
     (with_suppress_contextlib, KINDS),
     (with_open_file, [(1,), (3,), (9,)]),
     (except_raises_then_loop, [({1: [1, 2]}, 1), ({}, 1), ([[3]], 0), (None, 0)]),

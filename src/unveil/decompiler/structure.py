@@ -1259,7 +1259,10 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                     follow = None
         frame.emit(ast.Try(body=body.stmts or [ast.Pass()], handlers=handlers,
                            orelse=orelse, finalbody=[]))
-        frame.stack[:] = body.stack
+        if ex.kind != "end":
+            # (a body that returns took its stack with it, such as an enclosing with's
+            # exit; the clauses go on with the stack the try statement began with)
+            frame.stack[:] = body.stack
         if follow is None:
             return END
         return self.go_on(follow, frame, region, loop)
