@@ -7,7 +7,6 @@ import os
 import socket
 import subprocess
 import sys
-import textwrap
 import time
 
 import pytest

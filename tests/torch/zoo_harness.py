@@ -16,7 +16,6 @@ import dataclasses
 import dis
 import io
 import os
-import re
 import sys
 import traceback
 import types
