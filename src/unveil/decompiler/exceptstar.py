@@ -90,7 +90,7 @@ class ExceptStarClauses:
             name = None
         else:
             self.fail("unexpected except* clause", k + 3)
-        ex = self.clause_body(k + 4, cf, region, loop)
+        ex = self.walk_dominated(k + 4, cf, region, loop)  # the code only the test reaches
         if ex.kind == "leave" and ex.target != after:
             self.fail("except* clause ends in an unexpected place", k + 4)
         from .structure import strip_name_cleanup  # (structure imports this module)
@@ -98,15 +98,6 @@ class ExceptStarClauses:
         clause = ast.ExceptHandler(type=typ, name=name, body=body or [ast.Pass()])
         clause._star = True
         return clause, after
-
-    def clause_body(self, start, frame, region, loop):
-        """Walk a clause body from ``start``: the code only its test reaches."""
-        block = self.cfg.containing(start)
-        dom = self.dominated_by(block)
-        inside = lambda i: region(i) and dom(i)
-        if block.start != start:
-            return self.block_then_walk(block, start, frame, inside, loop)
-        return self.walk(start, frame, inside, loop)
 
     def is_star_tail(self, i) -> bool:
         ins = self.instrs

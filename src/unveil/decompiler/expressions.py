@@ -92,7 +92,7 @@ class Frame:
         written = _written_names(stmt)
         local_only = _binds_only(stmt)
         if not local_only and self.stack:
-            written |= self._cells()  # code the statement runs may rebind a cell variable
+            written |= self.ctx.cells  # code the statement runs may rebind a cell variable
         for k, v in enumerate(self.stack):
             if isinstance(v, ast.expr):
                 if _needs_spill(v, written, local_only):
@@ -112,12 +112,6 @@ class Frame:
             if _needs_spill(inner, written, _binds_only(None)):
                 tmp = self.spill(inner)
                 lst.elts[j] = ast.Starred(value=tmp, ctx=ast.Load()) if isinstance(elt, ast.Starred) else tmp
-
-    def _cells(self):
-        """The source names of the cell and free variables of the code."""
-        from .function import cell_name
-        code = self.ctx.code
-        return {cell_name(code, n) for n in code.co_cellvars + code.co_freevars}
 
     def save(self, k):
         """Save stack value ``k`` (a symbolic list: its elements with effects) in temporaries."""

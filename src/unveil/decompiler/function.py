@@ -73,6 +73,8 @@ class Context:
         self.seq = 0
         self.instrs = None  # set by decompile_code: lets stores look ahead
         self.temp_prefix = TEMP_PREFIX.get()
+        #: source names of the cell and free variables (code a statement runs may rebind them)
+        self.cells = {cell_name(code, n) for n in code.co_cellvars + code.co_freevars}
         # code written by TorchDynamo (no source): a few clean-ups apply that
         # would change the bytecode of ordinary code
         self.dynamo = is_dynamo_code(code)

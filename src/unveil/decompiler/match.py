@@ -910,12 +910,7 @@ class MatchStatements:
         from .structure import Exit
         if start >= self.n:
             return Exit("leave", start)
-        blk = self.cfg.containing(start)
-        dom = self.dominated_by(blk)
-        reg = lambda j: region(j) and dom(j)
-        if blk.start != start:
-            return self.block_then_walk(blk, start, frame, reg, loop)
-        return self.walk(start, frame, reg, loop)
+        return self.walk_dominated(start, frame, region, loop)
 
     def reachable_from(self, t):
         out = set()

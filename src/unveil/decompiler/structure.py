@@ -588,6 +588,16 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             return self.transfer(start, frame, branch, loop)
         return self.walk(start, frame, branch, loop)
 
+    def walk_dominated(self, start, frame, region, loop):
+        """Walk from ``start`` (which may lie inside a block) through the code that
+        ``start``'s block dominates: an except clause's or a match case's own code."""
+        block = self.cfg.containing(start)
+        dom = self.dominated_by(block)
+        inside = lambda i: region(i) and dom(i)
+        if block.start != start:
+            return self.block_then_walk(block, start, frame, inside, loop)
+        return self.walk(start, frame, inside, loop)
+
     def branch_region(self, index, region):
         b = self.cfg.at(index)
         if b is None:
@@ -1383,12 +1393,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 k += 1
             else:
                 self.fail("unexpected except clause", k)
-            start_block = self.cfg.containing(k)
-            dom = self.dominated_by(start_block)
-            if start_block.start != k:
-                ex = self.block_then_walk(start_block, k, cf, lambda i: region(i) and dom(i), loop)
-            else:
-                ex = self.walk(k, cf, lambda i: region(i) and dom(i), loop)
+            dom = self.dominated_by(self.cfg.containing(k))
+            ex = self.walk_dominated(k, cf, region, loop)
             if ex.kind == "leave" and cf.stack and self.returns_at(ex.target):
                 # ``return value`` out of the clause after an inlined finally
                 ex = self.walk(ex.target, cf, lambda i: True, loop)

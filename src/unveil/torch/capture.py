@@ -93,8 +93,7 @@ class TraceCapture(logging.Handler):
         # torch sends every record through trace_log.debug(); while this handler is the logger's
         # only one, the record's parts come here directly -- without building a LogRecord and
         # walking the stack for it, which is most of the cost of tracing inside a compile
-        self.own_debug = "debug" in vars(trace_log)
-        self.previous_debug = vars(trace_log).get("debug")
+        self.previous_debug = vars(trace_log).get("debug")  # someone else's, or None
         trace_log.debug = self.debug
 
     def debug(self, msg, *args, extra=None, **kwargs):
@@ -110,7 +109,7 @@ class TraceCapture(logging.Handler):
     def remove(self):
         if self.logger is not None:
             if vars(self.logger).get("debug") == self.debug:
-                if self.own_debug:
+                if self.previous_debug is not None:
                     self.logger.debug = self.previous_debug
                 else:
                     del self.logger.debug

@@ -74,28 +74,6 @@ def _forward_of(tree):
     return next((n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "forward"), None)
 
 
-def _move(node, line, skip_body=False):
-    """Put every line number below ``node`` ``line - node.lineno`` further (the body of a
-    function only when not ``skip_body``)."""
-    delta = line - node.lineno
-    if not delta:
-        return
-    todo = [node]
-    while todo:
-        n = todo.pop()
-        if getattr(n, "lineno", None) is not None:
-            n.lineno += delta
-            if getattr(n, "end_lineno", None) is not None:
-                n.end_lineno += delta
-        for field, value in ast.iter_fields(n):
-            if skip_body and n is node and field == "body":
-                continue
-            if isinstance(value, list):
-                todo.extend(v for v in value if isinstance(v, ast.AST))
-            elif isinstance(value, ast.AST):
-                todo.append(value)
-
-
 def _laid_out(lines, fwd, f, prologue):
     """torch's source (``lines``) with blank lines put in so each statement of its ``forward``
     (``fwd``) stands on the line of its twin in graph file ``f``, and the statements torch adds
@@ -128,9 +106,10 @@ def _moved(src, fwd, f, prologue):
     fdef = _forward_of(tree)
     target = {line: f.lines[k - prologue] if k >= prologue else f.forward_line
               for k, line in enumerate(fwd.lines)}
-    _move(fdef, f.forward_line, skip_body=True)
-    for s in fdef.body:
-        _move(s, target[s.lineno])
+    targets = [target[s.lineno] for s in fdef.body]
+    ast.increment_lineno(fdef, f.forward_line - fdef.lineno)  # the body moves along ...
+    for s, line in zip(fdef.body, targets):
+        ast.increment_lineno(s, line - s.lineno)  # ... and then to its twins' lines
     return tree
 
 
