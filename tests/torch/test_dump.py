@@ -203,10 +203,16 @@ def test_backends_write_graph_stages(tmp_path, backend, stages):
     def h(x):
         return (x * 3).cos() + 1
 
-    x = torch.randn(8)
+    @torch.compile(backend=backend)
+    def plain(x):
+        return (x * 3).cos() + 1
+
+    x = torch.randn(8, generator=torch.Generator().manual_seed(0))
     with unveil.prepare_debug(d):
         got = h(x)
-    assert torch.allclose(got, (x * 3).cos() + 1)
+    # the same program compiled without unveil: bit for bit the same result (a comparison with
+    # eager needs a tolerance -- inductor's fused cos differs from eager's in the last bits)
+    assert torch.equal(got, plain(x))
     index = load_index(d)
     fns = function(index, "h")["entries"][0]["compiled_fns"]
     found = {g["stage"] for g in index["graphs"] if g["compiled_fn"] == fns[0]}
