@@ -345,7 +345,8 @@ def comprehension(kind_name, body, outer_iter):
             elt = node
             break
         elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Yield):
-            elt = Element(kind="gen", value=node.value.value)
+            # ``yield None`` reads back as a bare ``yield``; the element is the constant
+            elt = Element(kind="gen", value=node.value.value or E.const(None))
             break
         else:
             raise DecompilationError("unrecognised comprehension body", kind_name)
