@@ -465,6 +465,19 @@ def _yields(body):
     return False
 
 
+def bare_returns(body):
+    """``return None`` as a bare ``return`` in ``body`` (not in the functions
+    and classes it defines): an async generator may not return a value, not
+    even ``None``, and a bare ``return`` compiles to the same instructions."""
+    todo = list(body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.Return) and _is_return_none(node):
+            node.value = None
+        elif not isinstance(node, (ast.expr, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            todo.extend(ast.iter_child_nodes(node))  # statements, handlers, match cases
+
+
 def decompile_code(code, consts=None):
     """Statements of ``code``'s body and the :class:`Context` used."""
     from .structure import Structurer
@@ -482,6 +495,8 @@ def decompile_code(code, consts=None):
         if not COPIES_EXIT_BLOCKS and ends_with_dead_return(program):
             body = last_return_into_else(body)
         body = strip_implicit_return(body)
+    if code.co_flags & CO_ASYNC_GENERATOR:
+        bare_returns(body)
     if has_docstring(code):
         body.insert(0, ast.Expr(value=ast.Constant(value=code.co_consts[0])))
     if code.co_flags & (inspect.CO_GENERATOR | CO_ASYNC_GENERATOR) and not _yields(body):
