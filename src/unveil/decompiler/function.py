@@ -130,6 +130,8 @@ class Context:
             return ast.Call(func=v.decorator, args=[self.as_expr(v.target, ins)], keywords=[])
         if isinstance(v, V.Stored):
             a = v.assign
+            if getattr(a, "_pinned", False):
+                return E.name(a.targets[0].id)  # the assignment stays a statement
             if len(a.targets) == 1 and isinstance(a.targets[0], ast.Name):
                 a._cancelled = True
                 return ast.NamedExpr(target=a.targets[0], value=v.value)
