@@ -369,18 +369,38 @@ def comprehension(kind_name, body, outer_iter):
     return ast.GeneratorExp(elt=elt.value, generators=gens)
 
 
+#: what the compiler stores first in every class body, in its order, with the kind of value
+_IMPLICIT_LEADING = (("__module__", ast.Name), ("__qualname__", ast.Constant),
+                     ("__firstlineno__", ast.Constant))
+#: ... and last (3.13; ``__classcell__`` where a method uses ``__class__``)
+_IMPLICIT_TRAILING = ("__static_attributes__", "__classcell__")
+
+
+def _stores_to(s, target, kind=ast.AST):
+    return (isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)
+            and s.targets[0].id == target and isinstance(s.value, kind))
+
+
+def _without_implicit_stores(body):
+    """``body`` without the stores the compiler adds to a class body; the same
+    names assigned in the source (``__module__ = 're'``) stay."""
+    body = [s for s in body if not isinstance(s, ast.Return)]
+    k = 0
+    while k < len(body) and isinstance(body[k], (ast.Global, ast.Nonlocal)):
+        k += 1
+    for target, kind in _IMPLICIT_LEADING:
+        if k < len(body) and _stores_to(body[k], target, kind):
+            del body[k]
+    for target in reversed(_IMPLICIT_TRAILING):
+        if body and _stores_to(body[-1], target):
+            del body[-1]
+    return body
+
+
 def clean_class_body(body):
     """Drop what the compiler adds to every class body."""
     out = []
-    for s in body:
-        if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name):
-            t = s.targets[0].id
-            if t in ("__module__", "__qualname__", "__firstlineno__", "__static_attributes__"):
-                continue
-            if t == "__classcell__":
-                continue
-        if isinstance(s, ast.Return):
-            continue
+    for s in _without_implicit_stores(body):
         if (isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)
                 and s.targets[0].id == "__doc__" and isinstance(s.value, ast.Constant) and not out):
             out.append(ast.Expr(value=s.value))  # the class docstring
@@ -511,6 +531,27 @@ def decompile_code(code, consts=None):
     if ctx.nonlocals:
         decls.append(ast.Nonlocal(names=list(ctx.nonlocals)))
     return decls + body, ctx
+
+
+def is_class_body(code):
+    """Whether ``code`` is the body of a class statement: it runs in the class
+    namespace (not optimized like a function's) and is named after the class."""
+    return not code.co_flags & inspect.CO_OPTIMIZED and code.co_name != "<module>"
+
+
+def class_def(code, name=None, consts=None):
+    """The class statement whose body is ``code``. Its bases, keywords and
+    decorators are evaluated outside the body, so they are not known here."""
+    if ".type_params" in code.co_freevars:
+        raise DecompilationError("the body of a generic class (class %s[...]): its type "
+                                 "parameters are not in the body" % code.co_name, code.co_name)
+    body, ctx = decompile_code(code, consts)
+    body = clean_class_body(body)
+    node = ast.ClassDef(name=name or code.co_name, bases=[], keywords=[],
+                        body=body or [ast.Pass()], decorator_list=[])
+    if hasattr(ast, "TypeVar"):
+        node.type_params = []
+    return node, ctx
 
 
 def function_def(code, defaults=(), kwdefaults=None, name=None, consts=None):
