@@ -336,6 +336,55 @@ async def agen_try_finally(n):
         yield "finally"
 
 
+async def agen_return_in_loop(n):
+    # issue 11 #8: ``if a: return`` before a yield came back as ``return None``
+    for i in range(4):
+        if i == n:
+            return
+        yield i
+
+
+async def agen_return_in_handlers(n):
+    async for i in ARange(4):
+        try:
+            await fail_if(n - i)
+        except ValueError:
+            if i > 1:
+                return
+            yield "caught"
+        else:
+            if n == i:
+                return
+        finally:
+            yield "finally %d" % i
+        yield i
+    yield "end"
+
+
+async def agen_return_beside_nested_functions(n):
+    def plain(k):
+        if k:
+            return None
+        return k
+
+    async def coro(k):
+        return None if k else k
+
+    while n < 3:
+        n += 1
+        if plain(n % 2) is None and await coro(n % 2) is None:
+            return
+        yield n
+
+
+async def agen_none_genexps(n):
+    async def none_agen():
+        yield None
+    yield tuple(None for _ in range(n))
+    yield [x async for x in (None async for _ in none_agen())]
+    yield [None async for _ in agen_source(n)]
+
+
 CASES = [
     (async_simple, INTS1),
     (async_await_in_expression, INTS1),
@@ -369,4 +418,8 @@ CASES = [
     (agen_send, INTS1 + [(5,)]),
     (agen_with_async_with, INTS1),
     (agen_try_finally, INTS1),
+    (agen_return_in_loop, INTS1 + [(2,)]),
+    (agen_return_in_handlers, INTS1 + [(2,), (5,)]),
+    (agen_return_beside_nested_functions, INTS1),
+    (agen_none_genexps, INTS1),
 ]

@@ -524,6 +524,29 @@ def gen_expression_consumed(n):
     return first, list(g)
 
 
+def genexp_of_none(n):
+    # issue 11 #9: a genexp yielding None crashed the decompiler
+    return tuple(None for _ in range(n))
+
+
+def unpack_genexp_of_none(n):
+    a, b = (None for _ in (1, 2))
+    return a, b, n
+
+
+def comprehensions_of_constants(n):
+    xs = range(n)
+    return ([None for _ in xs], {None for _ in xs}, {None: None for _ in xs},
+            {0 for _ in xs}, list(() for _ in xs), list((1, None) for _ in xs),
+            list(... for _ in xs), list(False for _ in xs), sum(1 for _ in xs))
+
+
+def nested_genexps_of_none(n):
+    rows = [tuple(None for _ in range(k)) for k in range(n)]
+    nested = [list(g) for g in ((None for _ in range(k)) for k in range(n))]
+    return rows, nested, [[None for _ in range(k)] for k in range(n)]
+
+
 def gen_with_statement(n):
     import contextlib
 
@@ -591,4 +614,8 @@ CASES = [
     (gen_lambda_generator, INTS1),
     (gen_expression_consumed, INTS1),
     (gen_with_statement, INTS1),
+    (genexp_of_none, INTS1),
+    (unpack_genexp_of_none, INTS1),
+    (comprehensions_of_constants, INTS1),
+    (nested_genexps_of_none, INTS1),
 ]

@@ -185,6 +185,41 @@ def make_super_forward():
     return Case(m, [call(x)], grads=[x, *m.parameters()])
 
 
+SETATTR_LOG = []
+
+
+class OwnSetattr(nn.Module):
+    """A module with its own ``__setattr__`` (as HF transformers' models have, through
+    their mixins) whose forward stores attributes: Dynamo replays the stores after the
+    graph with ``object_setattr_ignore_descriptor``, calling the function it keeps in a
+    temporary inside the call that stores it (issue 11 #10)."""
+
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(4, 4)
+        self.count = 0
+
+    def __setattr__(self, name, value):
+        SETATTR_LOG.append(name)
+        super().__setattr__(name, value)
+
+    def forward(self, x):
+        self.count = self.count + 1
+        self.last_rows = x.shape[0]
+        h = self.lin(x).relu()
+        print("own_setattr: call", self.count)
+        self.steps = self.count * 2
+        return h * self.count + x
+
+
+def make_own_setattr():
+    SETATTR_LOG.clear()
+    m = OwnSetattr()
+    x = torch.randn(3, 4, requires_grad=True)
+    return Case(m, [call(x), call(x * 2)], grads=[x, *m.parameters()],
+                state=lambda: (m.count, m.last_rows, m.steps, list(SETATTR_LOG)))
+
+
 # --- arguments and data structures ----------------------------------------
 
 def args_kwargs(*args, **kwargs):
@@ -466,6 +501,9 @@ PROGRAMS = [
             counts=(2, 1)),
     Program("super_forward", make_super_forward, "super().forward() then a graph break, backward",
             counts=(2, 1)),
+    Program("own_setattr", make_own_setattr,
+            "module with its own __setattr__ storing attributes in forward, backward",
+            counts=(4, 1)),
     Program("args_kwargs", make_args_kwargs, "*args/**kwargs in and a dict built with ** out",
             counts=(4, 1)),
     Program("nested_structures", make_nested_structures, "dict of lists of tensors in, nested dict/list/tuple out",

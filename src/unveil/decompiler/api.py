@@ -6,9 +6,12 @@ import types
 from typing import Any
 
 from .emit import to_source
-from .function import function_def, decompile_code
+from .function import function_def, decompile_code, class_def, is_class_body
 
 SUPPORTED = ((3, 8), (3, 13))
+
+CLASS_BODY_NOTE = ("# The body of class %s. Its bases, keywords and decorators are evaluated\n"
+                   "# outside the body's code object, so they are not known and not shown.\n")
 
 
 def _check_python():
@@ -77,6 +80,8 @@ class Decompiler:
         if code.co_name == "<module>":
             body, ctx = decompile_code(code)
             return ast.Module(body=body, type_ignores=[]), ctx
+        if is_class_body(code):
+            return self._class_ast(overwrite_fn_name)
         fn = self.function
         defaults = [ast.Constant(value=d) for d in (fn.__defaults__ or ())] if fn else []
         kwdefaults = {k: ast.Constant(value=v) for k, v in (fn.__kwdefaults__ or {}).items()} if fn else None
@@ -85,10 +90,16 @@ class Decompiler:
             defaults = []
         if fn and not all(is_literal(v) for v in (fn.__kwdefaults__ or {}).values()):
             kwdefaults = None
-        name = overwrite_fn_name or code.co_name
-        if not name.isidentifier():
-            name = "__unveil_" + "".join(c if c.isalnum() else "_" for c in name)
+        name = _source_name(overwrite_fn_name or code.co_name)
         node, ctx = function_def(code, defaults, kwdefaults, name=name)
+        if code.co_freevars:
+            from .function import cell_name
+            node = _closure_wrapper(node, [cell_name(code, v) for v in code.co_freevars])
+        return ast.Module(body=[node], type_ignores=[]), ctx
+
+    def _class_ast(self, overwrite_name=None):
+        code = self.code
+        node, ctx = class_def(code, name=_source_name(overwrite_name or code.co_name))
         if code.co_freevars:
             from .function import cell_name
             node = _closure_wrapper(node, [cell_name(code, v) for v in code.co_freevars])
@@ -107,7 +118,16 @@ class Decompiler:
         text = to_source(module)
         if indentation != 4:
             text = _reindent(text, indentation)
+        if is_class_body(self.code):
+            text = CLASS_BODY_NOTE % self.code.co_name + text
         return text
+
+
+def _source_name(name):
+    """``name`` if source can spell it, else an identifier made from it."""
+    if name.isidentifier():
+        return name
+    return "__unveil_" + "".join(c if c.isalnum() else "_" for c in name)
 
 
 def _reindent(text, width):

@@ -93,12 +93,38 @@ class Frame:
         local_only = _binds_only(stmt)
         if not local_only and self.stack:
             written |= self.ctx.cells  # code the statement runs may rebind a cell variable
+        for v in list(self.stack):
+            if isinstance(v, V.Stored) and _walrus_moves_past(v, stmt, written, local_only):
+                self.pin_stored(v)
         for k, v in enumerate(self.stack):
             if isinstance(v, ast.expr):
                 if _needs_spill(v, written, local_only):
                     self.stack[k] = self.spill(v)
             elif isinstance(v, V.SymList):
                 self._spill_elements(v, written, set())
+
+    def pin_stored(self, stored):
+        """Keep the assignment of ``stored`` where it was emitted and read its
+        name instead of a later walrus: a statement emitted since reads or
+        rebinds the name (Dynamo calls ``tmp_2`` before the outer call whose
+        function it stored returns) or could change what its value computes.
+        The values below it on the stack were computed before it: they are
+        saved ahead of the assignment, where they would be in source order."""
+        a = stored.assign
+        pos = next((k for k, s in enumerate(self.stmts) if s is a), None)
+        if pos is None or not any(v is stored for v in self.stack):
+            raise DecompilationError("a walrus's value is used before the walrus",
+                                     self.ctx.name, self.current and self.current.offset,
+                                     self.current and self.current.op)
+        first = next(k for k, v in enumerate(self.stack) if v is stored)
+        later, tail = self.stack[first:], self.stmts[pos:]
+        self.stack, self.stmts = self.stack[:first], self.stmts[:pos]
+        self.spill_for(a)
+        self.stack, self.stmts = self.stack + later, self.stmts + tail
+        a._pinned = True
+        for k, v in enumerate(self.stack):
+            if v is stored:
+                self.stack[k] = name(a.targets[0].id)
 
     def _spill_elements(self, lst, written, seen):
         if id(lst) in seen:
@@ -191,6 +217,19 @@ def _binds_only(stmt):
         return (all(isinstance(t, ast.Name) for t in stmt.targets)
                 and isinstance(stmt.value, (ast.Name, ast.Constant)))
     return False
+
+
+def _walrus_moves_past(stored, stmt, written, local_only):
+    """Whether turning ``stored`` into a walrus after ``stmt`` could change
+    what the code does: ``stmt`` uses its name, or its value must be
+    computed before ``stmt`` runs."""
+    a = stored.assign
+    if getattr(a, "_pinned", False) or len(a.targets) != 1 or not isinstance(a.targets[0], ast.Name):
+        return False
+    target = a.targets[0].id
+    if any(isinstance(n, ast.Name) and n.id == target for n in ast.walk(stmt)):
+        return True
+    return _needs_spill(stored.value, written, local_only)
 
 
 def _needs_spill(e, written, local_only=False):

@@ -130,6 +130,8 @@ class Context:
             return ast.Call(func=v.decorator, args=[self.as_expr(v.target, ins)], keywords=[])
         if isinstance(v, V.Stored):
             a = v.assign
+            if getattr(a, "_pinned", False):
+                return E.name(a.targets[0].id)  # the assignment stays a statement
             if len(a.targets) == 1 and isinstance(a.targets[0], ast.Name):
                 a._cancelled = True
                 return ast.NamedExpr(target=a.targets[0], value=v.value)
@@ -345,7 +347,8 @@ def comprehension(kind_name, body, outer_iter):
             elt = node
             break
         elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Yield):
-            elt = Element(kind="gen", value=node.value.value)
+            # ``yield None`` reads back as a bare ``yield``; the element is the constant
+            elt = Element(kind="gen", value=node.value.value or E.const(None))
             break
         else:
             raise DecompilationError("unrecognised comprehension body", kind_name)
@@ -366,18 +369,38 @@ def comprehension(kind_name, body, outer_iter):
     return ast.GeneratorExp(elt=elt.value, generators=gens)
 
 
+#: what the compiler stores first in every class body, in its order, with the kind of value
+_IMPLICIT_LEADING = (("__module__", ast.Name), ("__qualname__", ast.Constant),
+                     ("__firstlineno__", ast.Constant))
+#: ... and last (3.13; ``__classcell__`` where a method uses ``__class__``)
+_IMPLICIT_TRAILING = ("__static_attributes__", "__classcell__")
+
+
+def _stores_to(s, target, kind=ast.AST):
+    return (isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)
+            and s.targets[0].id == target and isinstance(s.value, kind))
+
+
+def _without_implicit_stores(body):
+    """``body`` without the stores the compiler adds to a class body; the same
+    names assigned in the source (``__module__ = 're'``) stay."""
+    body = [s for s in body if not isinstance(s, ast.Return)]
+    k = 0
+    while k < len(body) and isinstance(body[k], (ast.Global, ast.Nonlocal)):
+        k += 1
+    for target, kind in _IMPLICIT_LEADING:
+        if k < len(body) and _stores_to(body[k], target, kind):
+            del body[k]
+    for target in reversed(_IMPLICIT_TRAILING):
+        if body and _stores_to(body[-1], target):
+            del body[-1]
+    return body
+
+
 def clean_class_body(body):
     """Drop what the compiler adds to every class body."""
     out = []
-    for s in body:
-        if isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name):
-            t = s.targets[0].id
-            if t in ("__module__", "__qualname__", "__firstlineno__", "__static_attributes__"):
-                continue
-            if t == "__classcell__":
-                continue
-        if isinstance(s, ast.Return):
-            continue
+    for s in _without_implicit_stores(body):
         if (isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)
                 and s.targets[0].id == "__doc__" and isinstance(s.value, ast.Constant) and not out):
             out.append(ast.Expr(value=s.value))  # the class docstring
@@ -464,6 +487,19 @@ def _yields(body):
     return False
 
 
+def bare_returns(body):
+    """``return None`` as a bare ``return`` in ``body`` (not in the functions
+    and classes it defines): an async generator may not return a value, not
+    even ``None``, and a bare ``return`` compiles to the same instructions."""
+    todo = list(body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.Return) and _is_return_none(node):
+            node.value = None
+        elif not isinstance(node, (ast.expr, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            todo.extend(ast.iter_child_nodes(node))  # statements, handlers, match cases
+
+
 def decompile_code(code, consts=None):
     """Statements of ``code``'s body and the :class:`Context` used."""
     from .structure import Structurer
@@ -481,6 +517,8 @@ def decompile_code(code, consts=None):
         if not COPIES_EXIT_BLOCKS and ends_with_dead_return(program):
             body = last_return_into_else(body)
         body = strip_implicit_return(body)
+    if code.co_flags & CO_ASYNC_GENERATOR:
+        bare_returns(body)
     if has_docstring(code):
         body.insert(0, ast.Expr(value=ast.Constant(value=code.co_consts[0])))
     if code.co_flags & (inspect.CO_GENERATOR | CO_ASYNC_GENERATOR) and not _yields(body):
@@ -493,6 +531,27 @@ def decompile_code(code, consts=None):
     if ctx.nonlocals:
         decls.append(ast.Nonlocal(names=list(ctx.nonlocals)))
     return decls + body, ctx
+
+
+def is_class_body(code):
+    """Whether ``code`` is the body of a class statement: it runs in the class
+    namespace (not optimized like a function's) and is named after the class."""
+    return not code.co_flags & inspect.CO_OPTIMIZED and code.co_name != "<module>"
+
+
+def class_def(code, name=None, consts=None):
+    """The class statement whose body is ``code``. Its bases, keywords and
+    decorators are evaluated outside the body, so they are not known here."""
+    if ".type_params" in code.co_freevars:
+        raise DecompilationError("the body of a generic class (class %s[...]): its type "
+                                 "parameters are not in the body" % code.co_name, code.co_name)
+    body, ctx = decompile_code(code, consts)
+    body = clean_class_body(body)
+    node = ast.ClassDef(name=name or code.co_name, bases=[], keywords=[],
+                        body=body or [ast.Pass()], decorator_list=[])
+    if hasattr(ast, "TypeVar"):
+        node.type_params = []
+    return node, ctx
 
 
 def function_def(code, defaults=(), kwdefaults=None, name=None, consts=None):
