@@ -7,6 +7,7 @@ from typing import Any
 
 from .emit import to_source
 from .function import function_def, decompile_code
+from .safety import boundary, qualname
 
 SUPPORTED = ((3, 8), (3, 13))
 
@@ -73,6 +74,12 @@ class Decompiler:
         self.code, self.function = resolve(code)
 
     def decompile_ast(self, overwrite_fn_name=None):
+        """(``ast.Module`` holding the function, its decompilation context); whatever
+        fails inside is a :class:`DecompilationError` with the cause chained."""
+        with boundary(qualname(self.code)):
+            return self._decompile_ast(overwrite_fn_name)
+
+    def _decompile_ast(self, overwrite_fn_name):
         code = self.code
         if code.co_name == "<module>":
             body, ctx = decompile_code(code)
@@ -130,4 +137,7 @@ def recompile(code: Any) -> types.CodeType:
     can replace it (``fn.__code__ = recompile(fn.__code__)``)."""
     from .recompile import recompile as _recompile
     code, _ = resolve(code)
-    return _recompile(code)
+    if code.co_name == "<module>":
+        raise ValueError("recompile expects a function's code object, not a module's")
+    with boundary(qualname(code)):
+        return _recompile(code)
