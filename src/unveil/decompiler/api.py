@@ -7,7 +7,7 @@ from typing import Any
 
 from .emit import to_source
 from .function import function_def, decompile_code
-from .safety import boundary, qualname
+from .safety import boundary, check_bytecode, qualname
 
 SUPPORTED = ((3, 8), (3, 13))
 
@@ -81,6 +81,7 @@ class Decompiler:
 
     def _decompile_ast(self, overwrite_fn_name):
         code = self.code
+        check_bytecode(code)
         if code.co_name == "<module>":
             body, ctx = decompile_code(code)
             return ast.Module(body=body, type_ignores=[]), ctx

@@ -14,7 +14,9 @@ one was being read), with the original exception as ``__cause__``.
 """
 import ast
 import contextlib
+import dis
 import keyword
+import types
 import unicodedata
 
 from .errors import DecompilationError, UnsafeInput
@@ -238,7 +240,6 @@ def _where(tb):
     instruction being read) from the frames of a traceback; either may be None."""
     from .function import Context
     from .instructions import Instr
-    import dis
     function = instr = None
     while tb is not None:
         try:
@@ -257,3 +258,94 @@ def _where(tb):
 def qualname(code):
     return getattr(code, "co_qualname", None) or getattr(code, "co_name", None)
 
+
+
+# -- the bytecode -----------------------------------------------------------
+#
+# The decompiler reads the stack symbolically and trusts that every instruction is
+# reached with one stack depth, as the compiler guarantees. Crafted or shuffled bytecode
+# breaks that (a loop that pushes one more value per turn) and was decompiled into text
+# that runs a call once per turn instead of once. So the depths are checked first, the
+# way the compiler computes them: ``dis.stack_effect`` along the edges, one linear pass.
+
+_NO_FALLTHROUGH = frozenset({
+    "JUMP_FORWARD", "JUMP_ABSOLUTE", "JUMP_BACKWARD", "JUMP_BACKWARD_NO_INTERRUPT",
+    "RETURN_VALUE", "RETURN_CONST", "RAISE_VARARGS", "RERAISE"})
+_JUMPS = frozenset(dis.hasjrel) | frozenset(dis.hasjabs) | frozenset(getattr(dis, "hasjump", ()))
+_GENERATOR_FLAGS = 0x20 | 0x80 | 0x200  # CO_GENERATOR, CO_COROUTINE, CO_ASYNC_GENERATOR
+
+
+def _starts_with_sent_value(code):
+    """3.10-3.12: a generator's frame starts with the first value sent on the stack
+    (``GEN_START`` / ``RETURN_GENERATOR; POP_TOP`` pop it); 3.13's RETURN_GENERATOR pushes it."""
+    if not code.co_flags & _GENERATOR_FLAGS:
+        return False
+    if "GEN_START" in dis.opmap:
+        return True
+    op = dis.opmap.get("RETURN_GENERATOR")
+    return op is not None and dis.stack_effect(op) == 0
+
+
+def check_bytecode(code):
+    """Raise :class:`UnsafeInput` unless every reachable instruction of ``code`` and of
+    the code objects in its constants is reached with one stack depth that is never
+    negative, every jump lands on an instruction and no path runs past the end."""
+    todo = [code]
+    while todo:
+        c = todo.pop()
+        todo.extend(k for k in c.co_consts if isinstance(k, types.CodeType))
+        problem = _stack_problem(c)
+        if problem is not None:
+            raise UnsafeInput("refusing malformed bytecode: %s" % problem, qualname(c))
+
+
+def _stack_problem(code):
+    try:
+        instrs = list(dis.get_instructions(code))
+        entries = getattr(dis.Bytecode(code), "exception_entries", ())
+    except Exception as e:  # an argument past its table, a truncated instruction
+        return "dis cannot read it (%s: %s)" % (type(e).__name__, _first_line(e))
+    if not instrs:
+        return "no instructions"
+    index = {ins.offset: k for k, ins in enumerate(instrs)}
+    # 3.8: a ``finally`` body is entered from CALL_FINALLY (one value pushed) and from
+    # the paths that push six; the compiler takes the larger, so no one depth there
+    loose = {index.get(ins.argval) for ins in instrs if ins.opname == "CALL_FINALLY"}
+    depth = [None] * len(instrs)
+    pending = []
+
+    def reach(k, d, source):
+        if k is None:
+            return "%s jumps outside the code" % source
+        if d < 0:
+            return "stack underflow at offset %d" % instrs[k].offset
+        if depth[k] is None:
+            depth[k] = d
+            pending.append(k)
+        elif depth[k] != d and k not in loose:
+            return "offset %d is reached with stack depths %d and %d" % (instrs[k].offset, depth[k], d)
+        return None
+
+    problem = reach(0, 1 if _starts_with_sent_value(code) else 0, "entry")
+    for e in entries:
+        problem = problem or reach(index.get(e.target), e.depth + 1 + bool(e.lasti),
+                                   "an exception handler")
+    while pending and problem is None:
+        k = pending.pop()
+        ins, d = instrs[k], depth[k]
+        try:
+            if ins.opcode in _JUMPS:
+                problem = reach(index.get(ins.argval),
+                                d + dis.stack_effect(ins.opcode, ins.arg, jump=True),
+                                "offset %d (%s)" % (ins.offset, ins.opname))
+            after = d + dis.stack_effect(ins.opcode, ins.arg if ins.opcode >= dis.HAVE_ARGUMENT else None,
+                                         jump=False)
+            if problem is None and ins.opname not in _NO_FALLTHROUGH:
+                if k + 1 == len(instrs):
+                    return "offset %d (%s) runs past the end" % (ins.offset, ins.opname)
+                problem = reach(k + 1, after, "offset %d" % ins.offset)
+            elif problem is None and after < 0:  # a return or raise pops more than there is
+                return "stack underflow at offset %d (%s)" % (ins.offset, ins.opname)
+        except ValueError as e:  # stack_effect: an opcode this Python does not have
+            return "offset %d (%s): %s" % (ins.offset, ins.opname, _first_line(e))
+    return problem
