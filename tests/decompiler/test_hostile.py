@@ -257,9 +257,12 @@ def test_refusal_names_the_function_and_keeps_the_cause_out_of_the_way():
 
 def test_internal_errors_surface_as_decompilation_error_with_cause(monkeypatch):
     from unveil.decompiler import expressions
+    real = expressions.execute
 
     def boom(frame, ins):
-        raise KeyError("boom")
+        if ins.op.startswith("RETURN"):
+            raise KeyError("boom")
+        return real(frame, ins)
     monkeypatch.setattr(expressions, "execute", boom)
     for call in (unveil.decompile, lambda c: unveil.Decompiler(c).decompile(), unveil.recompile):
         with pytest.raises(DecompilationError) as info:
@@ -267,7 +270,8 @@ def test_internal_errors_surface_as_decompilation_error_with_cause(monkeypatch):
         error = info.value
         assert isinstance(error.__cause__, KeyError)
         assert "internal error: KeyError" in str(error)
-        assert "f_local" in str(error)
+        assert error.function == "f_local" and "f_local" in str(error)
+        assert error.instruction.startswith("RETURN") and error.offset is not None
 
 
 @pytest.mark.parametrize("exc", [KeyboardInterrupt, SystemExit, MemoryError])
