@@ -487,12 +487,29 @@ def decompile_code(code, consts=None):
         # a generator whose yield was unreachable (and removed by the compiler)
         body.append(ast.If(test=ast.Constant(value=False), body=[ast.Expr(value=ast.Yield(value=None))],
                            orelse=[]))
+    if code.co_flags & inspect.CO_OPTIMIZED and code.co_name not in COMPREHENSIONS \
+            and code.co_name != "<lambda>":
+        start = 1 if has_docstring(code) else 0
+        body[start:start] = declare_unbound_locals(code, body)
     decls = []
     if ctx.globals:
         decls.append(ast.Global(names=list(ctx.globals)))
     if ctx.nonlocals:
         decls.append(ast.Nonlocal(names=list(ctx.nonlocals)))
     return decls + body, ctx
+
+
+def declare_unbound_locals(code, body):
+    """``if False: z = None`` for locals the body reads but never binds (their stores
+    were unreachable and the compiler dropped them): without it the source would read
+    a global ``z`` where the bytecode raises ``UnboundLocalError``."""
+    from .scopes import unbound_locals
+    names = unbound_locals(code, body, lambda n: cell_name(code, n))
+    if not names:
+        return []
+    targets = [ast.Name(id=n, ctx=ast.Store()) for n in names]
+    return [ast.If(test=ast.Constant(value=False), orelse=[],
+                   body=[ast.Assign(targets=targets, value=ast.Constant(value=None))])]
 
 
 def function_def(code, defaults=(), kwdefaults=None, name=None, consts=None):
