@@ -75,6 +75,8 @@ def replace_const(code, old, new):
             return replace_const(c, old, new)
         if type(c) is type(old) and c == old:
             return new
+        if type(c) is tuple:  # e.g. 3.10+'s flat tuple of annotations
+            return tuple(swap(item) for item in c)
         return c
     return code.replace(co_consts=tuple(swap(c) for c in code.co_consts))
 
@@ -435,3 +437,24 @@ def test_wrong_stacksize_changes_nothing(stacksize):
     # co_stacksize sizes the frame; it is no part of what the function does
     for fn in SAMPLES:
         assert unveil.decompile(fn.__code__.replace(co_stacksize=stacksize)) == unveil.decompile(fn.__code__)
+
+
+
+ANNOTATED = "def outer():\n    def inner(a: 'int') -> 'str':\n        return a\n    return inner\n"
+
+
+@pytest.mark.parametrize("old,new", [("int", "int\nPWNED()"), ("a", "a:int=PWNED(),b")],
+                         ids=["annotation", "annotated name"])
+def test_annotations_never_become_code(old, new):
+    # annotations are built where the function is defined, from constants
+    namespace = {}
+    exec(ANNOTATED, namespace)
+    outer = replace_const(namespace["outer"].__code__, old, new)
+    try:
+        text = unveil.decompile(outer)
+    except DecompilationError:
+        return
+    assert_no_injection(outer, must_refuse=False)
+    exec(text, namespace)
+    crafted = types.FunctionType(outer, {})  # safe to run: only its constants changed
+    assert namespace["outer"]().__annotations__ == crafted().__annotations__

@@ -314,6 +314,10 @@ def arguments(code, defaults=(), kwdefaults=None, ann=None):
         kwarg = arg(names[i])
     kwdefaults = kwdefaults or {}
     kwonly = [arg(n) for n in names[argc:argc + kwc]]
+    stray = [k for k in ann if k != "return" and k not in names[:i + bool(kwarg)]]
+    if stray:  # only crafted code annotates a name that is no argument: source cannot say it
+        raise DecompilationError("annotation for %r, which is not an argument" % (stray[0],),
+                                 getattr(code, "co_qualname", code.co_name))
     return ast.arguments(
         posonlyargs=[arg(n) for n in names[:posonly]],
         args=[arg(n) for n in names[posonly:argc]],
