@@ -44,9 +44,6 @@ class Sink:
         self.hits.append(args)
 
 
-PAYLOAD = "PWNED()"
-
-
 def assert_no_injection(code, call_args=(), must_refuse=True):
     """Decompile ``code``: either refused with :class:`UnsafeInput`, or the text runs
     without ever calling the payload (defining the function and calling it)."""
@@ -154,7 +151,8 @@ def test_crafted_name_is_refused(label, fn, field, old, new):
     assert "\n" not in str(error)
 
 
-@pytest.mark.parametrize("names", [("key=PWNED(),x",), ("if",), (1,)], ids=["statement", "keyword", "not a str"])
+@pytest.mark.parametrize("names", [("key=PWNED(),x",), ("if",), (1,)],
+                         ids=["statement", "keyword", "not a str"])
 def test_crafted_keyword_argument_name_is_refused(names):
     # keyword-argument names are a constant tuple: any object can be in it
     code = replace_const(f_kwargs.__code__, ("key",), names)
@@ -162,7 +160,8 @@ def test_crafted_keyword_argument_name_is_refused(names):
 
 
 def test_crafted_function_names_never_reach_the_text():
-    # the def's own name: made an identifier; a nested function's name: refused
+    # the decompiled function's own name is made an identifier; a nested def is written
+    # under the name it is stored as
     outer = f_nested.__code__.replace(co_name="f():\n    PWNED()\ndef g")
     if hasattr(outer, "co_qualname"):
         outer = outer.replace(co_qualname=outer.co_name)
@@ -246,7 +245,7 @@ def test_constant_of_a_foreign_type_is_never_written_by_its_repr():
     assert_no_injection(code, must_refuse=False)
 
 
-def test_refusal_names_the_function_and_keeps_the_cause_out_of_the_way():
+def test_refusal_names_the_bad_name_and_the_function():
     code = replace_name(f_attr.__code__, "co_names", "attr", "a b")
     with pytest.raises(UnsafeInput) as info:
         unveil.Decompiler(code).decompile()
