@@ -7,7 +7,9 @@ Commands::
     unveil show DIR
 
 Exit codes: 0 success, 1 decompilation error, 2 bad input (one-line reason on
-stderr, never a traceback). ``unveil run`` exits with the script's own code.
+stderr, never a traceback) - a code object holding a name that is not an
+identifier or a constant marshal cannot write is bad input too. ``unveil run``
+exits with the script's own code.
 """
 import argparse
 import ast
@@ -163,6 +165,14 @@ def _qualname(code):
     return getattr(code, "co_qualname", code.co_name)
 
 
+def _comment_text(text):
+    """``text`` safe inside a ``#`` comment: a crafted name may hold a line break,
+    which would end the comment and start code."""
+    text = str(text)
+    return text if text.isprintable() else "".join(
+        c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
 def _literal_defaults(body):
     """{function code: defaults tuple} for functions that ``body`` (a module or
     class body) creates with a constant tuple of positional defaults."""
@@ -189,6 +199,7 @@ def _literal_defaults(body):
 def units_from_code(body):
     """The functions and classes defined directly in a module or class body:
     a list of ("function", code, defaults) and ("class", name, [units])."""
+    from .decompiler.safety import check_name
     units = []
     defaults = _literal_defaults(body)
     for const in body.co_consts:
@@ -199,6 +210,8 @@ def units_from_code(body):
                 continue  # comprehensions and generator expressions are not definitions
             units.append(("function", const, defaults.get(const)))
         else:
+            # the name is written into the text as it is: a crafted one is refused
+            check_name(const.co_name, "class name", _qualname(const))
             units.append(("class", const.co_name, units_from_code(const)))
     return units
 
@@ -220,8 +233,10 @@ def units_from_class(cls):
 
 def _class_header(cls):
     """``Name(Base, ...)`` for a live class whose bases have simple names."""
+    from .decompiler.safety import check_name, name_problem
+    check_name(cls.__name__, "class name")
     bases = [b for b in cls.__bases__ if b is not object]
-    if not bases or not all(b.__qualname__.isidentifier() for b in bases):
+    if not bases or any(name_problem(b.__qualname__) for b in bases):
         return cls.__name__
     return "%s(%s)" % (cls.__name__, ", ".join(b.__qualname__ for b in bases))
 
@@ -296,6 +311,7 @@ def _round_trips(text, code, in_class=False):
 def render_units(units, indent=""):
     """(text, failures): the decompiled units, failures as comments in place."""
     parts, failures = [], []
+    from .decompiler.errors import UnsafeInput
     for unit in units:
         if unit[0] == "class":
             _, name, members = unit
@@ -310,10 +326,13 @@ def render_units(units, indent=""):
         code = obj if isinstance(obj, types.CodeType) else obj.__code__
         try:
             text = _decompile_unit(obj, defaults, in_class=bool(indent))
+        except UnsafeInput:
+            raise  # crafted input: the whole target is refused (exit 2)
         except Exception as e:  # a decompiler bug is this function's failure, not the file's
             message = _failure_message(e)
             failures.append((_qualname(code), message))
-            text = "# unveil: could not decompile %s: %s\n" % (_qualname(code), message)
+            text = "# unveil: could not decompile %s: %s\n" % (
+                _comment_text(_qualname(code)), _comment_text(message))
         else:
             if not _round_trips(text, code, in_class=bool(indent)):
                 text = UNVERIFIED + "\n" + text
@@ -334,9 +353,10 @@ def _resolve_target(target):
         if os.path.isdir(target):
             raise BadInput("%s is a directory, not a file" % target)
         module = load_pyc(target) if lower.endswith(".pyc") else load_py(target)
-        text, failures = render_units(units_from_code(module))
+        with _refused_as_bad_input(target):
+            text, failures = render_units(_units_of_module(module, target))
         if not text.strip():
-            text = "# unveil: %s defines no functions\n" % target
+            text = "# unveil: %s defines no functions\n" % _comment_text(target)
         return text, failures
     if ":" not in target:
         if os.path.exists(target):
@@ -362,7 +382,8 @@ def _resolve_target(target):
             raise BadInput("%s has no attribute %s (looking up %s)"
                            % (getattr(obj, "__name__", mod_name), part, target))
     if isinstance(obj, type):
-        return render_units([("class", _class_header(obj), units_from_class(obj))])
+        with _refused_as_bad_input(target):
+            return render_units([("class", _class_header(obj), units_from_class(obj))])
     from .decompiler.api import resolve, _check_python
     try:
         _check_python()
@@ -370,13 +391,40 @@ def _resolve_target(target):
     except (TypeError, ValueError) as e:
         raise BadInput("%s: %s" % (target, e))
     try:
-        text = checked_source(decompile(obj))
+        with _refused_as_bad_input(target):
+            text = checked_source(decompile(obj))
+    except BadInput:
+        raise
     except Exception as e:
         raise _Failed(_failure_message(e))
     code, _ = resolve(obj)
     if not _round_trips(text, code):
         text = UNVERIFIED + "\n" + text
     return text, []
+
+
+def _units_of_module(module, target):
+    """units_from_code for a module read from a file; bytecode that cannot be read
+    (a crafted or corrupt .pyc) is bad input."""
+    from .decompiler.errors import UnsafeInput
+    try:
+        return units_from_code(module)
+    except UnsafeInput:
+        raise
+    except Exception as e:
+        raise BadInput("%s: cannot read the module's bytecode (%s: %s)"
+                       % (target, type(e).__name__, _one_line(e)))
+
+
+@contextlib.contextmanager
+def _refused_as_bad_input(target):
+    """A code object the decompiler refuses as crafted (UnsafeInput) is bad input:
+    nothing of it is printed."""
+    from .decompiler.errors import UnsafeInput
+    try:
+        yield
+    except UnsafeInput as e:
+        raise BadInput("%s: %s" % (target, _one_line(e)))
 
 
 class _Failed(Exception):

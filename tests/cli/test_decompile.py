@@ -360,3 +360,69 @@ def test_output_of_module_import_does_not_mix_into_the_source(tmp_path):
     assert r.returncode == 0, r.stderr
     assert r.stdout == "def g(x):\n    return x * 3\n"
     assert "hello from import" in r.stderr
+
+
+# --- crafted input: never printed, exit 2 -------------------------------------------------
+
+CRAFTED = textwrap.dedent('''
+    def f(a):
+        x = a
+        return x
+
+    class C:
+        def m(self):
+            return 1
+''')
+
+
+def _crafted_pyc(tmp_path, change):
+    """A .pyc of CRAFTED whose code objects went through ``change(code) -> code``."""
+    import types
+
+    def walk(code):
+        code = change(code)
+        return code.replace(co_consts=tuple(walk(c) if isinstance(c, types.CodeType) else c
+                                            for c in code.co_consts))
+    module = walk(compile(CRAFTED, "inject.py", "exec"))
+    return _pyc(tmp_path, "inject.pyc", importlib.util.MAGIC_NUMBER, marshal.dumps(module))
+
+
+def _rename_local(code):
+    if code.co_name != "f":
+        return code
+    return code.replace(co_varnames=("a", "x = 1; print('PWNED'); y"))
+
+
+def _rename_class(code):
+    if code.co_name != "C":
+        return code
+    return code.replace(co_name="C:\n    pass\nprint('PWNED')\nclass D")
+
+
+@pytest.mark.parametrize("change", [_rename_local, _rename_class], ids=["local", "class"])
+def test_pyc_with_crafted_names_prints_no_code(tmp_path, change):
+    r = run_unveil("decompile", _crafted_pyc(tmp_path, change))
+    assert_bad_input(r, "inject.pyc", "refusing", "PWNED")  # the name is shown as its repr
+    assert "\\n" in r.stderr or "x = 1" in r.stderr
+
+
+def test_crafted_name_in_a_failure_comment_stays_inside_the_comment(tmp_path, monkeypatch, capsys):
+    def rename(code):
+        if code.co_name != "f" or not hasattr(code, "co_qualname"):
+            return code.replace(co_name="f\nprint('PWNED')") if code.co_name == "f" else code
+        return code.replace(co_qualname="f\nprint('PWNED')")
+    path = _crafted_pyc(tmp_path, rename)
+    real = cli._decompile_unit
+
+    def fake(obj, defaults, in_class):
+        code = getattr(obj, "__code__", obj)
+        if code.co_name.startswith("f"):
+            raise DecompilationError("bad\nprint('PWNED')", function=code.co_name)
+        return real(obj, defaults, in_class)
+    monkeypatch.setattr(cli, "_decompile_unit", fake)
+    assert cli.main(["decompile", str(path)]) == 1
+    out, err = capsys.readouterr()
+    tree = ast.parse(out)
+    assert not [n for n in ast.walk(tree) if isinstance(n, ast.Call)
+                and getattr(n.func, "id", None) == "print"]
+    assert "PWNED" in out  # shown, inside the comment

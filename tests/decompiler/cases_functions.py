@@ -513,6 +513,21 @@ def gen_unreachable_yield_only(n):
     yield
 
 
+def local_store_unreachable(n):
+    if False:
+        INTS1 = n  # the compiler drops the store, yet INTS1 stays a local
+    return INTS1 if n > 2 else n
+
+
+def cell_store_unreachable(n):
+    if False:
+        INTS1 = n
+
+    def read():
+        return INTS1
+    return read() if n > 2 else n
+
+
 def gen_lambda_generator(n):
     g = lambda k: (yield k)
     return list(g(n))
@@ -611,6 +626,8 @@ CASES = [
     (gen_nested_generator_def, INTS1),
     (gen_bare_yield_and_empty, INTS1),
     (gen_unreachable_yield_only, INTS1),
+    (local_store_unreachable, INTS1),
+    (cell_store_unreachable, INTS1),
     (gen_lambda_generator, INTS1),
     (gen_expression_consumed, INTS1),
     (gen_with_statement, INTS1),

@@ -7,6 +7,7 @@ from typing import Any
 
 from .emit import to_source
 from .function import function_def, decompile_code, class_def, is_class_body
+from .safety import boundary, check_bytecode, qualname
 
 SUPPORTED = ((3, 8), (3, 13))
 
@@ -76,7 +77,14 @@ class Decompiler:
         self.code, self.function = resolve(code)
 
     def decompile_ast(self, overwrite_fn_name=None):
+        """(``ast.Module`` holding the function, its decompilation context); whatever
+        fails inside is a :class:`DecompilationError` with the cause chained."""
+        with boundary(qualname(self.code)):
+            return self._decompile_ast(overwrite_fn_name)
+
+    def _decompile_ast(self, overwrite_fn_name):
         code = self.code
+        check_bytecode(code)
         if code.co_name == "<module>":
             body, ctx = decompile_code(code)
             return ast.Module(body=body, type_ignores=[]), ctx
@@ -150,4 +158,7 @@ def recompile(code: Any) -> types.CodeType:
     can replace it (``fn.__code__ = recompile(fn.__code__)``)."""
     from .recompile import recompile as _recompile
     code, _ = resolve(code)
-    return _recompile(code)
+    if code.co_name == "<module>":
+        raise ValueError("recompile expects a function's code object, not a module's")
+    with boundary(qualname(code)):
+        return _recompile(code)

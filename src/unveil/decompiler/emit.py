@@ -1,17 +1,35 @@
 """``ast`` -> source text. ``ast.unparse`` where it exists (3.9+), our own
-unparser on 3.8."""
+unparser on 3.8.
+
+Every text the decompiler hands out is made here, so this is where the tree is
+checked (:func:`unveil.decompiler.safety.check_tree`): names, constants and flags
+taken from a code object are data until they pass."""
 import ast
 import sys
 
+from .safety import boundary, check_tree
+
 
 def to_source(node) -> str:
-    _number_statements(node)
-    if sys.version_info >= (3, 9):
-        text = ast.unparse(node)
-    else:
-        from .unparse38 import unparse
-        text = unparse(node)
+    """The text of ``node``; :class:`~unveil.decompiler.errors.UnsafeInput` if a name,
+    constant or flag in it would not be written as itself."""
+    check_tree(node)
+    with boundary(_defined_name(node)):
+        _number_statements(node)
+        if sys.version_info >= (3, 9):
+            text = ast.unparse(node)
+        else:
+            from .unparse38 import unparse
+            text = unparse(node)
     return text if text.endswith("\n") else text + "\n"
+
+
+def _defined_name(node):
+    """The name of the first definition in ``node`` (for error messages)."""
+    for child in getattr(node, "body", ()) if isinstance(node, ast.Module) else (node,):
+        if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            return child.name
+    return None
 
 
 _BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")

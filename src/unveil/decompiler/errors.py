@@ -1,4 +1,4 @@
-"""The decompiler's error type."""
+"""The decompiler's error types."""
 
 
 class DecompilationError(Exception):
@@ -14,9 +14,20 @@ class DecompilationError(Exception):
         self.instruction = instruction
         where = []
         if function is not None:
-            where.append("in %s" % function)
+            # a crafted code object's name may hold anything: keep the message one line
+            where.append("in %s" % (function if _printable(function) else repr(function)))
         if offset is not None:
             where.append("at offset %d" % offset)
         if instruction is not None:
             where.append("(%s)" % instruction)
         super().__init__(message + (" " + " ".join(where) if where else ""))
+
+
+class UnsafeInput(DecompilationError):
+    """The code object holds something that source cannot say as it is - a name that
+    is not an identifier, a constant of a type marshal cannot write: the input is
+    malformed or crafted, and unveil refuses it rather than write it into the text."""
+
+
+def _printable(text):
+    return isinstance(text, str) and text.isprintable()

@@ -316,6 +316,10 @@ def arguments(code, defaults=(), kwdefaults=None, ann=None):
         kwarg = arg(names[i])
     kwdefaults = kwdefaults or {}
     kwonly = [arg(n) for n in names[argc:argc + kwc]]
+    stray = [k for k in ann if k != "return" and k not in names[:i + bool(kwarg)]]
+    if stray:  # only crafted code annotates a name that is no argument: source cannot say it
+        raise DecompilationError("annotation for %r, which is not an argument" % (stray[0],),
+                                 getattr(code, "co_qualname", code.co_name))
     return ast.arguments(
         posonlyargs=[arg(n) for n in names[:posonly]],
         args=[arg(n) for n in names[posonly:argc]],
@@ -525,6 +529,10 @@ def decompile_code(code, consts=None):
         # a generator whose yield was unreachable (and removed by the compiler)
         body.append(ast.If(test=ast.Constant(value=False), body=[ast.Expr(value=ast.Yield(value=None))],
                            orelse=[]))
+    if code.co_flags & inspect.CO_OPTIMIZED and code.co_name not in COMPREHENSIONS \
+            and code.co_name != "<lambda>":
+        start = 1 if has_docstring(code) else 0
+        body[start:start] = declare_unbound_locals(code, body)
     decls = []
     if ctx.globals:
         decls.append(ast.Global(names=list(ctx.globals)))
@@ -552,6 +560,19 @@ def class_def(code, name=None, consts=None):
     if hasattr(ast, "TypeVar"):
         node.type_params = []
     return node, ctx
+
+
+def declare_unbound_locals(code, body):
+    """``if False: z = None`` for locals the body reads but never binds (their stores
+    were unreachable and the compiler dropped them): without it the source would read
+    a global ``z`` where the bytecode raises ``UnboundLocalError``."""
+    from .scopes import unbound_locals
+    names = unbound_locals(code, body, lambda n: cell_name(code, n))
+    if not names:
+        return []
+    targets = [ast.Name(id=n, ctx=ast.Store()) for n in names]
+    return [ast.If(test=ast.Constant(value=False), orelse=[],
+                   body=[ast.Assign(targets=targets, value=ast.Constant(value=None))])]
 
 
 def function_def(code, defaults=(), kwdefaults=None, name=None, consts=None):
