@@ -35,6 +35,7 @@ import ast
 
 from . import expressions as E
 from . import values as V
+from .instructions import COPIES_EXIT_BLOCKS
 
 
 class SavedExc(V.Exception_):
@@ -257,6 +258,29 @@ class LegacyBlocks:
         if not follows or not isinstance(index, int) or index not in follows:
             return None
         return self._legacy_key(index)
+
+    def popped_copy(self, block, frame):
+        """For :meth:`Structurer.through_trampoline`: where ``block`` goes on
+        after dropping the operand a chained comparison kept (``POP_TOP``),
+        when what follows is a copy of a small ``return``/``raise`` block
+        (3.10+ copies them into the paths that jump to them); None otherwise.
+        (:meth:`same_code` tells it from its originals)."""
+        ins = self.instrs
+        if not (COPIES_EXIT_BLOCKS and ins[block.start].op == "POP_TOP"
+                and (len(block.preds) == 1 or self.chain_cleanup(block, frame))
+                and not block.exc_preds and isinstance(frame.stack[-1], ast.expr)):
+            return None  # (an iterator or handler entry is no chain's operand)
+        tail = block.start + 1
+        key = self._legacy_key(tail)
+        if (not isinstance(key, tuple) or tail + len(key[1]) != block.end
+                or key[1][-1][0] not in ("RETURN_VALUE", "RAISE_VARARGS")):
+            return None
+        return tail
+
+    def same_code(self, a, b):
+        """Whether control at ``a`` and at ``b`` runs the same code (a
+        ``return``/``raise`` block and its copies, see :meth:`_legacy_key`)."""
+        return isinstance(a, int) and isinstance(b, int) and self._legacy_same_place(a, b)
 
     def legacy_else_end(self, then_start, else_start):
         """3.8/3.9: where the ``else`` clause of an if statement whose body

@@ -98,6 +98,11 @@ def chain_compare(a, b):
     return None
 
 
+def is_chain(e):
+    """Whether ``e`` is a chained comparison (``a < b < c``)."""
+    return isinstance(e, ast.Compare) and len(e.ops) > 1
+
+
 def condition_starts(program):
     """Where the value tested by each conditional jump starts being
     computed: a block of its own, so a test is never fused with the
@@ -335,12 +340,24 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if b is None or not frame.stack:
             return target
         ins = self.instrs[b.start:b.end]
+        single = len(b.preds) == 1 or self.chain_cleanup(b, frame)
         if (len(ins) == 2 and ins[0].op == "POP_TOP" and ins[1].op == "JUMP"
-                and len(b.preds) == 1):
+                and single):
             return ("pop", ins[1].target, target)
-        if len(ins) == 1 and ins[0].op == "POP_TOP" and len(b.preds) == 1 and b.end < self.n:
+        if len(ins) == 1 and ins[0].op == "POP_TOP" and single and b.end < self.n:
             return ("pop", b.end, target)  # ...or falls into it
+        copied = self.popped_copy(b, frame)  # ...or goes on in a copy of where it would jump
+        if copied is not None:
+            return ("pop", copied, target)
         return target
+
+    def chain_cleanup(self, b, frame):
+        """Whether block ``b`` may be the false path shared by the links of
+        a chained comparison of three or more comparisons: every way in is a
+        test that jumps there, with an expression (the kept operand) below."""
+        return (isinstance(frame.stack[-1], ast.expr) and not b.exc_preds and all(
+            self.instrs[p.end - 1].op in CONDITIONAL_JUMPS and self.instrs[p.end - 1].target == b.start
+            for p in b.preds))
 
     def returns_at(self, index):
         """Whether the code at ``index`` only shuffles the stack and returns."""
@@ -452,9 +469,12 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if f.stmts and not all(getattr(s, "_walrus_ok", False) for s in f.stmts):
             if any(not isinstance(s, ast.Assign) or not getattr(s, "_cancelled", False) for s in f.stmts):
                 return None
-        if len(f.stack) != depth + 1:
+        top = f.stack[-1] if f.stack else None
+        # the first link of a chained comparison keeps its last operand
+        starts_chain = (len(f.stack) == depth + 2 and isinstance(top, ast.Compare)
+                        and top.comparators[-1] is f.stack[-2])
+        if len(f.stack) != depth + 1 and not starts_chain:
             # the next link of a chained comparison consumes the kept operand
-            top = f.stack[-1] if f.stack else None
             if not (len(f.stack) == depth and depth and isinstance(top, ast.Compare)
                     and top.left is frame.stack[-1]):
                 return None
@@ -465,6 +485,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         sub.false = self.through_trampoline(sub.false, sub.frame)
         while self.merge_next(sub):
             pass
+        if starts_chain and (len(sub.frame.stack) != depth or isinstance(sub.true, tuple)
+                             or isinstance(sub.false, tuple)):
+            return None  # (a chain that does not end inside the candidate)
         return sub
 
     def condition_from(self, block, f):
@@ -512,29 +535,36 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             other = c.false if side == "true" else c.true
             if self.is_jump_body(c, other):
                 continue
-            other = self.alias(other[1] if isinstance(other, tuple) else other)
+            other_at = other[1] if isinstance(other, tuple) else other
+            other = self.alias(other_at)
+            # 3.10+: a chained comparison (which cannot be split) may leave
+            # through a copy of the ``return`` block another test jumps to
+            # (only its own links drop the operand it kept before)
+            copies = chain_compare(c.expr, sub.expr) is not None or is_chain(sub.expr) and not isinstance(
+                c.false if side == "true" else c.true, tuple)
+            goes_to = lambda x: other == self.alias(x) or copies and self.same_code(other_at, x)
             stn = st[1] if isinstance(st, tuple) else st
             sfn = sf[1] if isinstance(sf, tuple) else sf
             true, false = stn, sfn
             if side == "true":
-                if other == self.alias(sfn):
+                if goes_to(sfn):
                     expr = chain_compare(c.expr, sub.expr) or bool_op(ast.And, c.expr, sub.expr)
-                elif other == self.alias(stn) and flips(c.expr) and not flips(sub.expr):
+                elif goes_to(stn) and flips(c.expr) and not flips(sub.expr):
                     # ``a is None and not b``: the same as ``a is not None or b``,
                     # but only this keeps the first test as it is compiled
                     expr = bool_op(ast.And, c.expr, negate(sub.expr))
                     true, false = sfn, stn
-                elif other == self.alias(stn):
+                elif goes_to(stn):
                     expr = bool_op(ast.Or, negate(c.expr), sub.expr)
                 else:
                     continue
             else:
-                if other == self.alias(stn):
+                if goes_to(stn):
                     expr = bool_op(ast.Or, c.expr, sub.expr)
-                elif other == self.alias(sfn) and flips(c.expr) and not flips(sub.expr):
+                elif goes_to(sfn) and flips(c.expr) and not flips(sub.expr):
                     expr = bool_op(ast.Or, c.expr, negate(sub.expr))
                     true, false = sfn, stn
-                elif other == self.alias(sfn):
+                elif goes_to(sfn):
                     expr = bool_op(ast.And, negate(c.expr), sub.expr)
                 else:
                     continue
@@ -556,8 +586,10 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if b is None or index != fall or b.end - b.start != 1 or self.instrs[index].op != "JUMP":
             return False
         # a chained comparison's true path jumps over the false path's POP_TOP
-        skips_cleanup = (self.instrs[index].target == index + 2
-                         and self.instrs[index + 1].op == "POP_TOP")
+        # (and the jump after it: ``POP_TOP; JUMP`` in a conditional expression)
+        cleanup = self.cfg.at(index + 1)
+        skips_cleanup = (cleanup is not None and self.instrs[index + 1].op == "POP_TOP"
+                         and self.instrs[index].target == cleanup.end)
         return not skips_cleanup
 
     # --------------------------------------------------------------- if
@@ -1074,6 +1106,14 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             # the body's last statement leaves the loop: a ``break`` (3.11
             # reaches the code after the loop through a copy of it)
             body.emit(ast.Break())
+        elif ex.kind == "leave" and ex.target not in conts and exit_ is None and brk is None \
+                and ex.target not in natural:
+            # ``while True:`` whose only way out is where the body goes on
+            # (a test merged into a condition with its copied ``return``)
+            body.emit(ast.Break())
+            brk = ex.target
+        elif ex.kind == "leave" and not self.leaves_loop_as_expected(ex.target, conts, exit_, brk):
+            self.fail("loop body ends in an unexpected place", ex.target)
         stmts = strip_trailing_continue(body.stmts)
         orelse, follow = self.loop_else(exit_, brk, frame, None)
         frame.emit(ast.While(test=test if test is not None else E.const(True),
@@ -1081,6 +1121,15 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if follow is None:
             return None
         return follow
+
+    def leaves_loop_as_expected(self, target, conts, exit_, brk):
+        """Whether a while loop's body that ends by going to ``target``
+        goes on looping or leaves the loop the way it is built (anything
+        else would be dropped)."""
+        t, _ = self.thread(target)
+        if target in conts or t in conts:
+            return True
+        return any(x is not None and self.same_place(target, x) for x in (exit_, brk))
 
     def inverted_while(self, c: Cond, frame, region, loop):
         """3.10+ writes ``while c: body`` as ``if c: do body while c`` (and

@@ -1,0 +1,138 @@
+"""Differential cases from issue 11 for the <=3.10 layouts (3.8-3.10): each
+failed there before its fix. Imported by test_differential.py only when
+sys.version_info < (3, 11) (the 3.11+ layouts are fixed separately)."""
+from drive import sends
+
+ABC = [(1, 2, 3), (2, 2, 3), (1, 5, 3), (0, 0, 0), (3, 1, 2)]
+
+
+# ------------------------------------------------ chained comparison operands
+# (the middle operand is kept on the stack; it must be evaluated once)
+
+def chain_middle_effect_if(a, b, c):
+    log = []
+
+    def f():
+        if a != (log.append(1) or b) <= c:
+            return 1
+    return f(), log
+
+
+def chain_middle_effect_if_body(a, b, c):
+    log = []
+    if a != (log.append(1) or b) <= c:
+        log.append(2)
+    return log
+
+
+def chain_middle_effect_while(a, b, c):
+    log = []
+
+    def f():
+        n = 0
+        while n < 2 and a != (log.append(1) or b) <= c:
+            n += 1
+        return n
+    return f(), log
+
+
+def chain_middle_while_plain(a, b, c):
+    n = 0
+    while n < 2 and a != b <= c:
+        n += 1
+    return n
+
+
+def chain_while_break(a, b, c):
+    log = []
+
+    def f():
+        n = 0
+        while a != (log.append(n) or b) <= c:
+            n += 1
+            if n > 3:
+                break
+        return n
+    return f(), log
+
+
+@sends
+def chain_middle_yield(a, b, c):
+    if a != (yield b) == c:
+        return 1
+
+
+def chain_middle_assert(a, b, c):
+    log = []
+
+    def g():
+        log.append(a)
+        return a
+
+    def f():
+        assert 0 <= g() < 10
+    try:
+        f()
+    except AssertionError:
+        return "failed", log
+    return log
+
+
+def chain_middle_assert_msg(a, b, c):
+    log = []
+
+    def f():
+        assert b <= (log.append(b) or b) < c, "m"
+    try:
+        f()
+    except AssertionError as e:
+        return e.args, log
+    return log
+
+
+# ------------------------- a chained comparison as a conditional expression's test
+# (the true path jumps over the false path's ``POP_TOP; JUMP``)
+
+def chain_ifexp_then_finally(a, b, c):
+    x = 1 if b < a <= c else 2
+    try:
+        pass
+    finally:
+        pass
+    return x
+
+
+def chain_ifexp_effect(a, b, c):
+    log = []
+    y = 1 if a < (log.append(1) or b) <= c else 2
+    return y, log
+
+
+def chain_ifexp_class_body(a, b, c):
+    class K:
+        x = 1 if b < a <= c else 2
+        try:
+            pass
+        finally:
+            pass
+    return K.x
+
+
+def chain_ifexp_in_call(a, b, c):
+    return [a, "in" if 0 <= a < c else "out", b]
+
+
+CASES = [
+    (chain_middle_effect_if, ABC),
+    (chain_middle_effect_if_body, ABC),
+    (chain_middle_effect_while, ABC),
+    (chain_middle_while_plain, ABC),
+    (chain_while_break, ABC),
+    (chain_middle_yield, ABC),
+    (chain_middle_assert, [(0, 0, 0), (5, 0, 0), (-1, 0, 0), (12, 0, 0)]),
+    (chain_middle_assert_msg, ABC),
+    (chain_ifexp_then_finally, ABC),
+    (chain_ifexp_effect, ABC),
+    (chain_ifexp_class_body, ABC),
+    (chain_ifexp_in_call, ABC),
+]
