@@ -122,6 +122,45 @@ def chain_ifexp_in_call(a, b, c):
     return [a, "in" if 0 <= a < c else "out", b]
 
 
+# ------------------------------------------------------ break ending a loop body
+
+def break_after_inner_for(b):
+    log = []
+    for i in range(3):
+        for j in [b]:
+            pass
+        break
+    log.append(i)
+    return log
+
+
+def break_in_if_after_test(xs):
+    found = None
+    for x in xs:
+        if x:
+            if x == 2:
+                x = 20
+            break
+    else:
+        x = "none"
+    return x, found
+
+
+def break_in_if_after_test_while(n):
+    out = []
+    k = 0
+    while k < n:
+        k += 1
+        if k > 2:
+            if k == 4:
+                out.append("four")
+            break
+        out.append(k)
+    else:
+        out.append("else")
+    return out
+
+
 CASES = [
     (chain_middle_effect_if, ABC),
     (chain_middle_effect_if_body, ABC),
@@ -135,4 +174,7 @@ CASES = [
     (chain_ifexp_effect, ABC),
     (chain_ifexp_class_body, ABC),
     (chain_ifexp_in_call, ABC),
+    (break_after_inner_for, [(0,), (1,)]),
+    (break_in_if_after_test, [([],), ([0, 0],), ([0, 2, 3],), ([0, 5],)]),
+    (break_in_if_after_test_while, [(0,), (2,), (3,), (6,)]),
 ]

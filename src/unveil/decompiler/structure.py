@@ -893,12 +893,37 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 t = self.jump_at_end(s, natural)
                 if t is not None and t not in natural:
                     targets.append(t)
+                elif t is None and normal_exit is not None:
+                    targets.extend(self.breaks_behind_tests(s, natural, normal_exit))
         targets.extend(self.breaks_from_handlers(natural, normal_exit))
         if not targets:
             return None
         if normal_exit in targets:
             return normal_exit
         return max(set(targets), key=targets.count)
+
+    def breaks_behind_tests(self, start, natural, normal_exit, limit=16):
+        """Where the code at ``start``, which leaves the natural loop, jumps
+        out of the loop after tests of its own (``if a: (if b: x); break``):
+        the targets of the jumps that end the loop's code there (code after
+        the loop, reached from ``normal_exit``, is not the loop's)."""
+        header = self.cfg.at(min(natural))
+        in_loop = self.dominated_by(header)
+        after = self.blocks_reachable_from(normal_exit)
+        work, seen, out = [start], set(), []
+        while work and len(seen) < limit:
+            b = work.pop()
+            if b.start in seen or b.start in natural or b.start in after or not in_loop(b.start):
+                continue
+            seen.add(b.start)
+            last = self.instrs[b.end - 1]
+            if last.op == "JUMP":
+                t = last.target
+                if t not in natural and (t in after or not in_loop(t)):
+                    out.append(t)
+            elif last.op not in ("RETURN_VALUE", "RAISE_VARARGS", "RERAISE"):
+                work.extend(b.succs)
+        return out if not work else []
 
     def breaks_from_handlers(self, natural, normal_exit):
         """Where the except clauses of a try inside the loop jump out of it
@@ -1059,7 +1084,15 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         body.push(V.UnpackSlot(group, 0))
         loop = Loop(frozenset({header.start}), brk if brk is not None else exit_, header.start)
         region = self.loop_region(header, {exit_, brk})
-        self.walk(body_start, body, region, loop)
+        ex = self.walk(body_start, body, region, loop)
+        if ex.kind == "leave" and not any(x is it for x in body.stack) and self.same_place(
+                ex.target, loop.break_target):
+            # 3.10: the body's last statement is ``break``: it drops the
+            # iterator and falls into the code after the loop
+            body.emit(ast.Break())
+        elif ex.kind == "leave" and not self.leaves_loop_as_expected(
+                ex.target, loop.continue_targets, None, None):
+            self.fail("loop body ends in an unexpected place", ex.target)
         if not target_box:
             self.fail("for loop target not found", body_start)
         target = target_box[0].elts[0]
@@ -1129,6 +1162,10 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         t, _ = self.thread(target)
         if target in conts or t in conts:
             return True
+        if not hasattr(self, "_reachable"):
+            self._reachable = self.blocks_reachable_from(0)
+        if target < self.n and self.cfg.containing(target).start not in self._reachable:
+            return True  # unreachable code the compiler left (where a body would have gone on)
         return any(x is not None and self.same_place(target, x) for x in (exit_, brk))
 
     def inverted_while(self, c: Cond, frame, region, loop):
