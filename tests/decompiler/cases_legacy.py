@@ -161,6 +161,44 @@ def break_in_if_after_test_while(n):
     return out
 
 
+# ------------------------------- a finally body that ends in a raise, in a loop
+# (the copy on the normal path ends with a dead jump to after the statement)
+
+def finally_assert_in_loop(a, b, c):
+    log = []
+    for i in range(2):
+        try:
+            log.append(i)
+        finally:
+            assert b >= a or c < b, 3
+        log.append(5)
+    return log
+
+
+def finally_assert_then_code(a, b, c):
+    log = []
+    try:
+        log.append(1)
+    finally:
+        assert a or b, 3
+    log.append(5)
+    return log
+
+
+def finally_if_else_raise_in_loop(a, b, c):
+    log = []
+    for i in range(2):
+        try:
+            log.append(i)
+        finally:
+            if a:
+                log.append(7)
+            else:
+                raise ValueError
+        log.append(5)
+    return log
+
+
 CASES = [
     (chain_middle_effect_if, ABC),
     (chain_middle_effect_if_body, ABC),
@@ -177,4 +215,7 @@ CASES = [
     (break_after_inner_for, [(0,), (1,)]),
     (break_in_if_after_test, [([],), ([0, 0],), ([0, 2, 3],), ([0, 5],)]),
     (break_in_if_after_test_while, [(0,), (2,), (3,), (6,)]),
+    (finally_assert_in_loop, ABC),
+    (finally_assert_then_code, ABC),
+    (finally_if_else_raise_in_loop, ABC),
 ]

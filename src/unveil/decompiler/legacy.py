@@ -802,8 +802,23 @@ class LegacyBlocks:
         for p in self._legacy_pops(blk):
             end = self._legacy_match(p + 1, pattern, last_ends_body)
             if end is not None:
-                copies[p + 1] = end
+                copies[p + 1] = self._legacy_past_dead_jump(p + 1, end)
         return copies
+
+    def _legacy_past_dead_jump(self, start, end):
+        """Where a finally body's copy from ``start`` to ``end`` goes on.
+        When the body ends in a ``raise`` (``assert x or y``), the compiler's
+        jump to after the statement at ``end`` is unreachable: the branches
+        that end the body jump there themselves; that is where control goes
+        on (not the dead jump, which lies outside every walk)."""
+        ins = self.instrs
+        b = self.cfg.at(end) if end < self.n else None
+        if b is None or ins[end].op != "JUMP" or b.preds or b.exc_preds:
+            return end
+        t = ins[end].target
+        out = {ins[k].target for k in range(start, end)
+               if ins[k].target is not None and not start <= ins[k].target <= end}
+        return t if out == {t} else end
 
     def _legacy_match(self, q, pattern, ends_at_end=True):
         """Where control goes on after the copy of ``pattern`` at ``q``, or

@@ -947,8 +947,10 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 work.extend(x.start for x in b.succs)
             if b.handler is not None:
                 work.append(b.handler)
-        # a target that leads back to the header is still inside the loop
+        # a target that leads back to the header is still inside the loop;
+        # a finally body's jump to its own re-raise is no break
         return [t for t in jumps if t not in natural and t not in seen
+                and self.instrs[t].op != "RERAISE"
                 and header.start not in self.blocks_reachable_from(t)]
 
     def blocks_reachable_from(self, *starts):
