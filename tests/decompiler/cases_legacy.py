@@ -1,6 +1,8 @@
 """Differential cases from issue 11 for the <=3.10 layouts (3.8-3.10): each
 failed there before its fix. Imported by test_differential.py only when
 sys.version_info < (3, 11) (the 3.11+ layouts are fixed separately)."""
+import sys
+
 from drive import sends
 
 ABC = [(1, 2, 3), (2, 2, 3), (1, 5, 3), (0, 0, 0), (3, 1, 2)]
@@ -199,6 +201,54 @@ def finally_if_else_raise_in_loop(a, b, c):
     return log
 
 
+# ------------------- code after a try whose body never falls through
+# (only the except clause reaches it; it runs after the clause's POP_EXCEPT)
+
+D_INPUTS = [({},), ({"k": 1},), (None,), ({"x": 2},)]
+
+
+def after_try_returning_body(d):
+    try:
+        return d["k"]
+    except KeyError:
+        pass
+    return sys.exc_info()[0]
+
+
+def after_try_returning_body_as(d):
+    log = []
+    try:
+        return d["k"]
+    except KeyError as e:
+        log.append(type(e).__name__)
+    return sys.exc_info()[0], log
+
+
+def after_try_returning_body_two_clauses(d):
+    log = []
+    try:
+        return d["k"]
+    except KeyError:
+        log.append(1)
+    except TypeError:
+        log.append(2)
+    log.append(sys.exc_info()[0])
+    return log
+
+
+def after_try_returning_body_in_loop(d):
+    log = []
+    for i in range(2):
+        try:
+            if d:
+                return d["k"]
+            continue
+        except KeyError:
+            pass
+        log.append(sys.exc_info()[0])
+    return log
+
+
 CASES = [
     (chain_middle_effect_if, ABC),
     (chain_middle_effect_if_body, ABC),
@@ -218,4 +268,8 @@ CASES = [
     (finally_assert_in_loop, ABC),
     (finally_assert_then_code, ABC),
     (finally_if_else_raise_in_loop, ABC),
+    (after_try_returning_body, D_INPUTS),
+    (after_try_returning_body_as, D_INPUTS),
+    (after_try_returning_body_two_clauses, D_INPUTS),
+    (after_try_returning_body_in_loop, D_INPUTS),
 ]

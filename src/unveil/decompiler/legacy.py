@@ -144,7 +144,7 @@ def _pop_except(self, ins, frame, region, loop, previous=None):
         if len(st) < 3 or not all(isinstance(x, SavedExc) for x in st[-3:]):
             self.fail("POP_EXCEPT without a saved exception", ins.index)
         del st[-3:]
-        return self._legacy_clause_end(ins, frame)
+        return self._legacy_clause_end(ins, frame, region, loop)
     if previous is not None:
         return previous(self, ins, frame, region, loop)
     self.fail("POP_EXCEPT outside a handler", ins.index)
@@ -311,18 +311,31 @@ class LegacyBlocks:
             if isinstance(i, int) and isinstance(self._legacy_key(i), tuple):
                 self._lfollows.add(i)
 
-    def _legacy_clause_end(self, ins, frame):
+    def _legacy_clause_end(self, ins, frame, region=None, loop=None):
         """After an except clause's ``POP_EXCEPT`` (and ``name = None; del
         name``): when a copy of the try statement's follow comes next, the
-        clause ends there."""
-        stops = getattr(self, "_lstops", None)
-        if not stops or stops[-1] is None:
-            return None
+        clause ends there; so it does at a jump to code that only this
+        clause reaches (the try body never falls through)."""
         instrs = self.instrs
         q = ins.index + 1
         cleanup = (q + 3 < self.n and instrs[q].op == "LOAD_CONST" and instrs[q].arg is None
                    and instrs[q + 1].op in _STORES and instrs[q + 2].op in _DELETES
                    and instrs[q + 1].arg == instrs[q + 2].arg)
+        j = q + 3 if cleanup else q
+        if region is not None and j < self.n and instrs[j].op == "JUMP":
+            t = instrs[j].target
+            if (t > j and t < self.n and region(self.cfg.containing(t).start)
+                    and instrs[t].op != "POP_BLOCK"  # (an enclosing block's exit: walked as one)
+                    and (loop is None or t not in loop.continue_targets and t != loop.break_target)):
+                # code after POP_EXCEPT runs outside the clause, even where
+                # the clause dominates it
+                if cleanup:
+                    for k in range(q, q + 3):
+                        E.execute(frame, instrs[k])
+                return _structure().Exit("leave", t)
+        stops = getattr(self, "_lstops", None)
+        if not stops or stops[-1] is None:
+            return None
         if cleanup and self._legacy_key(q + 3) == stops[-1]:
             for k in range(q, q + 3):
                 E.execute(frame, instrs[k])
