@@ -163,6 +163,48 @@ def break_in_if_after_test_while(n):
     return out
 
 
+def break_behind_test_in_while_true(xs):
+    out = []
+    it = iter(xs)
+    while 1:
+        tok = next(it, None)
+        if tok is None:
+            break
+        while 1:
+            t = next(it, None)
+            if t is None or t == 0:
+                if out:
+                    out.append("end")
+                    break
+                else:
+                    raise ValueError
+            out.append(t)
+    return out
+
+
+def while_true_loops_in_sequence(xs):
+    out = []
+    it = iter(xs)
+    while True:
+        out.append("top")
+        while True:
+            line = next(it, "")
+            if line == "more":
+                out.append("more")
+                continue
+            break
+        while True:
+            line = next(it, "")
+            if line == "more":
+                out.append("more2")
+                continue
+            break
+        if line == "":
+            break
+        out.append(line)
+    return out
+
+
 # ------------------------------- a finally body that ends in a raise, in a loop
 # (the copy on the normal path ends with a dead jump to after the statement)
 
@@ -265,6 +307,8 @@ CASES = [
     (break_after_inner_for, [(0,), (1,)]),
     (break_in_if_after_test, [([],), ([0, 0],), ([0, 2, 3],), ([0, 5],)]),
     (break_in_if_after_test_while, [(0,), (2,), (3,), (6,)]),
+    (break_behind_test_in_while_true, [([],), ([1, 2, 3, 0, 5],), ([1, 0],), ([1, 2, 0, 4, 0],)]),
+    (while_true_loops_in_sequence, [([],), (["more", "a", "more", "b", "c", "d"],), (["x", "y", "more", "z"],)]),
     (finally_assert_in_loop, ABC),
     (finally_assert_then_code, ABC),
     (finally_if_else_raise_in_loop, ABC),

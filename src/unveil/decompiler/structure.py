@@ -167,6 +167,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         first = True
         seen = set()
         while True:
+            if loop is not None and not first and i in loop.continue_targets:
+                return Exit("leave", i)  # (back at the loop's header: also when the walk began there)
             if i in seen:
                 # a path back to code this walk already structured, outside
                 # any loop found: refuse rather than loop forever
@@ -893,7 +895,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 t = self.jump_at_end(s, natural)
                 if t is not None and t not in natural:
                     targets.append(t)
-                elif t is None and normal_exit is not None:
+                elif t is None:
                     targets.extend(self.breaks_behind_tests(s, natural, normal_exit))
         targets.extend(self.breaks_from_handlers(natural, normal_exit))
         if not targets:
@@ -909,7 +911,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         the loop, reached from ``normal_exit``, is not the loop's)."""
         header = self.cfg.at(min(natural))
         in_loop = self.dominated_by(header)
-        after = self.blocks_reachable_from(normal_exit)
+        # (``while True``: no normal exit, only jumps to outside the loop's
+        # code, an enclosing loop's header say, tell where break goes)
+        after = self.blocks_reachable_from(normal_exit) if normal_exit is not None else set()
         work, seen, out = [start], set(), []
         while work and len(seen) < limit:
             b = work.pop()
@@ -931,7 +935,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         reaches, which neither loops back nor is after the loop."""
         header = self.cfg.at(min(natural))
         in_loop = self.dominated_by(header)
-        after = self.blocks_reachable_from(normal_exit) if normal_exit is not None else set()
+        # (``while True``: no normal exit, only jumps to outside the loop's
+        # code, an enclosing loop's header say, tell where break goes)
+        after = self.blocks_reachable_from(normal_exit) if normal_exit is not None else set() if normal_exit is not None else set()
         work = [self.cfg.at(s).handler for s in natural]
         seen, jumps = set(), []
         while work:
