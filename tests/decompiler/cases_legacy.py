@@ -92,6 +92,13 @@ def chain_middle_assert_msg(a, b, c):
     return log
 
 
+def chain_return_in_for(a, b, c):
+    for i in range(3):
+        if a < b + i < c:
+            return i
+    return -1
+
+
 # ------------------------- a chained comparison as a conditional expression's test
 # (the true path jumps over the false path's ``POP_TOP; JUMP``)
 
@@ -300,6 +307,7 @@ CASES = [
     (chain_middle_yield, ABC),
     (chain_middle_assert, [(0, 0, 0), (5, 0, 0), (-1, 0, 0), (12, 0, 0)]),
     (chain_middle_assert_msg, ABC),
+    (chain_return_in_for, ABC),
     (chain_ifexp_then_finally, ABC),
     (chain_ifexp_effect, ABC),
     (chain_ifexp_class_body, ABC),

@@ -45,6 +45,11 @@ LONE_JUMP_IS_BODY = PY <= (3, 10)
 #: test that falls into the way out is an ``if`` in a ``while True:`` body.
 WHILE_BODY_FALLS_FROM_TEST = PY <= (3, 10)
 
+#: <=3.10: ``break`` out of a for loop drops the iterator (``POP_TOP``) right
+#: before its jump; a jump out of the body without it goes to code that drops
+#: it itself (a ``return`` the jump was threaded to).
+BREAK_POPS_ITERATOR = PY <= (3, 10)
+
 #: Operator text for the <=3.10 operator opcodes.
 _OLD_BINARY = {
     "POWER": "**", "MULTIPLY": "*", "MATRIX_MULTIPLY": "@", "FLOOR_DIVIDE": "//",

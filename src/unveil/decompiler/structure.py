@@ -26,8 +26,8 @@ from .function import last_return_into_else
 from .asyncs import ASYNC_OPS, AsyncConstructs
 from .exceptstar import ExceptStarClauses
 from .inline import InlinedComprehensions
-from .instructions import (COPIES_EXIT_BLOCKS, CONDITIONAL_JUMPS, LONE_JUMP_IS_BODY,
-                           WHILE_BODY_FALLS_FROM_TEST)
+from .instructions import (BREAK_POPS_ITERATOR, COPIES_EXIT_BLOCKS, CONDITIONAL_JUMPS,
+                           LONE_JUMP_IS_BODY, WHILE_BODY_FALLS_FROM_TEST)
 from .legacy import LegacyBlocks
 from .match import MATCH_OPS, MatchStatements
 
@@ -894,7 +894,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                     continue
                 t = self.jump_at_end(s, natural)
                 if t is not None and t not in natural:
-                    targets.append(t)
+                    if not (self.jump_keeps_iterator(s, natural) and self.runs_to_return(t)):
+                        targets.append(t)
                 elif t is None:
                     targets.extend(self.breaks_behind_tests(s, natural, normal_exit))
         targets.extend(self.breaks_from_handlers(natural, normal_exit))
@@ -903,6 +904,18 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if normal_exit in targets:
             return normal_exit
         return max(set(targets), key=targets.count)
+
+    def jump_keeps_iterator(self, block, natural):
+        """Whether the jump that ends the straight-line code from ``block``
+        (see :meth:`jump_at_end`) leaves a for loop's iterator on the stack:
+        then a ``return`` it goes to is no break (see BREAK_POPS_ITERATOR)."""
+        header = min(natural)
+        if not BREAK_POPS_ITERATOR or self.instrs[header].op != "FOR_ITER":
+            return False
+        k = block.start
+        while k < self.n and self.instrs[k].op != "JUMP":
+            k += 1
+        return k < self.n and self.instrs[k - 1].op != "POP_TOP"
 
     def breaks_behind_tests(self, start, natural, normal_exit, limit=16):
         """Where the code at ``start``, which leaves the natural loop, jumps
