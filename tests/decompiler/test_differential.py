@@ -24,6 +24,9 @@ if sys.version_info >= (3, 10):
 if sys.version_info >= (3, 11):
     import cases_py311
     MODULES.append(cases_py311)
+if sys.version_info < (3, 11):
+    import cases_legacy
+    MODULES.append(cases_legacy)
 
 
 def _collect():
@@ -48,8 +51,16 @@ ALL_CASES = _collect()
 # cases (and only these) a loud refusal - DecompilationError naming the
 # function, offset and instruction - is accepted; wrong output never is, and
 # every other case must decompile and behave exactly like the original.
+# 3.11+: ``return risky(k)`` is also written into the finally's early return
+# (``risky`` called twice: wrong code that check_evaluated_once now refuses).
+_RETURN_VALUE_THROUGH_FINALLY = "exceptions:try_return_in_finally_overrides"
 KNOWN_GAPS = {
-    (3, 10): {"exceptions:try_in_loop_break_continue"},
+    (3, 10): {"exceptions:try_in_loop_break_continue",
+              # the handler's copy of the finally body ends in the else's raise
+              "legacy:finally_if_else_raise_in_loop"},
+    (3, 11): {_RETURN_VALUE_THROUGH_FINALLY},
+    (3, 12): {_RETURN_VALUE_THROUGH_FINALLY},
+    (3, 13): {_RETURN_VALUE_THROUGH_FINALLY},
 }.get(sys.version_info[:2], set())
 
 

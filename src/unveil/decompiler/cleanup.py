@@ -2,7 +2,11 @@
 superseded (an assignment that became a walrus) and nothing else."""
 import ast
 
+from .errors import DecompilationError
 from .exceptstar import as_try_star
+
+#: expressions that run code each time they are evaluated
+_RUNS_CODE = (ast.Call, ast.Yield, ast.YieldFrom, ast.Await, ast.NamedExpr)
 
 
 def _live(stmts):
@@ -24,3 +28,16 @@ def tidy(stmts):
         for c in getattr(s, "cases", []) or []:
             c.body = tidy(c.body) or [ast.Pass()]
     return stmts
+
+
+def check_evaluated_once(stmts, name):
+    """Refuse a tree in which one expression of the bytecode that runs code
+    stands in two places: the source would evaluate it twice (a value kept
+    on the stack, like a chained comparison's middle operand, that the
+    structuring did not put back in its one place)."""
+    seen = set()
+    for node in ast.walk(ast.Module(body=list(stmts), type_ignores=[])):
+        if isinstance(node, _RUNS_CODE):
+            if id(node) in seen:
+                raise DecompilationError("an expression would be evaluated more than once", name)
+            seen.add(id(node))

@@ -507,7 +507,7 @@ def bare_returns(body):
 def decompile_code(code, consts=None):
     """Statements of ``code``'s body and the :class:`Context` used."""
     from .structure import Structurer
-    from .cleanup import tidy
+    from .cleanup import check_evaluated_once, tidy
     ctx = Context(code, consts)
     program = read(code)
     ctx.instrs = program.instrs
@@ -517,6 +517,7 @@ def decompile_code(code, consts=None):
         raise DecompilationError("control flow could not be structured (the walk did not "
                                  "terminate)", ctx.name) from None
     body = tidy(body)
+    check_evaluated_once(body, ctx.name)
     if code.co_name not in COMPREHENSIONS and code.co_name != "<lambda>":
         if not COPIES_EXIT_BLOCKS and ends_with_dead_return(program):
             body = last_return_into_else(body)

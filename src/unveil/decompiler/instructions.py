@@ -45,6 +45,11 @@ LONE_JUMP_IS_BODY = PY <= (3, 10)
 #: test that falls into the way out is an ``if`` in a ``while True:`` body.
 WHILE_BODY_FALLS_FROM_TEST = PY <= (3, 10)
 
+#: <=3.10: ``break`` out of a for loop drops the iterator (``POP_TOP``) right
+#: before its jump; a jump out of the body without it goes to code that drops
+#: it itself (a ``return`` the jump was threaded to).
+BREAK_POPS_ITERATOR = PY <= (3, 10)
+
 #: Operator text for the <=3.10 operator opcodes.
 _OLD_BINARY = {
     "POWER": "**", "MULTIPLY": "*", "MATRIX_MULTIPLY": "@", "FLOOR_DIVIDE": "//",
@@ -412,6 +417,34 @@ def _rewrite(instrs: List[Instr]) -> List[Instr]:
     return out, remap
 
 
+def _mark_asserts(instrs: List[Instr]) -> None:
+    """3.8 has no ``LOAD_ASSERTION_ERROR``: ``assert`` loads the global
+    ``AssertionError`` and raises it, as ``if not x: raise AssertionError``
+    does. Telling them apart matters (``python -O`` drops the assert): the
+    assert's raise stays on its test's line, an if body's raise starts a
+    line of its own. Such a load becomes ``LOAD_ASSERTION_ERROR``."""
+    for k, ins in enumerate(instrs):
+        if ins.op != "LOAD_GLOBAL" or ins.arg != "AssertionError":
+            continue
+        r = k + 1
+        while r < len(instrs) and instrs[r].target is None and instrs[r].op not in (
+                "RAISE_VARARGS", "RETURN_VALUE", "RERAISE"):
+            r += 1
+        if r >= len(instrs) or instrs[r].op != "RAISE_VARARGS" or instrs[r].arg != 1:
+            continue
+        if r != k + 1 and not (instrs[r - 1].op == "CALL" and instrs[r - 1].arg[:2] == (1, None)):
+            continue  # (an assert's message is the one argument of the call)
+        test = next((j for j in range(k - 1, -1, -1) if instrs[j].op in _CONDITIONAL_JUMPS), None)
+        if (test is None or ins.line is None or instrs[test].line is None
+                or ins.line > instrs[test].line or not k <= r < len(instrs)):
+            continue
+        t = instrs[test].target
+        if t is not None and k <= t <= r:
+            continue  # the test jumps into the raise: no assert's
+        instrs[k] = Instr("LOAD_ASSERTION_ERROR", None, ins.offset, ins.line)
+        instrs[k].index = k
+
+
 def _shared_star_append(instrs: List[Instr], target: int) -> bool:
     """Whether ``target`` is an except*'s PREP_RERAISE_STAR with the
     ``LIST_APPEND 1`` it needs right before it."""
@@ -500,6 +533,8 @@ def read(code) -> Program:
     """Read ``code`` into a :class:`Program` of normalized instructions."""
     raw = _translate(code)
     instrs = _resolve(code, raw)
+    if PY < (3, 9):
+        _mark_asserts(instrs)
     # offsets -> index before rewriting, to place exception ranges
     first_index: Dict[int, int] = {}
     for ins in instrs:

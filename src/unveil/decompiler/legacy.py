@@ -35,6 +35,7 @@ import ast
 
 from . import expressions as E
 from . import values as V
+from .instructions import COPIES_EXIT_BLOCKS
 
 
 class SavedExc(V.Exception_):
@@ -143,7 +144,7 @@ def _pop_except(self, ins, frame, region, loop, previous=None):
         if len(st) < 3 or not all(isinstance(x, SavedExc) for x in st[-3:]):
             self.fail("POP_EXCEPT without a saved exception", ins.index)
         del st[-3:]
-        return self._legacy_clause_end(ins, frame)
+        return self._legacy_clause_end(ins, frame, region, loop)
     if previous is not None:
         return previous(self, ins, frame, region, loop)
     self.fail("POP_EXCEPT outside a handler", ins.index)
@@ -258,6 +259,29 @@ class LegacyBlocks:
             return None
         return self._legacy_key(index)
 
+    def popped_copy(self, block, frame):
+        """For :meth:`Structurer.through_trampoline`: where ``block`` goes on
+        after dropping the operand a chained comparison kept (``POP_TOP``),
+        when what follows is a copy of a small ``return``/``raise`` block
+        (3.10+ copies them into the paths that jump to them); None otherwise.
+        (:meth:`same_code` tells it from its originals)."""
+        ins = self.instrs
+        if not (COPIES_EXIT_BLOCKS and ins[block.start].op == "POP_TOP"
+                and (len(block.preds) == 1 or self.chain_cleanup(block, frame))
+                and not block.exc_preds and isinstance(frame.stack[-1], ast.expr)):
+            return None  # (an iterator or handler entry is no chain's operand)
+        tail = block.start + 1
+        key = self._legacy_key(tail)
+        if (not isinstance(key, tuple) or tail + len(key[1]) != block.end
+                or key[1][-1][0] not in ("RETURN_VALUE", "RAISE_VARARGS")):
+            return None
+        return tail
+
+    def same_code(self, a, b):
+        """Whether control at ``a`` and at ``b`` runs the same code (a
+        ``return``/``raise`` block and its copies, see :meth:`_legacy_key`)."""
+        return isinstance(a, int) and isinstance(b, int) and self._legacy_same_place(a, b)
+
     def legacy_else_end(self, then_start, else_start):
         """3.8/3.9: where the ``else`` clause of an if statement whose body
         never falls through ends, or None when the source had no ``else``.
@@ -287,18 +311,31 @@ class LegacyBlocks:
             if isinstance(i, int) and isinstance(self._legacy_key(i), tuple):
                 self._lfollows.add(i)
 
-    def _legacy_clause_end(self, ins, frame):
+    def _legacy_clause_end(self, ins, frame, region=None, loop=None):
         """After an except clause's ``POP_EXCEPT`` (and ``name = None; del
         name``): when a copy of the try statement's follow comes next, the
-        clause ends there."""
-        stops = getattr(self, "_lstops", None)
-        if not stops or stops[-1] is None:
-            return None
+        clause ends there; so it does at a jump to code that only this
+        clause reaches (the try body never falls through)."""
         instrs = self.instrs
         q = ins.index + 1
         cleanup = (q + 3 < self.n and instrs[q].op == "LOAD_CONST" and instrs[q].arg is None
                    and instrs[q + 1].op in _STORES and instrs[q + 2].op in _DELETES
                    and instrs[q + 1].arg == instrs[q + 2].arg)
+        j = q + 3 if cleanup else q
+        if region is not None and j < self.n and instrs[j].op == "JUMP":
+            t = instrs[j].target
+            if (t > j and t < self.n and region(self.cfg.containing(t).start)
+                    and instrs[t].op != "POP_BLOCK"  # (an enclosing block's exit: walked as one)
+                    and (loop is None or t not in loop.continue_targets and t != loop.break_target)):
+                # code after POP_EXCEPT runs outside the clause, even where
+                # the clause dominates it
+                if cleanup:
+                    for k in range(q, q + 3):
+                        E.execute(frame, instrs[k])
+                return _structure().Exit("leave", t)
+        stops = getattr(self, "_lstops", None)
+        if not stops or stops[-1] is None:
+            return None
         if cleanup and self._legacy_key(q + 3) == stops[-1]:
             for k in range(q, q + 3):
                 E.execute(frame, instrs[k])
@@ -778,8 +815,23 @@ class LegacyBlocks:
         for p in self._legacy_pops(blk):
             end = self._legacy_match(p + 1, pattern, last_ends_body)
             if end is not None:
-                copies[p + 1] = end
+                copies[p + 1] = self._legacy_past_dead_jump(p + 1, end)
         return copies
+
+    def _legacy_past_dead_jump(self, start, end):
+        """Where a finally body's copy from ``start`` to ``end`` goes on.
+        When the body ends in a ``raise`` (``assert x or y``), the compiler's
+        jump to after the statement at ``end`` is unreachable: the branches
+        that end the body jump there themselves; that is where control goes
+        on (not the dead jump, which lies outside every walk)."""
+        ins = self.instrs
+        b = self.cfg.at(end) if end < self.n else None
+        if b is None or ins[end].op != "JUMP" or b.preds or b.exc_preds:
+            return end
+        t = ins[end].target
+        out = {ins[k].target for k in range(start, end)
+               if ins[k].target is not None and not start <= ins[k].target <= end}
+        return t if out == {t} else end
 
     def _legacy_match(self, q, pattern, ends_at_end=True):
         """Where control goes on after the copy of ``pattern`` at ``q``, or

@@ -26,8 +26,8 @@ from .function import last_return_into_else
 from .asyncs import ASYNC_OPS, AsyncConstructs
 from .exceptstar import ExceptStarClauses
 from .inline import InlinedComprehensions
-from .instructions import (COPIES_EXIT_BLOCKS, CONDITIONAL_JUMPS, LONE_JUMP_IS_BODY,
-                           WHILE_BODY_FALLS_FROM_TEST)
+from .instructions import (BREAK_POPS_ITERATOR, COPIES_EXIT_BLOCKS, CONDITIONAL_JUMPS,
+                           LONE_JUMP_IS_BODY, WHILE_BODY_FALLS_FROM_TEST)
 from .legacy import LegacyBlocks
 from .match import MATCH_OPS, MatchStatements
 
@@ -98,6 +98,11 @@ def chain_compare(a, b):
     return None
 
 
+def is_chain(e):
+    """Whether ``e`` is a chained comparison (``a < b < c``)."""
+    return isinstance(e, ast.Compare) and len(e.ops) > 1
+
+
 def condition_starts(program):
     """Where the value tested by each conditional jump starts being
     computed: a block of its own, so a test is never fused with the
@@ -162,6 +167,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         first = True
         seen = set()
         while True:
+            if loop is not None and not first and i in loop.continue_targets:
+                return Exit("leave", i)  # (back at the loop's header: also when the walk began there)
             if i in seen:
                 # a path back to code this walk already structured, outside
                 # any loop found: refuse rather than loop forever
@@ -335,12 +342,24 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if b is None or not frame.stack:
             return target
         ins = self.instrs[b.start:b.end]
+        single = len(b.preds) == 1 or self.chain_cleanup(b, frame)
         if (len(ins) == 2 and ins[0].op == "POP_TOP" and ins[1].op == "JUMP"
-                and len(b.preds) == 1):
+                and single):
             return ("pop", ins[1].target, target)
-        if len(ins) == 1 and ins[0].op == "POP_TOP" and len(b.preds) == 1 and b.end < self.n:
+        if len(ins) == 1 and ins[0].op == "POP_TOP" and single and b.end < self.n:
             return ("pop", b.end, target)  # ...or falls into it
+        copied = self.popped_copy(b, frame)  # ...or goes on in a copy of where it would jump
+        if copied is not None:
+            return ("pop", copied, target)
         return target
+
+    def chain_cleanup(self, b, frame):
+        """Whether block ``b`` may be the false path shared by the links of
+        a chained comparison of three or more comparisons: every way in is a
+        test that jumps there, with an expression (the kept operand) below."""
+        return (isinstance(frame.stack[-1], ast.expr) and not b.exc_preds and all(
+            self.instrs[p.end - 1].op in CONDITIONAL_JUMPS and self.instrs[p.end - 1].target == b.start
+            for p in b.preds))
 
     def returns_at(self, index):
         """Whether the code at ``index`` only shuffles the stack and returns."""
@@ -452,9 +471,12 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if f.stmts and not all(getattr(s, "_walrus_ok", False) for s in f.stmts):
             if any(not isinstance(s, ast.Assign) or not getattr(s, "_cancelled", False) for s in f.stmts):
                 return None
-        if len(f.stack) != depth + 1:
+        top = f.stack[-1] if f.stack else None
+        # the first link of a chained comparison keeps its last operand
+        starts_chain = (len(f.stack) == depth + 2 and isinstance(top, ast.Compare)
+                        and top.comparators[-1] is f.stack[-2])
+        if len(f.stack) != depth + 1 and not starts_chain:
             # the next link of a chained comparison consumes the kept operand
-            top = f.stack[-1] if f.stack else None
             if not (len(f.stack) == depth and depth and isinstance(top, ast.Compare)
                     and top.left is frame.stack[-1]):
                 return None
@@ -465,6 +487,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         sub.false = self.through_trampoline(sub.false, sub.frame)
         while self.merge_next(sub):
             pass
+        if starts_chain and (len(sub.frame.stack) != depth or isinstance(sub.true, tuple)
+                             or isinstance(sub.false, tuple)):
+            return None  # (a chain that does not end inside the candidate)
         return sub
 
     def condition_from(self, block, f):
@@ -512,29 +537,36 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             other = c.false if side == "true" else c.true
             if self.is_jump_body(c, other):
                 continue
-            other = self.alias(other[1] if isinstance(other, tuple) else other)
+            other_at = other[1] if isinstance(other, tuple) else other
+            other = self.alias(other_at)
+            # 3.10+: a chained comparison (which cannot be split) may leave
+            # through a copy of the ``return`` block another test jumps to
+            # (only its own links drop the operand it kept before)
+            copies = chain_compare(c.expr, sub.expr) is not None or is_chain(sub.expr) and not isinstance(
+                c.false if side == "true" else c.true, tuple)
+            goes_to = lambda x: other == self.alias(x) or copies and self.same_code(other_at, x)
             stn = st[1] if isinstance(st, tuple) else st
             sfn = sf[1] if isinstance(sf, tuple) else sf
             true, false = stn, sfn
             if side == "true":
-                if other == self.alias(sfn):
+                if goes_to(sfn):
                     expr = chain_compare(c.expr, sub.expr) or bool_op(ast.And, c.expr, sub.expr)
-                elif other == self.alias(stn) and flips(c.expr) and not flips(sub.expr):
+                elif goes_to(stn) and flips(c.expr) and not flips(sub.expr):
                     # ``a is None and not b``: the same as ``a is not None or b``,
                     # but only this keeps the first test as it is compiled
                     expr = bool_op(ast.And, c.expr, negate(sub.expr))
                     true, false = sfn, stn
-                elif other == self.alias(stn):
+                elif goes_to(stn):
                     expr = bool_op(ast.Or, negate(c.expr), sub.expr)
                 else:
                     continue
             else:
-                if other == self.alias(stn):
+                if goes_to(stn):
                     expr = bool_op(ast.Or, c.expr, sub.expr)
-                elif other == self.alias(sfn) and flips(c.expr) and not flips(sub.expr):
+                elif goes_to(sfn) and flips(c.expr) and not flips(sub.expr):
                     expr = bool_op(ast.Or, c.expr, negate(sub.expr))
                     true, false = sfn, stn
-                elif other == self.alias(sfn):
+                elif goes_to(sfn):
                     expr = bool_op(ast.And, negate(c.expr), sub.expr)
                 else:
                     continue
@@ -556,8 +588,10 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if b is None or index != fall or b.end - b.start != 1 or self.instrs[index].op != "JUMP":
             return False
         # a chained comparison's true path jumps over the false path's POP_TOP
-        skips_cleanup = (self.instrs[index].target == index + 2
-                         and self.instrs[index + 1].op == "POP_TOP")
+        # (and the jump after it: ``POP_TOP; JUMP`` in a conditional expression)
+        cleanup = self.cfg.at(index + 1)
+        skips_cleanup = (cleanup is not None and self.instrs[index + 1].op == "POP_TOP"
+                         and self.instrs[index].target == cleanup.end)
         return not skips_cleanup
 
     # --------------------------------------------------------------- if
@@ -860,7 +894,10 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                     continue
                 t = self.jump_at_end(s, natural)
                 if t is not None and t not in natural:
-                    targets.append(t)
+                    if not (self.jump_keeps_iterator(s, natural) and self.runs_to_return(t)):
+                        targets.append(t)
+                elif t is None:
+                    targets.extend(self.breaks_behind_tests(s, natural, normal_exit))
         targets.extend(self.breaks_from_handlers(natural, normal_exit))
         if not targets:
             return None
@@ -868,13 +905,52 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             return normal_exit
         return max(set(targets), key=targets.count)
 
+    def jump_keeps_iterator(self, block, natural):
+        """Whether the jump that ends the straight-line code from ``block``
+        (see :meth:`jump_at_end`) leaves a for loop's iterator on the stack:
+        then a ``return`` it goes to is no break (see BREAK_POPS_ITERATOR)."""
+        header = min(natural)
+        if not BREAK_POPS_ITERATOR or self.instrs[header].op != "FOR_ITER":
+            return False
+        k = block.start
+        while k < self.n and self.instrs[k].op != "JUMP":
+            k += 1
+        return k < self.n and self.instrs[k - 1].op != "POP_TOP"
+
+    def breaks_behind_tests(self, start, natural, normal_exit, limit=16):
+        """Where the code at ``start``, which leaves the natural loop, jumps
+        out of the loop after tests of its own (``if a: (if b: x); break``):
+        the targets of the jumps that end the loop's code there (code after
+        the loop, reached from ``normal_exit``, is not the loop's)."""
+        header = self.cfg.at(min(natural))
+        in_loop = self.dominated_by(header)
+        # (``while True``: no normal exit, only jumps to outside the loop's
+        # code, an enclosing loop's header say, tell where break goes)
+        after = self.blocks_reachable_from(normal_exit) if normal_exit is not None else set()
+        work, seen, out = [start], set(), []
+        while work and len(seen) < limit:
+            b = work.pop()
+            if b.start in seen or b.start in natural or b.start in after or not in_loop(b.start):
+                continue
+            seen.add(b.start)
+            last = self.instrs[b.end - 1]
+            if last.op == "JUMP":
+                t = last.target
+                if t not in natural and (t in after or not in_loop(t)):
+                    out.append(t)
+            elif last.op not in ("RETURN_VALUE", "RAISE_VARARGS", "RERAISE"):
+                work.extend(b.succs)
+        return out if not work else []
+
     def breaks_from_handlers(self, natural, normal_exit):
         """Where the except clauses of a try inside the loop jump out of it
         (a ``break`` in a clause): the jumps that end handler code the loop
         reaches, which neither loops back nor is after the loop."""
         header = self.cfg.at(min(natural))
         in_loop = self.dominated_by(header)
-        after = self.blocks_reachable_from(normal_exit) if normal_exit is not None else set()
+        # (``while True``: no normal exit, only jumps to outside the loop's
+        # code, an enclosing loop's header say, tell where break goes)
+        after = self.blocks_reachable_from(normal_exit) if normal_exit is not None else set() if normal_exit is not None else set()
         work = [self.cfg.at(s).handler for s in natural]
         seen, jumps = set(), []
         while work:
@@ -890,8 +966,10 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 work.extend(x.start for x in b.succs)
             if b.handler is not None:
                 work.append(b.handler)
-        # a target that leads back to the header is still inside the loop
+        # a target that leads back to the header is still inside the loop;
+        # a finally body's jump to its own re-raise is no break
         return [t for t in jumps if t not in natural and t not in seen
+                and self.instrs[t].op != "RERAISE"
                 and header.start not in self.blocks_reachable_from(t)]
 
     def blocks_reachable_from(self, *starts):
@@ -1027,7 +1105,15 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         body.push(V.UnpackSlot(group, 0))
         loop = Loop(frozenset({header.start}), brk if brk is not None else exit_, header.start)
         region = self.loop_region(header, {exit_, brk})
-        self.walk(body_start, body, region, loop)
+        ex = self.walk(body_start, body, region, loop)
+        if ex.kind == "leave" and not any(x is it for x in body.stack) and self.same_place(
+                ex.target, loop.break_target):
+            # 3.10: the body's last statement is ``break``: it drops the
+            # iterator and falls into the code after the loop
+            body.emit(ast.Break())
+        elif ex.kind == "leave" and not self.leaves_loop_as_expected(
+                ex.target, loop.continue_targets, None, None):
+            self.fail("loop body ends in an unexpected place", ex.target)
         if not target_box:
             self.fail("for loop target not found", body_start)
         target = target_box[0].elts[0]
@@ -1074,6 +1160,14 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             # the body's last statement leaves the loop: a ``break`` (3.11
             # reaches the code after the loop through a copy of it)
             body.emit(ast.Break())
+        elif ex.kind == "leave" and ex.target not in conts and exit_ is None and brk is None \
+                and ex.target not in natural:
+            # ``while True:`` whose only way out is where the body goes on
+            # (a test merged into a condition with its copied ``return``)
+            body.emit(ast.Break())
+            brk = ex.target
+        elif ex.kind == "leave" and not self.leaves_loop_as_expected(ex.target, conts, exit_, brk):
+            self.fail("loop body ends in an unexpected place", ex.target)
         stmts = strip_trailing_continue(body.stmts)
         orelse, follow = self.loop_else(exit_, brk, frame, None)
         frame.emit(ast.While(test=test if test is not None else E.const(True),
@@ -1081,6 +1175,19 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if follow is None:
             return None
         return follow
+
+    def leaves_loop_as_expected(self, target, conts, exit_, brk):
+        """Whether a while loop's body that ends by going to ``target``
+        goes on looping or leaves the loop the way it is built (anything
+        else would be dropped)."""
+        t, _ = self.thread(target)
+        if target in conts or t in conts:
+            return True
+        if not hasattr(self, "_reachable"):
+            self._reachable = self.blocks_reachable_from(0)
+        if target < self.n and self.cfg.containing(target).start not in self._reachable:
+            return True  # unreachable code the compiler left (where a body would have gone on)
+        return any(x is not None and self.same_place(target, x) for x in (exit_, brk))
 
     def inverted_while(self, c: Cond, frame, region, loop):
         """3.10+ writes ``while c: body`` as ``if c: do body while c`` (and

@@ -1,0 +1,34 @@
+"""Functions with asserts for test_asserts.py (outside a test module: pytest
+rewrites the asserts of test modules)."""
+
+
+def plain_assert(x, log):
+    assert x
+
+
+def assert_message(x, log):
+    assert x > 0, "x must be positive %r" % (x,)
+
+
+def assert_chain(x, log):
+    assert 0 <= (log.append(x) or x) < 10
+
+
+def assert_or(x, log):
+    assert x > 5 or x < -5, "m"
+
+
+def assert_in_loop(x, log):
+    for i in range(2):
+        assert x, i
+        log.append(i)
+
+
+def if_raise(x, log):
+    if not x:
+        raise AssertionError
+
+
+def if_raise_message(x, log):
+    if x <= 0:
+        raise AssertionError("x")

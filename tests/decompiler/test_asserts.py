@@ -1,0 +1,30 @@
+"""An ``assert`` decompiles to an ``assert`` (issue 11): the decompiled text
+compiled with ``optimize=1`` (``python -O``) must drop it, as the original
+source would, while an ``if ...: raise AssertionError`` written as such stays.
+3.8 has no LOAD_ASSERTION_ERROR: there the two are told apart by lines."""
+import pytest
+
+import unveil
+from assert_funcs import (assert_chain, assert_in_loop, assert_message, assert_or, if_raise,
+                          if_raise_message, plain_assert)
+
+
+def _optimized(fn):
+    src = unveil.decompile(fn)
+    ns = dict(fn.__globals__)
+    exec(compile(src, "<decompiled %s>" % fn.__name__, "exec", optimize=1), ns)
+    return ns[fn.__name__]
+
+
+@pytest.mark.parametrize("fn", [plain_assert, assert_message, assert_chain, assert_or, assert_in_loop],
+                         ids=lambda f: f.__name__)
+def test_assert_vanishes_under_optimize(fn):
+    log = []
+    _optimized(fn)(0, log)  # would fail the assert
+    assert log == ([] if fn is not assert_in_loop else [0, 1])
+
+
+@pytest.mark.parametrize("fn", [if_raise, if_raise_message], ids=lambda f: f.__name__)
+def test_if_raise_stays_under_optimize(fn):
+    with pytest.raises(AssertionError):
+        _optimized(fn)(0, [])
