@@ -27,7 +27,7 @@ from .asyncs import ASYNC_OPS, AsyncConstructs
 from .exceptstar import ExceptStarClauses
 from .inline import InlinedComprehensions
 from .instructions import (COPIES_EXIT_BLOCKS, CONDITIONAL_JUMPS, LONE_JUMP_IS_BODY,
-                           WHILE_BODY_FALLS_FROM_TEST)
+                           WHILE_BODY_FALLS_FROM_TEST, pops_pushes)
 from .legacy import LegacyBlocks
 from .match import MATCH_OPS, MatchStatements
 
@@ -322,13 +322,13 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                            "POP_JUMP_IF_NOT_NONE"):
             self.fail("unexpected conditional jump", last.index)
         c = self.condition_from(block, frame)
-        c.true = self.through_trampoline(c.true, c.frame)
-        c.false = self.through_trampoline(c.false, c.frame)
+        c.true = self.through_trampoline(c.true, c.frame, c.expr)
+        c.false = self.through_trampoline(c.false, c.frame, c.expr)
         while self.merge_next(c):
             pass
         return c
 
-    def through_trampoline(self, target, frame):
+    def through_trampoline(self, target, frame, test=None):
         """A block that only drops the value a chained comparison kept
         (``POP_TOP; JUMP X``) counts as a jump to X."""
         b = self.cfg.at(target)
@@ -340,6 +340,10 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             return ("pop", ins[1].target, target)
         if len(ins) == 1 and ins[0].op == "POP_TOP" and len(b.preds) == 1 and b.end < self.n:
             return ("pop", b.end, target)  # ...or falls into it
+        keeps = (isinstance(test, ast.Compare) and test.comparators[-1] is frame.stack[-1])
+        if (keeps and ins[0].op == "POP_TOP" and len(b.preds) == 1
+                and self.exit_copy(b.start + 1) is not None):
+            return ("pop", b.start + 1, target)  # ...or into its own copy of an exit
         return target
 
     def returns_at(self, index):
@@ -416,6 +420,32 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 return ("return", type(a.arg).__name__, repr(a.arg))
         return index
 
+    def exit_copy(self, index):
+        """A key for the code at ``index`` when it is a short straight run
+        that computes a value from nothing on the stack and returns or raises
+        it, or None. 3.10+ copies such exits (the implicit ``return``, an
+        assert's ``raise``) into each path that reaches them, down to the end
+        of a chained comparison's cleanup block; equal copies under the same
+        handler are one place in the source."""
+        if index >= self.n:
+            return None
+        block = self.cfg.containing(index)
+        depth, k, steps = 0, index, []
+        while k < block.end and len(steps) < 6:
+            ins = self.instrs[k]
+            steps.append((ins.op, repr(ins.arg)))
+            if ins.op in ("RETURN_VALUE", "RAISE_VARARGS"):
+                want = 1 if ins.op == "RETURN_VALUE" else ins.arg
+                if depth != want or k != block.end - 1:
+                    return None
+                return ("exit", block.handler, tuple(steps))
+            pp = pops_pushes(ins)
+            if pp is None or ins.target is not None or pp[0] > depth:
+                return None
+            depth += pp[1] - pp[0]
+            k += 1
+        return None
+
     def same_place(self, a, b):
         if isinstance(a, int) and isinstance(b, int) and self.same_after_copies(a, b):
             return True  # one branch jumps to a finally's inlined copy, the other falls past it
@@ -461,8 +491,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         sub = self.condition_from(b, f)
         # reduce the candidate with its own private successors first, so
         # ``a or (b and c)`` merges inside out
-        sub.true = self.through_trampoline(sub.true, sub.frame)
-        sub.false = self.through_trampoline(sub.false, sub.frame)
+        sub.true = self.through_trampoline(sub.true, sub.frame, sub.expr)
+        sub.false = self.through_trampoline(sub.false, sub.frame, sub.expr)
         while self.merge_next(sub):
             pass
         return sub
@@ -512,9 +542,14 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             other = c.false if side == "true" else c.true
             if self.is_jump_body(c, other):
                 continue
-            other = self.alias(other[1] if isinstance(other, tuple) else other)
             stn = st[1] if isinstance(st, tuple) else st
             sfn = sf[1] if isinstance(sf, tuple) else sf
+            copy = self.exit_copy(other[1]) if isinstance(other, tuple) else None
+            if copy is not None and copy in (self.exit_copy(stn), self.exit_copy(sfn)):
+                # a chained comparison's cleanup ends in its own copy of the
+                # exit the next link goes to: the same place
+                other = stn if copy == self.exit_copy(stn) else sfn
+            other = self.alias(other[1] if isinstance(other, tuple) else other)
             true, false = stn, sfn
             if side == "true":
                 if other == self.alias(sfn):
@@ -610,6 +645,11 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         # walked as the code it is
         t, fl = [x[2] if isinstance(x, tuple) else x for x in (c.true, c.false)]
         test = c.expr
+        if shares_effects(test, frame.stack):
+            # a chained comparison's kept operand that no link consumed: the
+            # test and each branch would evaluate it again
+            self.fail("chained comparison that could not be merged",
+                      self.instrs[max(self.cfg.blocks[k].end for k in c.blocks) - 1].index)
         # the compiler puts an if's body right after its test: the branch
         # that falls through is the body (``if not x`` jumps when x is true)
         fall = max(self.cfg.blocks[k].end for k in c.blocks)
@@ -1027,7 +1067,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         body.push(V.UnpackSlot(group, 0))
         loop = Loop(frozenset({header.start}), brk if brk is not None else exit_, header.start)
         region = self.loop_region(header, {exit_, brk})
-        self.walk(body_start, body, region, loop)
+        ex = self.walk(body_start, body, region, loop)
+        if ex.kind == "leave" and ex.target != header.start:
+            self.body_leaves_loop(ex.target, body, loop)
         if not target_box:
             self.fail("for loop target not found", body_start)
         target = target_box[0].elts[0]
@@ -1074,6 +1116,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             # the body's last statement leaves the loop: a ``break`` (3.11
             # reaches the code after the loop through a copy of it)
             body.emit(ast.Break())
+        elif ex.kind == "leave" and ex.target not in conts:
+            self.body_leaves_loop(ex.target, body, loop)
         stmts = strip_trailing_continue(body.stmts)
         orelse, follow = self.loop_else(exit_, brk, frame, None)
         frame.emit(ast.While(test=test if test is not None else E.const(True),
@@ -1081,6 +1125,15 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if follow is None:
             return None
         return follow
+
+    def body_leaves_loop(self, target, body, loop):
+        """A loop body's walk that left the loop for ``target``, neither a
+        continue nor a break: falling off the body's end would loop again.
+        A copy of an exit (3.12+ copies ``return`` into each path that
+        reaches it) ends the body there; anything else is refused."""
+        if self.exit_copy(target) is None:
+            self.fail("loop body leaves the loop", min(target, self.n - 1))
+        self.walk(target, body, lambda i: True, loop)
 
     def inverted_while(self, c: Cond, frame, region, loop):
         """3.10+ writes ``while c: body`` as ``if c: do body while c`` (and
@@ -1557,6 +1610,13 @@ def assigned_names(stmts):
         if isinstance(s, ast.Assign):
             out.update(t.id for t in s.targets if isinstance(t, ast.Name))
     return out
+
+
+def shares_effects(expr, stack):
+    """Whether ``expr`` contains a value still on ``stack`` whose
+    evaluation has effects (it would be written out, and run, twice)."""
+    kept = {id(v) for v in stack if isinstance(v, ast.expr) and E.has_effects(v)}
+    return bool(kept) and any(id(n) in kept for n in ast.walk(expr))
 
 
 def live(stmts):
