@@ -1278,6 +1278,10 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 inner = node.body[0]
                 node = ast.Try(body=inner.body, handlers=inner.handlers, orelse=inner.orelse,
                                finalbody=node.finalbody)
+            if ex.kind == "leave" and live(fin) and not self.after_finally_copy(ex.target):
+                # the body completes into code that is not a known copy of the
+                # finally body: walked on, the copy would run the body twice
+                self.fail("finally body's inlined copy not found", H)
             frame.emit(node)
             frame.stack[:] = body.stack
             if ex.kind == "end":
@@ -1341,9 +1345,18 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
     def past_finally_copies(self, index):
         """Where the walk really goes on from ``index``: past the inlined
         copies of finally bodies it skips."""
-        while index in self.finally_copies:
+        seen = set()
+        while index in self.finally_copies and index not in seen:
+            seen.add(index)  # (copies that lead to each other: a loop's)
             index = self.finally_copies[index]
         return index
+
+    def after_finally_copy(self, index):
+        """Whether ``index`` is where the walk resumes after an inlined copy
+        of a finally body (or a copy starts there)."""
+        t = self.thread(index)[0]
+        resumes = set(self.finally_copies.values())
+        return any(x in resumes or x in self.finally_copies for x in (index, t))
 
     def same_after_copies(self, a, b):
         """Whether control leaving at ``a`` and at ``b`` goes to the same place:
@@ -1391,16 +1404,81 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         k = H + 1
         while k < self.n and not (self.instrs[k].op == "RERAISE" and self.instrs[k].arg == 0):
             k += 1
-        pattern = [(x.op, x.arg if x.target is None else None) for x in self.instrs[H + 1:k]
+        # the whole exceptional copy lies between PUSH_EXC_INFO and the
+        # cleanup that covers it (its branches may end in RERAISEs of their own)
+        cleanup = self.cfg.at(H).handler
+        if cleanup is not None and cleanup > k and all(
+                self.instrs[j].op != "PUSH_EXC_INFO" for j in range(H + 1, cleanup)):
+            k = cleanup
+        pattern = [x for x in self.instrs[H + 1:k]
                    if x.op != "CLEANUP_THROW"]  # 3.12+ places it inline in handlers only (asyncs.py)
         if pattern:
-            for p in range(self.n - len(pattern) + 1):
+            for p in range(self.n):
                 if self.covered_by(p, H) or H <= p <= k:
                     continue
-                if all((self.instrs[p + j].op, self.instrs[p + j].arg if self.instrs[p + j].target is None
-                        else None) == pattern[j] for j in range(len(pattern))):
-                    self.finally_copies[p] = p + len(pattern)
+                end = self.match_finally_copy(pattern, k, p)
+                if end is not None and end != p:
+                    self.finally_copies[p] = end
         return stmts
+
+    def match_finally_copy(self, pattern, reraise, p):
+        """Where control goes on after an inlined copy of a finally body
+        that starts at ``p``, when one does (None otherwise). ``pattern`` is
+        the body's exceptional copy, which ends in the RERAISE at
+        ``reraise``; the inlined copy lacks that copy's exception unwinds
+        (see _FINALLY_UNWINDS), and where the exceptional copy completes
+        (it jumps or falls to the RERAISE) the inlined one falls off its end
+        or jumps on to the code after the try statement."""
+        key = lambda x: (x.op, x.arg if x.target is None else None)
+        start, k, at = p, 0, {}
+        goes_on = {}  # where control goes on after the copy -> where the walk resumes
+        jumps = []  # (target in the exceptional copy, target in the inlined one)
+        while k < len(pattern):
+            for unwind in _FINALLY_UNWINDS:
+                if ([key(x) for x in pattern[k:k + len(unwind)]] == unwind
+                        and [key(x) for x in self.instrs[p:p + len(unwind)]] != unwind):
+                    for x in pattern[k:k + len(unwind)]:
+                        at[x.index] = p
+                    k += len(unwind)  # only the exceptional copy drops an exception here
+                    break
+            else:
+                if (pattern[k].op, pattern[k].arg) == ("RERAISE", 0):
+                    # the exceptional copy completes here; the inlined one
+                    # jumps on (or falls, at its end) to the code after the try
+                    at[pattern[k].index] = p
+                    if p < self.n and self.instrs[p].op == "JUMP":
+                        goes_on.setdefault(self.thread(p)[0], p)  # (the jump may be a break)
+                        p += 1
+                    elif k + 1 < len(pattern) and p < self.n and self.exit_copy(p) is not None:
+                        # (3.12+ copies a small exit after the try into each branch)
+                        goes_on.setdefault(p, p)
+                        while self.instrs[p].op not in ("RETURN_VALUE", "RAISE_VARARGS"):
+                            p += 1
+                        p += 1
+                    k += 1
+                    continue
+                if p >= self.n or key(self.instrs[p]) != key(pattern[k]):
+                    return None
+                at[pattern[k].index] = p
+                if pattern[k].target is not None:
+                    jumps.append((pattern[k].target, self.instrs[p].target))
+                k += 1
+                p += 1
+        if p == start:
+            return None
+        if self.instrs[p - 1].op not in ("JUMP", "RETURN_VALUE", "RAISE_VARARGS", "RERAISE"):
+            goes_on[p] = p
+        for t, u in jumps:
+            if t == reraise or t < self.n and (self.instrs[t].op, self.instrs[t].arg) == ("RERAISE", 0):
+                # (the compiler may copy the RERAISE to each branch)
+                goes_on.setdefault(p if u == p else self.thread(u)[0], u)
+            elif t in at and at[t] != u or t not in at and t != u:
+                return None  # not the same code: its jumps go elsewhere
+        # the compiler copies a small exit (``return None``) to each branch
+        places = {self.exit_copy(d) or self.alias(d) for d in goes_on}
+        if len(places) > 1:
+            return None
+        return min(goes_on.values()) if goes_on else p
 
     def except_clauses(self, H, frame, depth, region, loop):
         """The except clauses of the handler at ``H`` and where they go."""
@@ -1610,6 +1688,13 @@ def assigned_names(stmts):
         if isinstance(s, ast.Assign):
             out.update(t.id for t in s.targets if isinstance(t, ast.Name))
     return out
+
+
+#: what a ``return``/``break``/``continue`` in the exceptional copy of a
+#: finally body runs first to drop the exception (with the return value
+#: kept above it or not); the inlined copies on the other paths have none
+_FINALLY_UNWINDS = ([("POP_TOP", None), ("POP_EXCEPT", None)],
+                    [("SWAP", 2), ("POP_TOP", None), ("SWAP", 2), ("POP_EXCEPT", None)])
 
 
 def shares_effects(expr, stack):
