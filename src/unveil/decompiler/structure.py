@@ -1525,11 +1525,12 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             else:
                 self.fail("unexpected except clause", k)
             dom = self.dominated_by(self.cfg.containing(k))
-            ex = self.walk_dominated(k, cf, region, loop)
+            ends = self.clause_ends(k, H)
+            ex = self.walk_dominated(k, cf, lambda i: region(i) and i not in ends, loop)
             if ex.kind == "leave" and cf.stack and self.returns_at(ex.target):
                 # ``return value`` out of the clause after an inlined finally
                 ex = self.walk(ex.target, cf, lambda i: True, loop)
-            elif ex.kind == "leave" and self.clause_tail_returns(ex.target, dom):
+            elif ex.kind == "leave" and ex.target not in ends and self.clause_tail_returns(ex.target, dom):
                 # ``break`` or ``return`` out of the clause through an
                 # enclosing finally: the rest of the clause follows the
                 # finally's inlined copy, outside its protected range
@@ -1544,6 +1545,28 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if len(exits) > 1:
             self.fail("except clauses end in different places %r" % (exits,), H)
         return clauses, (exits.pop() if exits else None)
+
+    def clause_ends(self, start, H):
+        """Where the except clause starting at ``start`` jumps once it has
+        dropped its exception (POP_EXCEPT, then the ``as`` name's cleanup):
+        code there follows the try statement even when only the clause
+        reaches it (the try body always returns), so it is not the clause's."""
+        dom = self.dominated_by(self.cfg.containing(start))
+        cleanup = self.cfg.at(H).handler if self.cfg.at(H) else None
+        ends = set()
+        for b in self.cfg.blocks:
+            last = self.instrs[b.end - 1]
+            if not dom(b.start) or last.op != "JUMP":
+                continue
+            k = b.end - 2
+            while k >= b.start and self.instrs[k].op in (
+                    "LOAD_CONST", "STORE_FAST", "STORE_NAME", "STORE_DEREF", "STORE_GLOBAL",
+                    "DELETE_FAST", "DELETE_NAME", "DELETE_DEREF", "DELETE_GLOBAL"):
+                k -= 1  # (the ``as`` name's cleanup: ``name = None; del name``)
+            if (k >= b.start and self.instrs[k].op == "POP_EXCEPT"
+                    and not (cleanup is not None and self.covered_by(b.start, cleanup))):
+                ends.add(last.target)  # (a nested clause's POP_EXCEPT lies in this one's cleanup)
+        return ends
 
     def clause_tail_returns(self, index, in_clause):
         """Whether the code at ``index`` belongs to the clause only (the
