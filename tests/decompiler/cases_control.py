@@ -992,6 +992,64 @@ def chain_operand_once_value(a, b, c):
 
 CHAIN3 = [(0, 1, 2), (1, 0, 2), (0, None, 2), (3, 3, 3), (5, 2, 1), (0, 5, 9)]
 
+# ------------- a ``break`` right after an inner loop (issue 11: 3.10/3.11 put
+# its POP_TOP of the iterator right before the loop's exit; it was dropped)
+
+def break_after_inner_for(b):
+    log = []
+    for i in range(3):
+        for j in [b]:
+            pass
+        break
+    log.append(i)
+    return log
+
+
+def break_after_inner_for_if(b):
+    log = []
+    for i in range(3):
+        for j in [b]:
+            log.append(j)
+        if b:
+            break
+    log.append(i)
+    return log
+
+
+def break_after_inner_while(b):
+    log = []
+    for i in range(3):
+        while b and len(log) < 2:
+            log.append(b)
+        break
+    log.append(i)
+    return log
+
+
+def break_after_two_inner_fors(b):
+    log = []
+    for i in range(3):
+        for j in [b]:
+            for k in [j]:
+                pass
+            break
+        break
+    log.append(i)
+    return log
+
+
+def break_after_inner_for_continue(b):
+    log = []
+    for i in range(3):
+        for j in [b]:
+            pass
+        if i == b:
+            continue
+        break
+    log.append(i)
+    return log
+
+
 CASES = [
     (if_only, INTS1),
     (if_else, INTS1),
@@ -1076,4 +1134,9 @@ CASES = [
     (chain_operand_once_value, CHAIN3),
     (chain_operand_once_assert, [(0, 0), (5, 0), (-1, 0), (10, 0), (None, 0)]),
     (chain_operand_once_assert_msg, [(0, 0), (5, 0), (-1, 0), (11, 0), (None, 0)]),
+    (break_after_inner_for, [(0,), (1,), (None,), (2,)]),
+    (break_after_inner_for_if, [(0,), (1,), (None,), (2,)]),
+    (break_after_inner_while, [(0,), (1,), (None,), (2,)]),
+    (break_after_two_inner_fors, [(0,), (1,), (None,), (2,)]),
+    (break_after_inner_for_continue, [(0,), (1,), (None,), (2,)]),
 ]

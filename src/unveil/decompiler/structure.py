@@ -1068,7 +1068,12 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         loop = Loop(frozenset({header.start}), brk if brk is not None else exit_, header.start)
         region = self.loop_region(header, {exit_, brk})
         ex = self.walk(body_start, body, region, loop)
-        if ex.kind == "leave" and ex.target != header.start:
+        if (ex.kind == "leave" and ex.target == loop.break_target
+                and not any(v is it for v in body.stack)):
+            # the body dropped the iterator and falls out of the loop: a
+            # ``break`` (3.11 puts its POP_TOP right before the loop's exit)
+            body.emit(ast.Break())
+        elif ex.kind == "leave" and ex.target != header.start:
             self.body_leaves_loop(ex.target, body, loop)
         if not target_box:
             self.fail("for loop target not found", body_start)
