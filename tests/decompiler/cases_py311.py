@@ -330,6 +330,69 @@ def after_clause_with_if_return(d):
 
 EXC_INFO_INPUTS = [({"k": 1},), ({},), (None,), ({0: 1, 1: 2},), ({1: 3},)]
 
+# ---- nested try/finally in an except clause and in the finally (issue 11:
+# 3.11 added a bare ``raise``; 3.9 refuses these: legacy code path)
+
+def nested_finallies_in_clause_and_finally(a):
+    log = []
+    try:
+        pass
+    except ValueError as e:
+        try:
+            pass
+        finally:
+            try:
+                pass
+            finally:
+                pass
+    finally:
+        try:
+            pass
+        finally:
+            pass
+    return log
+
+
+def nested_finallies_after_raising_body(a):
+    log = []
+    try:
+        log.append(int(a))
+    except ValueError as e:
+        try:
+            pass
+        finally:
+            try:
+                pass
+            finally:
+                pass
+    finally:
+        try:
+            pass
+        finally:
+            pass
+    return log
+
+
+def nested_finallies_with_effects(a):
+    log = []
+    try:
+        log.append(int(a))
+    except ValueError as e:
+        try:
+            log.append(2)
+        finally:
+            try:
+                log.append(3)
+            finally:
+                log.append(4)
+    finally:
+        try:
+            log.append(5)
+        finally:
+            log.append(6)
+    return log
+
+
 CASES = [
     (exstar_single, KINDS),
     (exstar_multiple, KINDS),
@@ -354,4 +417,7 @@ CASES = [
     (after_clause_in_try_finally_exc_info, EXC_INFO_INPUTS),
     (after_clause_in_clause_exc_info, EXC_INFO_INPUTS),
     (after_clause_with_if_return, EXC_INFO_INPUTS),
+    (nested_finallies_in_clause_and_finally, [(0,), (1,), ("x",), (None,)]),
+    (nested_finallies_after_raising_body, [(0,), (1,), ("x",), (None,)]),
+    (nested_finallies_with_effects, [(0,), (1,), ("x",), (None,)]),
 ]
