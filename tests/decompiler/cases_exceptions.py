@@ -1013,6 +1013,29 @@ def finally_if_elif_return(a):
     return log
 
 
+# a finally body that returns, inlined on a ``return``'s path: the pending
+# value is dropped before its own return (its finally ran twice before)
+
+def return_through_finally_that_returns_const(a):
+    log = []
+    try:
+        return 1 // a, log
+    finally:
+        if a == 5:
+            return 4
+        log.append(2)
+
+
+def return_through_finally_that_returns_name(a):
+    log = []
+    try:
+        return 1 // a, log
+    finally:
+        if a == 5:
+            return a
+        log.append(2)
+
+
 CASES = [
     (try_except_bare, KINDS),
     (try_except_typed, KINDS),
@@ -1093,4 +1116,6 @@ CASES = [
     (finally_break_in_for, [(0,), (1,), (2,), (5,)]),
     (finally_return_in_while, [(0,), (2,), (3,), (5,)]),
     (finally_if_elif_return, [(5,), (3,), (0,)]),
+    (return_through_finally_that_returns_const, [(5,), (3,), (0,), (1,)]),
+    (return_through_finally_that_returns_name, [(5,), (3,), (0,), (1,)]),
 ]

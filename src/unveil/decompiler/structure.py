@@ -1445,6 +1445,11 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                     for x in pattern[k:k + len(unwind)]:
                         at[x.index] = p
                     k += len(unwind)  # only the exceptional copy drops an exception here
+                    # ...and the copy on a ``return``'s path drops the pending value
+                    drop = unwind[:-3] + [("POP_TOP", None)]  # ([SWAP 2,] POP_TOP)
+                    if ([key(x) for x in self.instrs[p:p + len(drop)]] == drop
+                            and [key(x) for x in pattern[k:k + len(drop)]] != drop):
+                        p += len(drop)
                     break
             else:
                 if (pattern[k].op, pattern[k].arg) == ("RERAISE", 0):
