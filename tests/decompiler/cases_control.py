@@ -911,6 +911,145 @@ def while_not_ends_function(box):
         box.append(len(box) * 2)
 
 
+# ------------------- a chained comparison's middle operand is evaluated once
+# (issue 11: 3.12+ copies the exit after the first link's cleanup POP_TOP)
+
+def chain_operand_once_if(a, b, c):
+    log = []
+    if a != (log.append(1) or b) <= c:
+        return 1, log
+    return log
+
+
+def chain_operand_once_while(a, b, c):
+    log = []
+    n = 0
+    while n < 2 and a != (log.append(1) or b) <= c:
+        n += 1
+    return log
+
+
+def chain_plain_while(a, b, c):
+    log = []
+    n = 0
+    while n < 2 and a < b < c:
+        n += 1
+        log.append(n)
+    return log
+
+
+def chain_operand_once_assert(a, b):
+    log = []
+
+    def g():
+        log.append(a)
+        return a
+
+    try:
+        assert 0 <= g() < 10
+    except AssertionError:
+        return "failed", log
+    return log
+
+
+def chain_operand_once_assert_msg(a, b):
+    log = []
+    assert b < (log.append(1) or a) <= 10, "msg"
+    return log
+
+
+def chain_operand_once_then_code(a, b, c):
+    log = []
+    if a < (log.append(1) or b) <= c:
+        log.append(2)
+    else:
+        log.append(4)
+    log.append(3)
+    return log
+
+
+def chain_operand_once_in_for(a, b, c):
+    log = []
+    for i in range(2):
+        if a < (log.append(i) or b) < c:
+            continue
+        log.append(9)
+    return log
+
+
+def chain_operand_once_long(a, b, c):
+    log = []
+    if a < (log.append(1) or b) < c < (log.append(2) or a):
+        return 1, log
+    return log
+
+
+def chain_operand_once_value(a, b, c):
+    log = []
+    y = 1 if a < (log.append(1) or b) <= c else 2
+    return y, log
+
+
+CHAIN3 = [(0, 1, 2), (1, 0, 2), (0, None, 2), (3, 3, 3), (5, 2, 1), (0, 5, 9)]
+
+# ------------- a ``break`` right after an inner loop (issue 11: 3.10/3.11 put
+# its POP_TOP of the iterator right before the loop's exit; it was dropped)
+
+def break_after_inner_for(b):
+    log = []
+    for i in range(3):
+        for j in [b]:
+            pass
+        break
+    log.append(i)
+    return log
+
+
+def break_after_inner_for_if(b):
+    log = []
+    for i in range(3):
+        for j in [b]:
+            log.append(j)
+        if b:
+            break
+    log.append(i)
+    return log
+
+
+def break_after_inner_while(b):
+    log = []
+    for i in range(3):
+        while b and len(log) < 2:
+            log.append(b)
+        break
+    log.append(i)
+    return log
+
+
+def break_after_two_inner_fors(b):
+    log = []
+    for i in range(3):
+        for j in [b]:
+            for k in [j]:
+                pass
+            break
+        break
+    log.append(i)
+    return log
+
+
+def break_after_inner_for_continue(b):
+    log = []
+    for i in range(3):
+        for j in [b]:
+            pass
+        if i == b:
+            continue
+        break
+    log.append(i)
+    return log
+
+
 CASES = [
     (if_only, INTS1),
     (if_else, INTS1),
@@ -986,4 +1125,18 @@ CASES = [
     (while_if_continue_else, INTS1 + [(7,)]),
     (while_true_exit_first, [(None, 1, 3), (2, None, 3), (3, "e", 2), (1, "e", 9), (0, "e", 9)]),
     (while_not_ends_function, [([],), ([1, 2, 3, 4],), ([1, 2],), ([500, 500],)]),
+    (chain_operand_once_if, CHAIN3),
+    (chain_operand_once_while, CHAIN3),
+    (chain_plain_while, CHAIN3),
+    (chain_operand_once_then_code, CHAIN3),
+    (chain_operand_once_in_for, CHAIN3),
+    (chain_operand_once_long, CHAIN3),
+    (chain_operand_once_value, CHAIN3),
+    (chain_operand_once_assert, [(0, 0), (5, 0), (-1, 0), (10, 0), (None, 0)]),
+    (chain_operand_once_assert_msg, [(0, 0), (5, 0), (-1, 0), (11, 0), (None, 0)]),
+    (break_after_inner_for, [(0,), (1,), (None,), (2,)]),
+    (break_after_inner_for_if, [(0,), (1,), (None,), (2,)]),
+    (break_after_inner_while, [(0,), (1,), (None,), (2,)]),
+    (break_after_two_inner_fors, [(0,), (1,), (None,), (2,)]),
+    (break_after_inner_for_continue, [(0,), (1,), (None,), (2,)]),
 ]

@@ -948,6 +948,94 @@ def with_elif_while_not_loops(block, timeout):
         log.append(item)
         return log, item
 
+# ---------- a finally body whose branch returns is not run again after the
+# try (issue 11: the inlined copy lacks the exceptional copy's POP_EXCEPT)
+
+def finally_if_return_then_code(a):
+    log = []
+    try:
+        x = 1
+    finally:
+        if a == 5:
+            return 4
+        log.append(2)
+    return log, x
+
+
+def finally_if_return_after_raising_body(a):
+    log = []
+    try:
+        log.append(1 // a)
+    finally:
+        if a == 5:
+            return 4
+        log.append(2)
+    log.append(3)
+    return log
+
+
+def finally_break_in_for(a):
+    log = []
+    for i in range(3):
+        try:
+            log.append(i)
+        finally:
+            log.append(9)
+            if i == a:
+                break
+    return log
+
+
+def finally_return_in_while(a):
+    log = []
+    while a < 5:
+        a += 1
+        try:
+            log.append(a)
+        finally:
+            log.append(9)
+            if a == 3:
+                return log
+    return log
+
+
+def finally_if_elif_return(a):
+    log = []
+    try:
+        log.append(1)
+    finally:
+        if a == 5:
+            return log.append(7)
+        elif a == 3:
+            log.append(6)
+        else:
+            log.append(2)
+    return log
+
+
+# a finally body that returns, inlined on a ``return``'s path: the pending
+# value is dropped before its own return (its finally ran twice before)
+
+def return_through_finally_that_returns_const(a):
+    log = []
+    try:
+        return 1 // a, log
+    finally:
+        if a == 5:
+            return 4
+        log.append(2)
+
+
+def return_through_finally_that_returns_name(a):
+    log = []
+    try:
+        return 1 // a, log
+    finally:
+        if a == 5:
+            return a
+        log.append(2)
+
+
 CASES = [
     (try_except_bare, KINDS),
     (try_except_typed, KINDS),
@@ -1023,4 +1111,11 @@ CASES = [
     (except_returns_then_code, [({1: 2}, 1), ({1: None}, 1), ({}, 1), (None, 0), ({1: "x"}, 1)]),
     (except_returns_else_ends_function, [({1: 2}, 1), ({}, 1), (None, 0)]),
     (with_elif_while_not_loops, [(0, 2), (1, None), (1, -1), (1, 0), (1, 3), (1, 30)]),
+    (finally_if_return_then_code, [(5,), (3,), (0,)]),
+    (finally_if_return_after_raising_body, [(5,), (3,), (0,)]),
+    (finally_break_in_for, [(0,), (1,), (2,), (5,)]),
+    (finally_return_in_while, [(0,), (2,), (3,), (5,)]),
+    (finally_if_elif_return, [(5,), (3,), (0,)]),
+    (return_through_finally_that_returns_const, [(5,), (3,), (0,), (1,)]),
+    (return_through_finally_that_returns_name, [(5,), (3,), (0,), (1,)]),
 ]

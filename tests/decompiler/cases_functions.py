@@ -580,6 +580,22 @@ def gen_with_statement(n):
     yield log
 
 
+# issue 11: a yield as a chained comparison's middle operand runs once
+
+@sends
+def gen_yield_chain_operand(a, c):
+    if a != (yield a) <= c:
+        return 1
+
+
+@sends
+def gen_yield_chain_operand_while(a, c):
+    while a != (yield a) <= c:
+        a += 1
+        if a > 5:
+            return "stop"
+
+
 CASES = [
     (nested_def_simple, INTS2),
     (nested_def_defaults, INTS2),
@@ -635,4 +651,6 @@ CASES = [
     (unpack_genexp_of_none, INTS1),
     (comprehensions_of_constants, INTS1),
     (nested_genexps_of_none, INTS1),
+    (gen_yield_chain_operand, [(0, 2), (1, 0), (0, -1), (2, 2)]),
+    (gen_yield_chain_operand_while, [(0, 2), (1, 0), (0, 9), (2, 2)]),
 ]

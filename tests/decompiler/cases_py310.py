@@ -331,6 +331,21 @@ def match_walrus_and_ifexp(x):
 
 CMDS = [("go north",), ("go",), ("go a b",), ("look",), ("take key",), ("take a b c",), ("",), ("jump",)]
 
+# issue 11: a finally body with a guarded match that returns runs once
+
+def match_guard_return_in_finally(a):
+    log = []
+    try:
+        log.append(1)
+    finally:
+        match a:
+            case 5 if log:
+                return 4
+            case _:
+                log.append(2)
+    return log
+
+
 CASES = [
     (match_literal, SUBJECTS),
     (match_capture_wildcard, SUBJECTS),
@@ -354,4 +369,5 @@ CASES = [
     (match_in_try, SUBJECTS + [([1, 0],), ([6, 3],)]),
     (match_string_dispatch, CMDS),
     (match_walrus_and_ifexp, SUBJECTS),
+    (match_guard_return_in_finally, [(5,), (3,), (None,)]),
 ]

@@ -27,7 +27,7 @@ from .asyncs import ASYNC_OPS, AsyncConstructs
 from .exceptstar import ExceptStarClauses
 from .inline import InlinedComprehensions
 from .instructions import (BREAK_POPS_ITERATOR, COPIES_EXIT_BLOCKS, CONDITIONAL_JUMPS,
-                           LONE_JUMP_IS_BODY, WHILE_BODY_FALLS_FROM_TEST)
+                           LONE_JUMP_IS_BODY, WHILE_BODY_FALLS_FROM_TEST, pops_pushes)
 from .legacy import LegacyBlocks
 from .match import MATCH_OPS, MatchStatements
 
@@ -329,13 +329,13 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                            "POP_JUMP_IF_NOT_NONE"):
             self.fail("unexpected conditional jump", last.index)
         c = self.condition_from(block, frame)
-        c.true = self.through_trampoline(c.true, c.frame)
-        c.false = self.through_trampoline(c.false, c.frame)
+        c.true = self.through_trampoline(c.true, c.frame, c.expr)
+        c.false = self.through_trampoline(c.false, c.frame, c.expr)
         while self.merge_next(c):
             pass
         return c
 
-    def through_trampoline(self, target, frame):
+    def through_trampoline(self, target, frame, test=None):
         """A block that only drops the value a chained comparison kept
         (``POP_TOP; JUMP X``) counts as a jump to X."""
         b = self.cfg.at(target)
@@ -351,6 +351,10 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         copied = self.popped_copy(b, frame)  # ...or goes on in a copy of where it would jump
         if copied is not None:
             return ("pop", copied, target)
+        keeps = (isinstance(test, ast.Compare) and test.comparators[-1] is frame.stack[-1])
+        if (keeps and ins[0].op == "POP_TOP" and len(b.preds) == 1
+                and self.exit_copy(b.start + 1) is not None):
+            return ("pop", b.start + 1, target)  # ...or into its own copy of an exit
         return target
 
     def chain_cleanup(self, b, frame):
@@ -435,6 +439,32 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 return ("return", type(a.arg).__name__, repr(a.arg))
         return index
 
+    def exit_copy(self, index):
+        """A key for the code at ``index`` when it is a short straight run
+        that computes a value from nothing on the stack and returns or raises
+        it, or None. 3.10+ copies such exits (the implicit ``return``, an
+        assert's ``raise``) into each path that reaches them, down to the end
+        of a chained comparison's cleanup block; equal copies under the same
+        handler are one place in the source."""
+        if index >= self.n:
+            return None
+        block = self.cfg.containing(index)
+        depth, k, steps = 0, index, []
+        while k < block.end and len(steps) < 6:
+            ins = self.instrs[k]
+            steps.append((ins.op, repr(ins.arg)))
+            if ins.op in ("RETURN_VALUE", "RAISE_VARARGS"):
+                want = 1 if ins.op == "RETURN_VALUE" else ins.arg
+                if depth != want or k != block.end - 1:
+                    return None
+                return ("exit", block.handler, tuple(steps))
+            pp = pops_pushes(ins)
+            if pp is None or ins.target is not None or pp[0] > depth:
+                return None
+            depth += pp[1] - pp[0]
+            k += 1
+        return None
+
     def same_place(self, a, b):
         if isinstance(a, int) and isinstance(b, int) and self.same_after_copies(a, b):
             return True  # one branch jumps to a finally's inlined copy, the other falls past it
@@ -483,8 +513,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         sub = self.condition_from(b, f)
         # reduce the candidate with its own private successors first, so
         # ``a or (b and c)`` merges inside out
-        sub.true = self.through_trampoline(sub.true, sub.frame)
-        sub.false = self.through_trampoline(sub.false, sub.frame)
+        sub.true = self.through_trampoline(sub.true, sub.frame, sub.expr)
+        sub.false = self.through_trampoline(sub.false, sub.frame, sub.expr)
         while self.merge_next(sub):
             pass
         if starts_chain and (len(sub.frame.stack) != depth or isinstance(sub.true, tuple)
@@ -537,7 +567,14 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             other = c.false if side == "true" else c.true
             if self.is_jump_body(c, other):
                 continue
+            stn = st[1] if isinstance(st, tuple) else st
+            sfn = sf[1] if isinstance(sf, tuple) else sf
             other_at = other[1] if isinstance(other, tuple) else other
+            copy = self.exit_copy(other[1]) if isinstance(other, tuple) else None
+            if copy is not None and copy in (self.exit_copy(stn), self.exit_copy(sfn)):
+                # a chained comparison's cleanup ends in its own copy of the
+                # exit the next link goes to: the same place
+                other_at = stn if copy == self.exit_copy(stn) else sfn
             other = self.alias(other_at)
             # 3.10+: a chained comparison (which cannot be split) may leave
             # through a copy of the ``return`` block another test jumps to
@@ -545,8 +582,6 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             copies = chain_compare(c.expr, sub.expr) is not None or is_chain(sub.expr) and not isinstance(
                 c.false if side == "true" else c.true, tuple)
             goes_to = lambda x: other == self.alias(x) or copies and self.same_code(other_at, x)
-            stn = st[1] if isinstance(st, tuple) else st
-            sfn = sf[1] if isinstance(sf, tuple) else sf
             true, false = stn, sfn
             if side == "true":
                 if goes_to(sfn):
@@ -644,6 +679,11 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         # walked as the code it is
         t, fl = [x[2] if isinstance(x, tuple) else x for x in (c.true, c.false)]
         test = c.expr
+        if shares_effects(test, frame.stack):
+            # a chained comparison's kept operand that no link consumed: the
+            # test and each branch would evaluate it again
+            self.fail("chained comparison that could not be merged",
+                      self.instrs[max(self.cfg.blocks[k].end for k in c.blocks) - 1].index)
         # the compiler puts an if's body right after its test: the branch
         # that falls through is the body (``if not x`` jumps when x is true)
         fall = max(self.cfg.blocks[k].end for k in c.blocks)
@@ -1108,12 +1148,13 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         ex = self.walk(body_start, body, region, loop)
         if ex.kind == "leave" and not any(x is it for x in body.stack) and self.same_place(
                 ex.target, loop.break_target):
-            # 3.10: the body's last statement is ``break``: it drops the
-            # iterator and falls into the code after the loop
+            # the body's last statement is ``break``: it drops the iterator and
+            # falls into the code after the loop (3.11 puts its POP_TOP right
+            # before the loop's exit)
             body.emit(ast.Break())
         elif ex.kind == "leave" and not self.leaves_loop_as_expected(
                 ex.target, loop.continue_targets, None, None):
-            self.fail("loop body ends in an unexpected place", ex.target)
+            self.body_leaves_loop(ex.target, body, loop)
         if not target_box:
             self.fail("for loop target not found", body_start)
         target = target_box[0].elts[0]
@@ -1167,7 +1208,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             body.emit(ast.Break())
             brk = ex.target
         elif ex.kind == "leave" and not self.leaves_loop_as_expected(ex.target, conts, exit_, brk):
-            self.fail("loop body ends in an unexpected place", ex.target)
+            self.body_leaves_loop(ex.target, body, loop)
         stmts = strip_trailing_continue(body.stmts)
         orelse, follow = self.loop_else(exit_, brk, frame, None)
         frame.emit(ast.While(test=test if test is not None else E.const(True),
@@ -1188,6 +1229,15 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if target < self.n and self.cfg.containing(target).start not in self._reachable:
             return True  # unreachable code the compiler left (where a body would have gone on)
         return any(x is not None and self.same_place(target, x) for x in (exit_, brk))
+
+    def body_leaves_loop(self, target, body, loop):
+        """A loop body's walk that left the loop for ``target``, neither a
+        continue nor a break: falling off the body's end would loop again.
+        A copy of an exit (3.12+ copies ``return`` into each path that
+        reaches it) ends the body there; anything else is refused."""
+        if self.exit_copy(target) is None:
+            self.fail("loop body leaves the loop", min(target, self.n - 1))
+        self.walk(target, body, lambda i: True, loop)
 
     def inverted_while(self, c: Cond, frame, region, loop):
         """3.10+ writes ``while c: body`` as ``if c: do body while c`` (and
@@ -1332,6 +1382,10 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 inner = node.body[0]
                 node = ast.Try(body=inner.body, handlers=inner.handlers, orelse=inner.orelse,
                                finalbody=node.finalbody)
+            if ex.kind == "leave" and live(fin) and not self.after_finally_copy(ex.target):
+                # the body completes into code that is not a known copy of the
+                # finally body: walked on, the copy would run the body twice
+                self.fail("finally body's inlined copy not found", H)
             frame.emit(node)
             frame.stack[:] = body.stack
             if ex.kind == "end":
@@ -1395,9 +1449,18 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
     def past_finally_copies(self, index):
         """Where the walk really goes on from ``index``: past the inlined
         copies of finally bodies it skips."""
-        while index in self.finally_copies:
+        seen = set()
+        while index in self.finally_copies and index not in seen:
+            seen.add(index)  # (copies that lead to each other: a loop's)
             index = self.finally_copies[index]
         return index
+
+    def after_finally_copy(self, index):
+        """Whether ``index`` is where the walk resumes after an inlined copy
+        of a finally body (or a copy starts there)."""
+        t = self.thread(index)[0]
+        resumes = set(self.finally_copies.values())
+        return any(x in resumes or x in self.finally_copies for x in (index, t))
 
     def same_after_copies(self, a, b):
         """Whether control leaving at ``a`` and at ``b`` goes to the same place:
@@ -1445,16 +1508,86 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         k = H + 1
         while k < self.n and not (self.instrs[k].op == "RERAISE" and self.instrs[k].arg == 0):
             k += 1
-        pattern = [(x.op, x.arg if x.target is None else None) for x in self.instrs[H + 1:k]
+        # the whole exceptional copy lies between PUSH_EXC_INFO and the
+        # cleanup that covers it (its branches may end in RERAISEs of their own)
+        cleanup = self.cfg.at(H).handler
+        if cleanup is not None and cleanup > k and all(
+                self.instrs[j].op != "PUSH_EXC_INFO" for j in range(H + 1, cleanup)):
+            k = cleanup
+        pattern = [x for x in self.instrs[H + 1:k]
                    if x.op != "CLEANUP_THROW"]  # 3.12+ places it inline in handlers only (asyncs.py)
         if pattern:
-            for p in range(self.n - len(pattern) + 1):
+            for p in range(self.n):
                 if self.covered_by(p, H) or H <= p <= k:
                     continue
-                if all((self.instrs[p + j].op, self.instrs[p + j].arg if self.instrs[p + j].target is None
-                        else None) == pattern[j] for j in range(len(pattern))):
-                    self.finally_copies[p] = p + len(pattern)
+                end = self.match_finally_copy(pattern, k, p)
+                if end is not None and end != p:
+                    self.finally_copies[p] = end
         return stmts
+
+    def match_finally_copy(self, pattern, reraise, p):
+        """Where control goes on after an inlined copy of a finally body
+        that starts at ``p``, when one does (None otherwise). ``pattern`` is
+        the body's exceptional copy, which ends in the RERAISE at
+        ``reraise``; the inlined copy lacks that copy's exception unwinds
+        (see _FINALLY_UNWINDS), and where the exceptional copy completes
+        (it jumps or falls to the RERAISE) the inlined one falls off its end
+        or jumps on to the code after the try statement."""
+        key = lambda x: (x.op, x.arg if x.target is None else None)
+        start, k, at = p, 0, {}
+        goes_on = {}  # where control goes on after the copy -> where the walk resumes
+        jumps = []  # (target in the exceptional copy, target in the inlined one)
+        while k < len(pattern):
+            for unwind in _FINALLY_UNWINDS:
+                if ([key(x) for x in pattern[k:k + len(unwind)]] == unwind
+                        and [key(x) for x in self.instrs[p:p + len(unwind)]] != unwind):
+                    for x in pattern[k:k + len(unwind)]:
+                        at[x.index] = p
+                    k += len(unwind)  # only the exceptional copy drops an exception here
+                    # ...and the copy on a ``return``'s path drops the pending value
+                    drop = unwind[:-3] + [("POP_TOP", None)]  # ([SWAP 2,] POP_TOP)
+                    if ([key(x) for x in self.instrs[p:p + len(drop)]] == drop
+                            and [key(x) for x in pattern[k:k + len(drop)]] != drop):
+                        p += len(drop)
+                    break
+            else:
+                if (pattern[k].op, pattern[k].arg) == ("RERAISE", 0):
+                    # the exceptional copy completes here; the inlined one
+                    # jumps on (or falls, at its end) to the code after the try
+                    at[pattern[k].index] = p
+                    if p < self.n and self.instrs[p].op == "JUMP":
+                        goes_on.setdefault(self.thread(p)[0], p)  # (the jump may be a break)
+                        p += 1
+                    elif k + 1 < len(pattern) and p < self.n and self.exit_copy(p) is not None:
+                        # (3.12+ copies a small exit after the try into each branch)
+                        goes_on.setdefault(p, p)
+                        while self.instrs[p].op not in ("RETURN_VALUE", "RAISE_VARARGS"):
+                            p += 1
+                        p += 1
+                    k += 1
+                    continue
+                if p >= self.n or key(self.instrs[p]) != key(pattern[k]):
+                    return None
+                at[pattern[k].index] = p
+                if pattern[k].target is not None:
+                    jumps.append((pattern[k].target, self.instrs[p].target))
+                k += 1
+                p += 1
+        if p == start:
+            return None
+        if self.instrs[p - 1].op not in ("JUMP", "RETURN_VALUE", "RAISE_VARARGS", "RERAISE"):
+            goes_on[p] = p
+        for t, u in jumps:
+            if t == reraise or t < self.n and (self.instrs[t].op, self.instrs[t].arg) == ("RERAISE", 0):
+                # (the compiler may copy the RERAISE to each branch)
+                goes_on.setdefault(p if u == p else self.thread(u)[0], u)
+            elif t in at and at[t] != u or t not in at and t != u:
+                return None  # not the same code: its jumps go elsewhere
+        # the compiler copies a small exit (``return None``) to each branch
+        places = {self.exit_copy(d) or self.alias(d) for d in goes_on}
+        if len(places) > 1:
+            return None
+        return min(goes_on.values()) if goes_on else p
 
     def except_clauses(self, H, frame, depth, region, loop):
         """The except clauses of the handler at ``H`` and where they go."""
@@ -1501,11 +1634,12 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             else:
                 self.fail("unexpected except clause", k)
             dom = self.dominated_by(self.cfg.containing(k))
-            ex = self.walk_dominated(k, cf, region, loop)
+            ends = self.clause_ends(k, H)
+            ex = self.walk_dominated(k, cf, lambda i: region(i) and i not in ends, loop)
             if ex.kind == "leave" and cf.stack and self.returns_at(ex.target):
                 # ``return value`` out of the clause after an inlined finally
                 ex = self.walk(ex.target, cf, lambda i: True, loop)
-            elif ex.kind == "leave" and self.clause_tail_returns(ex.target, dom):
+            elif ex.kind == "leave" and ex.target not in ends and self.clause_tail_returns(ex.target, dom):
                 # ``break`` or ``return`` out of the clause through an
                 # enclosing finally: the rest of the clause follows the
                 # finally's inlined copy, outside its protected range
@@ -1520,6 +1654,28 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if len(exits) > 1:
             self.fail("except clauses end in different places %r" % (exits,), H)
         return clauses, (exits.pop() if exits else None)
+
+    def clause_ends(self, start, H):
+        """Where the except clause starting at ``start`` jumps once it has
+        dropped its exception (POP_EXCEPT, then the ``as`` name's cleanup):
+        code there follows the try statement even when only the clause
+        reaches it (the try body always returns), so it is not the clause's."""
+        dom = self.dominated_by(self.cfg.containing(start))
+        cleanup = self.cfg.at(H).handler if self.cfg.at(H) else None
+        ends = set()
+        for b in self.cfg.blocks:
+            last = self.instrs[b.end - 1]
+            if not dom(b.start) or last.op != "JUMP":
+                continue
+            k = b.end - 2
+            while k >= b.start and self.instrs[k].op in (
+                    "LOAD_CONST", "STORE_FAST", "STORE_NAME", "STORE_DEREF", "STORE_GLOBAL",
+                    "DELETE_FAST", "DELETE_NAME", "DELETE_DEREF", "DELETE_GLOBAL"):
+                k -= 1  # (the ``as`` name's cleanup: ``name = None; del name``)
+            if (k >= b.start and self.instrs[k].op == "POP_EXCEPT"
+                    and not (cleanup is not None and self.covered_by(b.start, cleanup))):
+                ends.add(last.target)  # (a nested clause's POP_EXCEPT lies in this one's cleanup)
+        return ends
 
     def clause_tail_returns(self, index, in_clause):
         """Whether the code at ``index`` belongs to the clause only (the
@@ -1664,6 +1820,20 @@ def assigned_names(stmts):
         if isinstance(s, ast.Assign):
             out.update(t.id for t in s.targets if isinstance(t, ast.Name))
     return out
+
+
+#: what a ``return``/``break``/``continue`` in the exceptional copy of a
+#: finally body runs first to drop the exception (with the return value
+#: kept above it or not); the inlined copies on the other paths have none
+_FINALLY_UNWINDS = ([("POP_TOP", None), ("POP_EXCEPT", None)],
+                    [("SWAP", 2), ("POP_TOP", None), ("SWAP", 2), ("POP_EXCEPT", None)])
+
+
+def shares_effects(expr, stack):
+    """Whether ``expr`` contains a value still on ``stack`` whose
+    evaluation has effects (it would be written out, and run, twice)."""
+    kept = {id(v) for v in stack if isinstance(v, ast.expr) and E.has_effects(v)}
+    return bool(kept) and any(id(n) in kept for n in ast.walk(expr))
 
 
 def live(stmts):
