@@ -785,6 +785,7 @@ def _check(source, stage):
         cells = dict(zip(orig.__code__.co_freevars, orig.__closure__ or ()))
         closure = tuple(cells[v] for v in new.__code__.co_freevars) or None
         g = types.FunctionType(new.__code__, orig.__globals__, orig.__name__, orig.__defaults__, closure)
+        g.__qualname__ = orig.__qualname__   # error messages name the function by it
         return g
     try:
         got = behaviour(make_new, ns)
@@ -869,7 +870,8 @@ def _sites(tree):
                     for child in ast.iter_child_nodes(value):
                         if isinstance(child, ast.expr):
                             out.append(lambda node=node, field=field, c=child: setattr(node, field, c))
-            if isinstance(value, list) and field in ("values", "comparators", "elts", "args") and len(value) > 1:
+            if isinstance(value, list) and field in ("values", "comparators", "elts", "args") and len(value) > 1 \
+                    and isinstance(value[0], ast.expr):   # not a def's parameters: f is called with four
                 for k in range(len(value)):
                     out.append(lambda node=node, value=value, k=k: _drop(node, value, k))
     return out
