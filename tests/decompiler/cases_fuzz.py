@@ -49,3 +49,25 @@ CASES = [
     (ifexp_constant_test_after_yield, ABC),
     (ifexp_as_test_of_ifexp, ABC),
 ]
+
+
+# ``(x := (b := 4))`` came back as the statement ``b = x = 4`` before the whole
+# expression: the stores happened before ``log | 0`` raised (all versions)
+def walrus_of_walrus_after_a_raise(a, b, c):
+    log = [a]
+    try:
+        return (log | 0) + (x := (b := 4))
+    except TypeError:
+        return b
+
+
+def walrus_of_walrus_value(a, b, c):
+    log = []
+    log.append(x := (b := a + 1))
+    return log, x, b
+
+
+CASES += [
+    (walrus_of_walrus_after_a_raise, ABC),
+    (walrus_of_walrus_value, ABC),
+]
