@@ -1,4 +1,4 @@
-"""Round-trip table of DESIGN.md section 3 over the running interpreter's stdlib.
+"""Round-trip table of DESIGN.md section 3 over the running interpreter's stdlib (or any tree).
 
 For every function code object in the chosen top-level stdlib modules:
 decompile -> compile -> take the function at the same place -> compare
@@ -8,6 +8,8 @@ side, when it is installed.
 
     python bench/corpus.py --every 4            # every 4th module
     python bench/corpus.py --module json.decoder --show-failures 5
+    python bench/corpus.py --tree .venv/lib/python3.11/site-packages/torch --every 8
+                                                # every 8th .py file of any directory tree
 """
 import argparse
 import collections
@@ -44,6 +46,18 @@ def stdlib_modules():
                     continue
                 files.extend(os.path.join(d, f) for f in sorted(fs) if f.endswith(".py"))
             names.append((entry, sorted(files)))
+    return names
+
+
+def tree_modules(root):
+    """Every .py file below ``root``, each one module named by its path relative to ``root``."""
+    names = []
+    for d, dirs, fs in os.walk(root):
+        dirs.sort()
+        for f in sorted(fs):
+            if f.endswith(".py"):
+                path = os.path.join(d, f)
+                names.append((os.path.relpath(path, root), [path]))
     return names
 
 
@@ -183,7 +197,9 @@ def show_diff(code):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--every", type=int, default=4, help="take every k-th top-level module")
+    ap.add_argument("--every", type=int, default=4,
+                    help="take every k-th top-level module (with --tree: every k-th file)")
+    ap.add_argument("--tree", metavar="DIR", help="measure the .py files below DIR instead of the stdlib")
     ap.add_argument("--module", action="append", help="only these modules (file stems)")
     ap.add_argument("--show-failures", type=int, default=0, metavar="N")
     ap.add_argument("--no-depyf", action="store_true")
@@ -191,7 +207,7 @@ def main():
                     help="print source and first bytecode difference of N unequal functions")
     args = ap.parse_args()
     warnings.simplefilter("ignore")
-    mods = stdlib_modules()
+    mods = tree_modules(args.tree) if args.tree else stdlib_modules()
     if args.module:
         wanted = set(args.module)
         mods = [(n, fs) for n, fs in mods if n in wanted]
@@ -217,8 +233,9 @@ def main():
             tools.append(("depyf", roundtrip_depyf))
         except Exception:  # noqa: BLE001
             pass
-    print("Python %d.%d, %d modules, %d functions" % (sys.version_info[0], sys.version_info[1],
-                                                      len(mods), len(codes)))
+    print("Python %d.%d, %s%d %s, %d functions" % (
+        sys.version_info[0], sys.version_info[1], args.tree + ": " if args.tree else "",
+        len(mods), "files" if args.tree else "modules", len(codes)))
     print("%-8s %10s %10s %12s" % ("tool", "compiled", "equal", "functions/s"))
     results = {}
     for label, fn in tools:

@@ -132,9 +132,14 @@ class Context:
             a = v.assign
             if getattr(a, "_pinned", False):
                 return E.name(a.targets[0].id)  # the assignment stays a statement
-            if len(a.targets) == 1 and isinstance(a.targets[0], ast.Name):
+            if all(isinstance(t, ast.Name) for t in a.targets):
+                # ``(x := (y := value))``: a walrus per target, the first stored innermost,
+                # so the stores happen where the value is computed, not before
                 a._cancelled = True
-                return ast.NamedExpr(target=a.targets[0], value=v.value)
+                node = v.value
+                for t in a.targets:
+                    node = ast.NamedExpr(target=t, value=node)
+                return node
             return v.value
         if isinstance(v, V.Function):
             if v.code.co_name == "<lambda>":

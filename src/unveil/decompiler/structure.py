@@ -706,13 +706,13 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             then.stmts = [ast.Pass()]  # ``if x: pass`` (an empty body would negate the test)
         depth = len(frame.stack)
         # value-producing diamond: a conditional expression
-        if t_exit.kind == "leave" and len(then.stack) == depth + 1 and not live(then.stmts):
+        if t_exit.kind == "leave" and len(then.stack) == depth + 1 and only_value(then):
             other = frame.copy()
             other.stmts = []
             f_exit = self.walk_branch(fl, other, region, loop)
             if (f_exit.kind == "leave" and (self.same_place(f_exit.target, t_exit.target)
                                             or self.same_return(f_exit.target, t_exit.target))
-                    and len(other.stack) == depth + 1 and not live(other.stmts)):
+                    and len(other.stack) == depth + 1 and only_value(other)):
                 body, orelse = then.pop_expr(), other.pop_expr()
                 frame.push(ast.IfExp(test=test, body=body, orelse=orelse))
                 return t_exit.target
@@ -731,8 +731,11 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             t_exit = self.walk(t_exit.target, then, lambda i: True, loop)
         if t_exit.kind == "leave" and self.same_place(t_exit.target, fl):
             # if without else
+            if not same_stack(then.stack, frame.stack):
+                self.fail("if body leaves a value the other path does not", self.cfg.at(fl).start)
+            # the frame's own stack stays: emitting the if may have saved its values
+            # in temporaries (a yield, a call), which the branch's copy does not know
             frame.emit(self.make_if(test, then.stmts, []))
-            frame.stack[:] = then.stack
             return self.transfer(fl, frame, region, loop) if not region(fl) else fl
         other = frame.copy()
         other.stmts = []
@@ -766,13 +769,19 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             frame.emit(self.make_if(test, then.stmts, []))
             return self.transfer(fl, frame, region, loop) if not region(fl) else fl
         f_exit = self.walk_branch(fl, other, region, loop)
+        unchanged = same_stack(then.stack, frame.stack)  # then keep the frame's (see above)
         frame.emit(self.make_if(test, then.stmts, other.stmts))
         if f_exit.kind == "end":
-            frame.stack[:] = then.stack
+            if not unchanged:
+                frame.stack[:] = then.stack
             return self.transfer(t_exit.target, frame, region, loop) if not region(t_exit.target) else t_exit.target
         if not self.same_place(f_exit.target, t_exit.target):
             self.fail("if branches end in different places", self.cfg.at(fl).start)
-        frame.stack[:] = then.stack
+        if not same_stack(then.stack, other.stack):
+            # two values, one per branch, that no conditional expression holds
+            self.fail("if branches leave different values", self.cfg.at(fl).start)
+        if not unchanged:
+            frame.stack[:] = then.stack
         return self.transfer(t_exit.target, frame, region, loop) if not region(t_exit.target) else t_exit.target
 
     def shared_try(self, index, block_ids):
@@ -1839,6 +1848,24 @@ def shares_effects(expr, stack):
 def live(stmts):
     """Statements still standing (an assignment that became a walrus is not)."""
     return [s for s in stmts if not getattr(s, "_cancelled", False)]
+
+
+def only_value(branch):
+    """A branch that only computes the value on top of its stack: no statements,
+    or only the assignment of a walrus that is that value (``(v := a) if b else 0``)."""
+    stmts = live(branch.stmts)
+    if not stmts:
+        return True
+    top = branch.stack[-1] if branch.stack else None
+    return len(stmts) == 1 and isinstance(top, V.Stored) and top.assign is stmts[0]
+
+
+def same_stack(a, b):
+    """Whether two paths that meet hold the very same values on the stack (a
+    branch works on its own copy of each symbolic list: compared by elements)."""
+    return len(a) == len(b) and all(
+        x is y or isinstance(x, V.SymList) and isinstance(y, V.SymList) and same_stack(x.elts, y.elts)
+        for x, y in zip(a, b))
 
 
 def is_return_none(s):

@@ -1,0 +1,73 @@
+"""Differential cases found by the fuzzer (bench/fuzz.py, issue 11), each the
+shrunk reproducer of a wrong output, on the versions named."""
+from drive import sends
+
+G = 0
+
+ABC = [(0, 1, 2), (1, 1, 0), (2, 0, -1), (3, 5, 3), (-1, 2, 2)]
+
+
+# a conditional expression whose branch holds a walrus: both branches leave a
+# value, the else branch's was dropped (all versions; in a generator, where
+# the code after it is not copied into both branches)
+def ifexp_walrus_branch_in_call(a, b, c):
+    x = len([(v := a) if b else 0])
+    yield x
+    yield v
+
+
+def ifexp_walrus_branch_yielded(a, b, c):
+    yield ((v := c) if c else 1)
+    yield a
+
+
+def ifexp_walrus_branch_returned(a, b, c):
+    return (v := a) if b else 0, b
+
+
+# the then value of a conditional expression was kept, the else value lost
+# (3.8/3.9: a constant test after a yield; 3.10: a global in the test)
+@sends
+def ifexp_constant_test_after_yield(a, b, c):
+    s = [(yield 0), (c if -1 or 2 else a)]
+    return s
+
+
+def ifexp_as_test_of_ifexp(a, b, c):
+    global G
+    G = a
+    log = []
+    log.append(0 if (G if b else 0) else 1)
+    G += b or not 0
+    return log, G
+
+
+CASES = [
+    (ifexp_walrus_branch_in_call, ABC),
+    (ifexp_walrus_branch_yielded, ABC),
+    (ifexp_walrus_branch_returned, ABC),
+    (ifexp_constant_test_after_yield, ABC),
+    (ifexp_as_test_of_ifexp, ABC),
+]
+
+
+# ``(x := (b := 4))`` came back as the statement ``b = x = 4`` before the whole
+# expression: the stores happened before ``log | 0`` raised (all versions)
+def walrus_of_walrus_after_a_raise(a, b, c):
+    log = [a]
+    try:
+        return (log | 0) + (x := (b := 4))
+    except TypeError:
+        return b
+
+
+def walrus_of_walrus_value(a, b, c):
+    log = []
+    log.append(x := (b := a + 1))
+    return log, x, b
+
+
+CASES += [
+    (walrus_of_walrus_after_a_raise, ABC),
+    (walrus_of_walrus_value, ABC),
+]
