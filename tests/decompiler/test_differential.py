@@ -7,7 +7,6 @@ import sys
 
 import pytest
 
-from unveil import DecompilationError
 from harness import check_behaviour
 from drive import check_driven, needs_driving
 
@@ -44,27 +43,10 @@ def _collect():
 ALL_CASES = _collect()
 
 
-# Constructs the decompiler does not structure yet on some versions. For these
-# cases (and only these) a loud refusal - DecompilationError naming the
-# function, offset and instruction - is accepted; wrong output never is, and
-# every other case must decompile and behave exactly like the original.
-KNOWN_GAPS = {
-    (3, 10): {"exceptions:try_in_loop_break_continue"},
-}.get(sys.version_info[:2], set())
-
-
 @pytest.mark.parametrize("fn, inputs", ALL_CASES)
-def test_differential(fn, inputs, request):
-    try:
-        if needs_driving(fn):
-            check_driven(fn, inputs)
-        else:
-            check_behaviour(fn, inputs)
-    except DecompilationError:
-        if request.node.callspec.id not in KNOWN_GAPS:
-            raise
-
-
-def test_known_gaps_name_real_cases():
-    ids = {p.id for p in ALL_CASES}
-    assert KNOWN_GAPS <= ids, sorted(KNOWN_GAPS - ids)
+def test_differential(fn, inputs):
+    # a refusal is accepted only for the cases in known_gaps.py (see conftest.py)
+    if needs_driving(fn):
+        check_driven(fn, inputs)
+    else:
+        check_behaviour(fn, inputs)
