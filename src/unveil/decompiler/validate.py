@@ -165,9 +165,18 @@ class Program:
         return None
 
     def value_of_const(self, value):
-        if isinstance(value, str) and self.prefix and value.startswith(self.prefix + ".<locals>."):
-            value = "<function>" + value[len(self.prefix):]
         return const(value, self.codes)
+
+    def qualname(self, v):
+        """A qualified name the code gives a function or class it defines (<=3.10's
+        MAKE_FUNCTION argument, a class body's ``__qualname__``), relative to the
+        code's own: the decompiled text is compiled under another name."""
+        if v[:2] != ("c", "str") or not self.prefix:
+            return v
+        name = ast.literal_eval(v[2])
+        if name == self.prefix or name.startswith(self.prefix + "."):
+            return ("qualname", "<self>" + name[len(self.prefix):])
+        return v
 
 
 #: the globals TorchDynamo installs for the code it writes (graphs, imports, resume
@@ -465,6 +474,10 @@ def _event_obs(s: Side, op):
     inputs = tuple(s.stack[len(s.stack) - op.pops:]) if op.pops else ()
     if op.key == ("STORE_NAME", "__firstlineno__", 1, 0):
         inputs = (("lineno",),)  # 3.13 class bodies record their line: layout, not meaning
+    elif op.key == ("STORE_NAME", "__qualname__", 1, 0):
+        inputs = (s.prog.qualname(inputs[0]),)
+    elif op.key[0] == "MAKE_FUNCTION" and PY < (3, 11):
+        inputs = inputs[:-1] + (s.prog.qualname(inputs[-1]),)
     if op.callee_slots == 2:
         inputs = tuple(v for v in inputs[:2] if v != NULL_VALUE) + inputs[2:]
     if op.deep:
@@ -901,9 +914,13 @@ def check(like, new, new_prefix=None, budget=None, fixed_global=None):
 def qualname_prefix(code) -> Optional[str]:
     """The qualified name the functions ``code`` defines are named under
     (``f`` in ``f.<locals>.g``): 3.11+ ``co_qualname``; before, read from the
-    qualified names ``code`` passes to MAKE_FUNCTION."""
+    qualified names ``code`` passes to MAKE_FUNCTION (a class body: its ``__qualname__``)."""
     if hasattr(code, "co_qualname"):
         return code.co_qualname
+    if not code.co_flags & 0x01 and code.co_name != "<module>":  # a class body
+        for c in code.co_consts:
+            if isinstance(c, str) and (c == code.co_name or c.endswith("." + code.co_name)):
+                return c
     for c in code.co_consts:
         if isinstance(c, str) and ".<locals>." in c and c.rsplit(".<locals>.", 1)[0].endswith(code.co_name):
             return c.rsplit(".<locals>.", 1)[0]
@@ -942,6 +959,6 @@ def _check_nested(a: Program, b: Program, pairs, fixed_global=None):
 
 
 def _relative(qualname, prefix):
-    if prefix and qualname.startswith(prefix + ".<locals>."):
-        return "<function>" + qualname[len(prefix):]
+    if prefix and qualname.startswith(prefix + "."):
+        return "<self>" + qualname[len(prefix):]
     return qualname
