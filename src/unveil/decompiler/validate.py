@@ -37,6 +37,7 @@ Anything the model does not know (an unknown instruction, 3.8's finally
 subroutines, a state too large) makes the proof fail: unproved is refused.
 """
 import ast
+import builtins
 import dis
 import heapq
 import types
@@ -115,18 +116,22 @@ class Side:
     """One code object's symbolic state: program point, value stack, locals,
     block stack (<=3.10), the exception being handled, and a pending branch."""
 
-    __slots__ = ("prog", "pc", "stack", "env", "blocks", "exc")
+    __slots__ = ("prog", "pc", "stack", "env", "blocks", "exc", "lists")
 
-    def __init__(self, prog, pc, stack, env, blocks, exc):
+    def __init__(self, prog, pc, stack, env, blocks, exc, lists=None):
         self.prog = prog
         self.pc = pc
         self.stack = stack
         self.env = env
         self.blocks = blocks
         self.exc = exc
+        # lists the code built that nothing outside the frame has seen yet: their
+        # items are known (("L", id) values refer to them); see escape()
+        self.lists = lists if lists is not None else {}
 
     def copy(self):
-        return Side(self.prog, self.pc, list(self.stack), dict(self.env), self.blocks, self.exc)
+        return Side(self.prog, self.pc, list(self.stack), dict(self.env), self.blocks, self.exc,
+                    {k: list(v) for k, v in self.lists.items()})
 
     def pop(self, n=1):
         if n > len(self.stack):
@@ -155,6 +160,19 @@ class Program:
         self.prefix = qualname_prefix
         self.table = _exception_table(code) if not BLOCK_STACK else []
         self.index = {off: k for k, (off, _) in enumerate(self.ops)}
+        self.lists_made = 0
+        succ = _successors(self)
+        preds = [0] * (len(self.ops) + 1)
+        for nxt in succ:
+            for k in nxt:
+                preds[k] += 1
+        #: where paths meet (or may meet again): states are joined only there
+        self.joins = frozenset(k for k, n in enumerate(preds) if n > 1)
+        self.live = _liveness(self, succ)
+
+    def fresh_list(self):
+        self.lists_made += 1
+        return self.lists_made
 
     def handler(self, pc):
         """3.11+: (target index, depth, lasti) of the handler covering ``pc``, or None."""
@@ -187,6 +205,79 @@ DYNAMO_GLOBALS = ("__compiled_fn_", "__import_", "__resume_at_", "__builtins_dic
 
 def dynamo_global(name: str) -> bool:
     return name.startswith(DYNAMO_GLOBALS)
+
+
+def _dynamo_or_builtin(name: str) -> bool:
+    """In code Dynamo wrote, builtins are read from its own dict of them; the text reads
+    them by name: both are the builtin, which the code does not rebind."""
+    return name.startswith(DYNAMO_GLOBALS) or name in _BUILTIN_NAMES
+
+
+_BUILTIN_NAMES = frozenset(dir(builtins))
+
+
+_USES = {"load_fast": 1, "load_fast_bound": 1, "load_fast_and_clear": 1, "delete_fast": 1}
+
+
+def _successors(prog) -> List[List[int]]:
+    """The instructions each instruction may go on to (exception handlers included)."""
+    ops = prog.ops
+    n = len(ops)
+    handlers = set()
+    if BLOCK_STACK:
+        handlers = {op.target for _, op in ops if op.kind.startswith("setup_")}
+    succ = []
+    for pc, (_, op) in enumerate(ops):
+        kind = op.kind
+        nxt = [] if kind in ("jump", "return", "return_const", "reraise") or (
+            kind == "event" and op.key[0] == "RAISE_VARARGS") else [pc + 1]
+        if op.target is not None:
+            nxt.append(op.target)
+        if BLOCK_STACK:
+            nxt.extend(handlers)
+        else:
+            h = prog.handler(pc)
+            if h is not None:
+                nxt.append(h[0])
+        succ.append([k for k in nxt if k < n])
+    return succ
+
+
+def _liveness(prog, succ) -> Optional[List[frozenset]]:
+    """The locals each instruction may still read (a local no path reads again is dead:
+    what it holds cannot matter). None when the code may read its whole frame
+    (``locals()`` and kin): then every local counts."""
+    if FRAME_READERS & set(prog.code.co_names):
+        return None
+    ops = prog.ops
+    n = len(ops)
+    uses, defs = [], []
+    for _, op in ops:
+        u, d = set(), set()
+        if op.kind in _USES:
+            u.add(op.arg)
+        elif op.kind == "load_fast_load_fast":
+            u.update(op.arg)
+        elif op.kind == "store_fast":
+            d.add(op.arg)
+        elif op.kind == "store_fast_store_fast":
+            d.update(op.arg)
+        elif op.kind == "store_fast_load_fast":
+            d.add(op.arg[0])
+            u.add(op.arg[1])
+        uses.append(frozenset(u))
+        defs.append(frozenset(d - u))
+    live = [frozenset()] * n
+    changed = True
+    while changed:
+        changed = False
+        for pc in range(n - 1, -1, -1):
+            out = frozenset().union(*(live[k] for k in succ[pc])) if succ[pc] else frozenset()
+            new = uses[pc] | (out - defs[pc])
+            if new != live[pc]:
+                live[pc] = new
+                changed = True
+    return live
 
 
 def _exception_table(code):
@@ -229,14 +320,19 @@ def _decision(cond, if_true: Side, if_false: Side):
     return Obs("decide", cond, succ=(if_true, if_false))
 
 
-def observe(side: Side, limit=100000):
-    """Run ``side``'s pure instructions up to its next observation.
+def observe(side: Side, stop_at_joins=True, resumed=False):
+    """Run ``side``'s pure instructions up to its next observation, or up to a join
+    (``Obs("join")``; with ``resumed``, not the one it stands at).
 
     Returns an :class:`Obs` (``side`` is consumed)."""
     seen = set()
+    start = side.pc if resumed else -1
+    joins = side.prog.joins if stop_at_joins else ()
     while True:
         if side.pc >= len(side.prog.ops):
             raise NotEquivalent("ran off the end of %s" % side.prog.name)
+        if side.pc in joins and side.pc != start:
+            return Obs("join", side=side)
         if side.pc in seen:
             # a loop of pure instructions only: runs forever
             return Obs("diverge")
@@ -331,6 +427,8 @@ def _step(s: Side):
         s.stack.append(("slice",) + tuple(s.pop(op.arg)))
         s.pc += 1
     elif kind == "is":
+        if _has_list(s.stack[-2:]):  # identity of a list: an event that lets it escape
+            return Obs("event", ("IS_OP", op.arg), tuple(s.stack[-2:]), s, op)
         a, b = s.pop(2)
         v = ("is", a, b)
         s.stack.append(("not", v) if op.arg else v)
@@ -357,9 +455,9 @@ def _step(s: Side):
             raise NotEquivalent("stack underflow")
         return Obs("event", op.key, tuple(s.stack[-n:]), s, op)
     elif kind == "return":
-        return Obs("return", s.pop()[0])
+        return Obs("return", s.pop()[0], side=s)
     elif kind == "return_const":
-        return Obs("return", s.prog.value_of_const(op.arg))
+        return Obs("return", s.prog.value_of_const(op.arg), side=s)
     elif kind == "push_exc_info":
         v = s.pop()[0]
         s.stack.extend((s.exc, v))
@@ -424,17 +522,21 @@ def _load_fast(s: Side, name):
 def _cond(s: Side, op):
     v = s.stack[-1]
     how = op.arg
-    if how in ("none", "not_none"):
-        s.pop()
-        cond = ("is", v, NONE)
-        jump_if = how == "none"
-        return _branch(s, cond, jump_if, op.target, keep=False)
-    if not is_bool(v):
+    if how not in ("none", "not_none") and not is_bool(v):
         t = truth_of_const(v)
         if t is None:
             return Obs("event", ("bool",), (v,), s, op)
         v = TRUE if t else FALSE
-    return _cond_on_bool(s, v, op)
+    before = s.copy()  # the state at the branch, where paths are joined
+    if how in ("none", "not_none"):
+        s.pop()
+        cond = FALSE if v[0] == "L" else ("is", v, NONE)
+        got = _branch(s, cond, how == "none", op.target, keep=False)
+    else:
+        got = _cond_on_bool(s, v, op)
+    if isinstance(got, Obs):
+        got.side = before
+    return got
 
 
 def _cond_on_bool(s: Side, b, op):
@@ -460,6 +562,8 @@ def _branch(s: Side, cond, jump_if, target, keep):
 
 
 def _event_obs(s: Side, op):
+    if _list_step(s, op):
+        return None
     if op.key[0] == "LOAD_GLOBAL" and s.prog.fixed_global(op.key[1]):
         if op.null == "below":
             s.stack.append(NULL_VALUE)
@@ -478,15 +582,191 @@ def _event_obs(s: Side, op):
         inputs = (s.prog.qualname(inputs[0]),)
     elif op.key[0] == "MAKE_FUNCTION" and PY < (3, 11):
         inputs = inputs[:-1] + (s.prog.qualname(inputs[-1]),)
+    key = op.key
     if op.callee_slots == 2:
         inputs = tuple(v for v in inputs[:2] if v != NULL_VALUE) + inputs[2:]
+    if key[0] == "CALL" and key[1] == 0 and inputs:
+        # f(*args) with args a list or tuple of known items is the call f(item, ...)
+        args = s.lists.get(inputs[-1]) if inputs[-1][0] == "L" else _items(inputs[-1])
+        if args is not None:
+            key = ("CALL", False, False, len(args), None)
+            inputs = inputs[:-1] + tuple(args)
+    elif key[0] == "BUILD_CONST_KEY_MAP" and inputs and inputs[-1][:2] == ("c", "tuple"):
+        # the same dict as BUILD_MAP with the keys beside their values
+        pairs = zip(inputs[-1][2], inputs[:-1])
+        key = ("BUILD_MAP", key[1], 2 * key[1], 1)
+        inputs = tuple(x for pair in pairs for x in pair)
+    elif key[0] == "FORMAT_VALUE" and key[1] & 4 and inputs and inputs[-1] == ("c", "str", "''"):
+        key = ("FORMAT_VALUE", key[1] & ~4, 1, 1)  # an empty format spec is no spec
+        inputs = inputs[:-1]
     if op.deep:
         inputs = (s.stack[-op.deep],) + inputs
         if op.key[0] == "WITH_EXCEPT_START" and BLOCK_STACK:
             inputs += tuple(s.stack[-3:])
         elif op.key[0] == "WITH_EXCEPT_START":
             inputs += (s.stack[-1],)
-    return Obs("event", op.key, inputs, s, op)
+    return Obs("event", key, inputs, s, op)
+
+
+def _has_list(values) -> bool:
+    return any(isinstance(v, tuple) and v and (v[0] == "L" or _has_list(v[1:])) for v in values)
+
+
+def _int_index(v, n):
+    """The index a constant int ``v`` denotes in a sequence of ``n`` items, else None."""
+    if v[:2] != ("c", "int"):
+        return None
+    k = int(v[2])
+    if -n <= k < n:
+        return k % n
+    return None
+
+
+def _const_key(v, n):
+    """The int index (within ``n`` items) or slice a constant ``v`` denotes, else None."""
+    if v[0] == "slice":
+        parts = []
+        for p in v[1:]:
+            if p == NONE:
+                parts.append(None)
+            elif p[:2] == ("c", "int"):
+                parts.append(int(p[2]))
+            else:
+                return None
+        return slice(*parts)
+    return _int_index(v, n)
+
+
+def _items(v):
+    """The items of a tuple or list whose items are all known, else None."""
+    if v[0] == "tuple":
+        items = list(v[1:])
+    elif v[:2] == ("c", "tuple"):
+        items = list(v[2])
+    else:
+        return None
+    return items
+
+
+def _list_step(s: Side, op) -> bool:
+    """Do ``op`` in place when it only builds, fills or reads a list that has not escaped,
+    or reads a known tuple (no code runs); return whether it did."""
+    name = op.key[0] if op.key else None
+    st = s.stack
+    if name == "BUILD_LIST":
+        items = s.pop(op.pops)
+        lid = ("L", s.prog.fresh_list())
+        s.lists[lid] = items
+        st.append(lid)
+    elif name in ("LIST_APPEND", "LIST_EXTEND") and len(st) >= op.deep and st[-op.deep] in s.lists:
+        target = s.lists[st[-op.deep]]
+        if name == "LIST_APPEND":
+            target.append(st[-1])
+        else:
+            got = _items(st[-1]) if st[-1][0] != "L" else s.lists.get(st[-1])
+            if got is None:
+                return False
+            target.extend(got)
+        st.pop()
+    elif name == "STORE_SUBSCR" and len(st) >= 3 and st[-2] in s.lists:
+        items = s.lists[st[-2]]
+        k = _const_key(st[-1], len(items))
+        if k is None:
+            return False
+        if isinstance(k, slice):
+            new = s.lists.get(st[-3]) if st[-3][0] == "L" else _items(st[-3])
+            if new is None or (k.step not in (None, 1) and len(range(*k.indices(len(items)))) != len(new)):
+                return False
+            items[k] = list(new)
+        else:
+            items[k] = st[-3]
+        s.pop(3)
+    elif name == "DELETE_SUBSCR" and len(st) >= 2 and st[-2] in s.lists:
+        items = s.lists[st[-2]]
+        k = _const_key(st[-1], len(items))
+        if k is None:
+            return False
+        del items[k]
+        s.pop(2)
+    elif (name == "BINARY_SUBSCR" and len(st) >= 2 and st[-2][0] == "global"
+          and st[-2][1].startswith("__builtins_dict___") and st[-1][:2] == ("c", "str")):
+        # Dynamo reads builtins from a dict of its own: the builtin, fixed like its globals
+        key = ast.literal_eval(s.pop(2)[1][2])
+        st.append(("global", key))
+    elif name == "BINARY_SUBSCR" and len(st) >= 2 and st[-2][0] == "gout" and st[-1][:2] == ("c", "int"):
+        # an item of the tuple a compiled graph returned: no code runs
+        item = ("gitem",) + tuple(s.pop(2))
+        st.append(item)
+    elif name == "BINARY_SUBSCR" and len(st) >= 2:
+        seq = s.lists.get(st[-2]) if st[-2][0] == "L" else _items(st[-2])
+        k = None if seq is None else _const_key(st[-1], len(seq))
+        if k is None:
+            return False
+        is_list = st[-2][0] == "L"
+        s.pop(2)
+        if not isinstance(k, slice):
+            st.append(seq[k])
+        elif is_list:  # a new list
+            lid = ("L", s.prog.fresh_list())
+            s.lists[lid] = seq[k]
+            st.append(lid)
+        else:
+            st.append(("tuple",) + tuple(seq[k]))
+    elif (name == "LIST_TO_TUPLE" or op.key == ("CALL_INTRINSIC_1", 6, 1, 1)) and st and st[-1] in s.lists:
+        st[-1] = ("tuple",) + tuple(s.lists[st[-1]])
+    elif name == "UNPACK_SEQUENCE" and st:
+        seq = s.lists.get(st[-1]) if st[-1][0] == "L" else _items(st[-1])
+        if seq is None or len(seq) != op.pushes:
+            return False
+        s.pop()
+        st.extend(reversed(seq))
+    else:
+        return False
+    s.pc += 1
+    return True
+
+
+def escape(side: Side, values, tag):
+    """``values`` with every list of ``side`` in them written out as its items (each
+    list numbered by first appearance, so aliasing shows), and those lists made opaque
+    objects (``(tag, k)``) from here on: the operation they are handed to may keep
+    them, change them, compare their identity."""
+    order = []
+
+    def out(v):
+        if not isinstance(v, tuple) or not v:
+            return v
+        if v[0] == "L":
+            if v in order:
+                return ("listref", order.index(v))
+            order.append(v)
+            return ("list", order.index(v)) + tuple(out(x) for x in side.lists.get(v, ()))
+        if v[0] in ATOMS or v[0] in GROUND:
+            return v
+        return tuple(out(x) if isinstance(x, tuple) else x for x in v)
+
+    written = tuple(out(v) for v in values)
+    if order:
+        mapping = {lid: tag + (k,) for k, lid in enumerate(order)}
+        _rename_lists(side, mapping)
+    return written
+
+
+def _rename_lists(side: Side, mapping):
+    def sub(v):
+        if not isinstance(v, tuple) or not v:
+            return v
+        if v[0] == "L":
+            return mapping.get(v, v)
+        if v[0] in ATOMS or v[0] in GROUND:
+            return v
+        return tuple(sub(x) if isinstance(x, tuple) else x for x in v)
+
+    side.stack = [sub(v) for v in side.stack]
+    side.env = {n: sub(v) for n, v in side.env.items()}
+    side.exc = sub(side.exc)
+    side.lists = {lid: [sub(x) for x in items] for lid, items in side.lists.items()
+                  if lid not in mapping}
 
 
 def after_event(obs: Obs, results):
@@ -578,6 +858,9 @@ def results_for(obs: Obs, ident) -> tuple:
         return (("r", ident, 0), ("r", ident, 1))
     if op is None:
         return ()
+    if key[0] == "CALL" and any(v[0] == "global" and v[1].startswith("__compiled_fn_")
+                                for v in obs.inputs[:2]):
+        return (("gout", ident, 0),)  # the tuple a compiled graph returns
     n = op.pushes - op.keep
     out = []
     for k in range(max(n, 0)):
@@ -592,7 +875,7 @@ def raise_into(s: Side, exc):
     if not BLOCK_STACK:
         h = s.prog.handler(s.pc)
         if h is None:
-            return Obs("raise", exc)
+            return Obs("raise", exc, side=s)
         target, depth, lasti = h
         if depth > len(s.stack):
             raise NotEquivalent("handler depth above the stack")
@@ -620,12 +903,12 @@ def raise_into(s: Side, exc):
         s.blocks = tuple(blocks)
         s.pc = handler
         return s
-    return Obs("raise", exc)
+    return Obs("raise", exc, side=s)
 
 
 # ---------------------------------------------------------------- joins
 
-ATOMS = frozenset({"r", "t", "exc", "arg", "v", "vb", "v?"})  # opaque values
+ATOMS = frozenset({"r", "t", "exc", "arg", "v", "vb", "v?", "esc", "gout"})  # opaque values
 GROUND = frozenset({"c", "null", "unbound", "cell", "lasti", "code", "global"})
 
 
@@ -717,7 +1000,8 @@ class Prover:
         self.a, self.b = a, b
         self.names = (tuple(sorted(a.code.co_varnames)), tuple(sorted(b.code.co_varnames)))
         self.states: Dict[tuple, tuple] = {}
-        self.work: List[tuple] = []  # heap of (pc, pc, key)
+        self.work: List[tuple] = []  # heap of (pc, pc, seq, item)
+        self.seq = 0
         self.queued: Dict[tuple, Tuple[Side, Side]] = {}
         self.counter = 0
         self.budget = budget
@@ -727,21 +1011,48 @@ class Prover:
     def run(self):
         self.push(initial(self.a), initial(self.b))
         while self.work:
-            _, _, key = heapq.heappop(self.work)
-            a, b = self.queued.pop(key)
-            _set_positions(a, b, self.names, self.states[key])
+            _, _, _, item = heapq.heappop(self.work)
             self.budget -= 1
             if self.budget < 0:
                 raise NotEquivalent("the proof needs more steps than allowed")
-            self.match(observe(a), observe(b))
+            if item[0] == "join":
+                key = item[1]
+                a, b = self.queued.pop(key)
+                a, b = a.copy(), b.copy()
+                _set_positions(a, b, self.names, self.states[key])
+                x, y = observe(a, resumed=True), observe(b, resumed=True)
+                if _holds_state(x) and _holds_state(y) and (x.side.pc, y.side.pc) == key[:2]:
+                    self.match(x, y)  # what is seen at the join itself: explore it
+                else:
+                    self.arrive(x, y)
+            else:
+                self.arrive(observe(item[1]), observe(item[2]))
 
     def push(self, a, b):
-        """Queue a pair of sides unless what is known at their program points
-        already covers them; else generalize what is known and explore again.
+        """Queue a pair of sides to run to their next observations. The queue runs in
+        program order, so the paths into a join have usually all arrived before the
+        join is explored (once)."""
+        self.seq += 1
+        heapq.heappush(self.work, (a.pc, b.pc, self.seq, ("run", a, b)))
 
-        The queue runs in program order, so a join point is usually explored once,
-        after all the paths that lead to it forward have arrived."""
+    def arrive(self, x: Obs, y: Obs):
+        """Two observations reached from a queued pair: where either side stands at a
+        join, the state is joined with what is known there (and explored from there
+        later, once); elsewhere they are matched at once."""
+        if x.kind == "join" and not _holds_state(y):
+            x = observe(x.side, stop_at_joins=False)  # the other side cannot wait there
+        if y.kind == "join" and not _holds_state(x):
+            y = observe(y.side, stop_at_joins=False)
+        if not (_holds_state(x) and _holds_state(y)) or (
+                x.side.pc not in x.side.prog.joins and y.side.pc not in y.side.prog.joins):
+            self.match(x, y)
+            return
+        a, b = x.side, y.side
         key = (a.pc, b.pc, a.blocks, b.blocks, len(a.stack), len(b.stack))
+        _forget_dead(a)
+        _forget_dead(b)
+        if a.lists or b.lists:
+            self.flush_lists(a, b)
         values = _positions(a, b, self.names)
         old = self.states.get(key)
         if old is not None:
@@ -751,11 +1062,25 @@ class Prover:
         self.states[key] = values
         if key not in self.queued:
             self.queued[key] = (a, b)
-            heapq.heappush(self.work, (a.pc, b.pc, key))
+            self.seq += 1
+            heapq.heappush(self.work, (a.pc, b.pc, self.seq, ("join", key)))
 
     def fresh(self):
         self.counter += 1
         return self.counter
+
+    def flush_lists(self, a: Side, b: Side):
+        """At a join the lists the two sides still hold become opaque objects: the
+        k-th list reachable on one side must have the items of the k-th on the other."""
+        tag = ("esc", "join", self.fresh())
+        wa = escape(a, _positions(a, a, (self.names[0], self.names[0]))[:len(a.stack) + len(self.names[0]) + 1], tag)
+        wb = escape(b, _positions(b, b, (self.names[1], self.names[1]))[:len(b.stack) + len(self.names[1]) + 1], tag)
+        la = [v for v in _walk(wa) if v[0] == "list"]
+        lb = [v for v in _walk(wb) if v[0] == "list"]
+        if la != lb:
+            raise NotEquivalent("the lists built on the two sides differ where paths join: %s and %s"
+                                % (_short(la), _short(lb)))
+        a.lists, b.lists = {}, {}
 
     def follow(self, x, y):
         """Continue with two successors (sides or pending branches)."""
@@ -764,7 +1089,7 @@ class Prover:
             return
         ox = x if isinstance(x, Obs) else observe(x)
         oy = y if isinstance(y, Obs) else observe(y)
-        self.match(ox, oy)
+        self.arrive(ox, oy)
 
     def match(self, x: Obs, y: Obs):
         if x.kind != y.kind:
@@ -773,7 +1098,7 @@ class Prover:
         if x.kind == "diverge":
             return
         if x.kind in ("return", "raise"):
-            self.same(x.key, y.key, x, y)
+            self.same(escape(x.side, (x.key,), ("esc", 0)), escape(y.side, (y.key,), ("esc", 0)), x, y)
             return
         if x.kind == "decide":
             self.same(x.key, y.key, x, y)
@@ -784,9 +1109,11 @@ class Prover:
         if x.key != y.key:
             raise NotEquivalent(self.where(x, y, "different operations: %s and %s" % (
                 self.describe(x), self.describe(y))))
-        ins_x, ins_y = self.frame_inputs(x), self.frame_inputs(y)
-        self.same(ins_x + (x.side.exc,), ins_y + (y.side.exc,), x, y)
         self.counter += 1
+        tag = ("esc", self.counter)
+        ins_x = escape(x.side, self.frame_inputs(x) + (x.side.exc,), tag)
+        ins_y = escape(y.side, self.frame_inputs(y) + (y.side.exc,), tag)
+        self.same(ins_x, ins_y, x, y)
         results = results_for(x, self.counter)
         for r in results:
             self.origin[r] = x.key
@@ -829,6 +1156,12 @@ class Prover:
         return "%s (original offset %s, recompiled offset %s)" % (what, ox, oy)
 
 
+def _holds_state(o: Obs) -> bool:
+    """Whether ``o`` keeps its side as it was at the observation (so the pair can be
+    joined there and explored later)."""
+    return o.kind in ("event", "decide", "join") and o.side is not None
+
+
 def _name(key):
     arg = key[1]
     return arg[0] if isinstance(arg, tuple) else arg
@@ -837,6 +1170,28 @@ def _name(key):
 def _short(v, limit=120):
     text = repr(v)
     return text if len(text) <= limit else text[:limit] + "..."
+
+
+DEAD = ("c", "dead", "")
+
+
+def _forget_dead(side: Side):
+    """Locals no path reads again hold nothing that matters."""
+    live = side.prog.live
+    if live is None or side.pc >= len(live):
+        return
+    keep = live[side.pc]
+    for name in side.env:
+        if name not in keep:
+            side.env[name] = DEAD
+
+
+def _walk(values):
+    for v in values:
+        if isinstance(v, tuple) and v:
+            yield v
+            if v[0] not in ATOMS and v[0] not in GROUND:
+                yield from _walk(x for x in v[1:] if isinstance(x, tuple))
 
 
 def _collect_codes(v, out):
@@ -902,13 +1257,41 @@ def check(like, new, new_prefix=None, budget=None, fixed_global=None):
     _check_signature(like, new)
     if same_code(like, new):
         return
+    if fixed_global is None and any(n.startswith(DYNAMO_GLOBALS) for n in like.co_names):
+        fixed_global = _dynamo_or_builtin
     a = Program(like, qualname_prefix(like), fixed_global)
     b = Program(new, new_prefix or qualname_prefix(new), fixed_global)
-    if budget is None:
-        budget = 2000 + 50 * (len(a.ops) + len(b.ops))
-    prover = Prover(a, b, budget)
-    prover.run()
-    _check_nested(a, b, prover.code_pairs, fixed_global)
+    pairs = _same_instructions(a, b)
+    if pairs is None:
+        if budget is None:
+            budget = 2000 + 50 * (len(a.ops) + len(b.ops))
+        prover = Prover(a, b, budget)
+        prover.run()
+        pairs = prover.code_pairs
+    _check_nested(a, b, pairs, fixed_global)
+
+
+def _same_instructions(a: Program, b: Program):
+    """The nested code objects to compare when ``a`` and ``b`` are the same instructions
+    (locals and constants by name and value, exception handlers alike), else None."""
+    if len(a.ops) != len(b.ops):
+        return None
+    pairs = set()
+    for pc, ((_, x), (_, y)) in enumerate(zip(a.ops, b.ops)):
+        if x.kind in ("const", "return_const") and x.kind == y.kind:
+            # by value and type (1, 1.0 and True are equal as Python values)
+            vx, vy = a.value_of_const(x.arg), b.value_of_const(y.arg)
+            if vx != vy:
+                return None
+            _collect_codes(vx, pairs)
+        elif x != y:
+            return None
+        if not BLOCK_STACK and a.handler(pc) != b.handler(pc):
+            return None
+    if a.prefix != b.prefix and any(x.kind == "event" and x.key[0] in ("MAKE_FUNCTION", "STORE_NAME")
+                                    for _, x in a.ops):
+        return None  # qualified names passed as constants: compared relative, by the proof
+    return pairs
 
 
 def qualname_prefix(code) -> Optional[str]:
@@ -938,7 +1321,8 @@ def _check_signature(like, new):
     if like.co_varnames[:nargs] != new.co_varnames[:nargs]:
         raise NotEquivalent("argument names differ: %r, recompiled %r" % (
             like.co_varnames[:nargs], new.co_varnames[:nargs]))
-    if set(like.co_freevars) != set(new.co_freevars):
+    if not set(new.co_freevars) <= set(like.co_freevars):
+        # (a free variable the code never reads may be missing: the closure cell is unused)
         raise NotEquivalent("free variables differ: %r, recompiled %r" % (like.co_freevars, new.co_freevars))
 
 
@@ -948,8 +1332,10 @@ def _check_nested(a: Program, b: Program, pairs, fixed_global=None):
         cb = [c for c in b.codes if c.co_name == name]
         if k >= len(ca) or k >= len(cb):
             raise NotEquivalent("nested code %s missing" % name)
-        if hasattr(ca[k], "co_qualname") and (
-                _relative(ca[k].co_qualname, a.prefix) != _relative(cb[k].co_qualname, b.prefix)):
+        if (hasattr(ca[k], "co_qualname") and a.prefix and ca[k].co_qualname.startswith(a.prefix + ".")
+                and _relative(ca[k].co_qualname, a.prefix) != _relative(cb[k].co_qualname, b.prefix)):
+            # (a nested code object Dynamo took over from the user's function keeps that
+            # function's qualified name, which no text compiled elsewhere can give it)
             raise NotEquivalent("nested %s: qualified names differ: %s, recompiled %s" % (
                 name, ca[k].co_qualname, cb[k].co_qualname))
         try:
