@@ -248,10 +248,17 @@ def _decompile_unit(obj, defaults, in_class):
     if isinstance(obj, types.CodeType) and defaults:
         obj = types.FunctionType(obj, {}, obj.co_name, defaults,
                                  tuple(types.CellType() for _ in obj.co_freevars) or None)
-    module, _ = Decompiler(obj).decompile_ast()
-    if in_class:
-        _unwrap_class_cell(module)
-    return checked_source(to_source(module))
+    decompiler = Decompiler(obj)
+    module, _ = decompiler.decompile_ast(validate=not in_class)
+    if not in_class:
+        return checked_source(decompiler.text)
+    # a method is printed inside its class, without the wrapper for its __class__ cell:
+    # that text, inside a class, is what is proved
+    _unwrap_class_cell(module)
+    text = checked_source(to_source(module))
+    decompiler.prove("class __unveil_check:\n" + "".join(
+        "    " + line if line.strip() else line for line in text.splitlines(True)))
+    return text
 
 
 class InvalidOutput(Exception):
@@ -292,22 +299,6 @@ def _failure_message(exc):
     return "internal error (%s: %s)" % (type(exc).__name__, _one_line(exc))
 
 
-UNVERIFIED = "# unveil: unverified - this source does not compile back to the same bytecode"
-
-
-def _round_trips(text, code, in_class=False):
-    """Whether ``text`` compiles back to ``code``'s exact normalized bytecode.
-    Methods are compiled inside a class, so super() and __class__ match."""
-    from .torch.logging import round_trips  # torch-free; shared with the bytecode log
-    if in_class:
-        text = "class __unveil_check:\n" + "".join(
-            "    " + line for line in text.splitlines(True))
-    try:
-        return round_trips(text, code)
-    except Exception:  # a check that cannot run proves nothing either way
-        return False
-
-
 def render_units(units, indent=""):
     """(text, failures): the decompiled units, failures as comments in place."""
     parts, failures = [], []
@@ -333,9 +324,6 @@ def render_units(units, indent=""):
             failures.append((_qualname(code), message))
             text = "# unveil: could not decompile %s: %s\n" % (
                 _comment_text(_qualname(code)), _comment_text(message))
-        else:
-            if not _round_trips(text, code, in_class=bool(indent)):
-                text = UNVERIFIED + "\n" + text
         if indent:
             text = "".join(indent + line if line.strip() else line
                            for line in text.splitlines(True))
@@ -397,9 +385,6 @@ def _resolve_target(target):
         raise
     except Exception as e:
         raise _Failed(_failure_message(e))
-    code, _ = resolve(obj)
-    if not _round_trips(text, code):
-        text = UNVERIFIED + "\n" + text
     return text, []
 
 

@@ -278,10 +278,10 @@ def test_decompiler_bug_is_a_failure_not_a_traceback(sample_py, monkeypatch, cap
 
     real = api.Decompiler.decompile_ast
 
-    def buggy(self, overwrite_fn_name=None):
+    def buggy(self, overwrite_fn_name=None, **kwargs):
         if self.code.co_name == "area":
             raise RecursionError("maximum recursion depth exceeded")
-        return real(self, overwrite_fn_name)
+        return real(self, overwrite_fn_name, **kwargs)
     monkeypatch.setattr(api.Decompiler, "decompile_ast", buggy)
     assert cli.main(["decompile", str(sample_py)]) == 1
     out, err = capsys.readouterr()
@@ -322,7 +322,8 @@ def test_qualname_with_invalid_output_or_crash_exits_1(monkeypatch, capsys):
     assert err.strip() == "unveil: cannot decompile json:dumps: internal error (KeyError: 'oops')"
 
 
-def test_source_that_does_not_round_trip_is_marked_unverified(sample_py, monkeypatch, capsys):
+def test_source_that_is_not_proved_is_refused(sample_py, monkeypatch, capsys):
+    # text that would behave differently (here: a wrong return) is never printed as source
     from unveil.decompiler import emit
 
     real = emit.to_source
@@ -331,18 +332,18 @@ def test_source_that_does_not_round_trip_is_marked_unverified(sample_py, monkeyp
         text = real(module)
         return text.replace("return hi", "return lo") if "def clamp" in text else text
     monkeypatch.setattr(emit, "to_source", wrong)
-    assert cli.main(["decompile", str(sample_py)]) == 0  # unverified is a note, not a failure
+    assert cli.main(["decompile", str(sample_py)]) == 1
     out, err = capsys.readouterr()
-    lines = out.splitlines()
-    assert lines.count(cli.UNVERIFIED) == 1
-    assert lines[lines.index(cli.UNVERIFIED) + 1] == "def clamp(x, lo, hi):"
+    assert "return lo" not in out
+    assert "# unveil: could not decompile clamp: the decompiled text could not be proved" in out
+    assert "cannot decompile clamp" in err
 
 
 def test_faithful_output_carries_no_mark(sample_py):
     # plain functions, methods (with super()), nested classes and loops round-trip exactly
     r = run_unveil("decompile", sample_py)
     assert r.returncode == 0, r.stderr
-    assert cli.UNVERIFIED not in r.stdout
+    assert "could not decompile" not in r.stdout
 
 
 def test_pyc_from_a_prerelease_of_this_python(tmp_path):

@@ -105,10 +105,11 @@ def test_nothing_logged_when_bytecode_log_is_off():
 
 
 def test_failure_is_a_one_line_note(bytecode_log, monkeypatch):
-    def fail(obj):
+    def fail(*args):
         raise unveil.DecompilationError("cannot structure\nthis region", function="add_one",
                                         offset=12)
-    monkeypatch.setattr(unveil.decompiler, "decompile", fail)
+    from unveil.torch import hook
+    monkeypatch.setattr(hook, "decompile_as", fail)
     unveil.install()
     _compile_and_call()  # must not raise
     notes = [m for m in bytecode_log if m.startswith("unveil:")]
@@ -117,9 +118,10 @@ def test_failure_is_a_one_line_note(bytecode_log, monkeypatch):
 
 
 def test_unexpected_exception_never_reaches_the_program(bytecode_log, monkeypatch):
-    def fail(obj):
+    def fail(*args):
         raise RuntimeError("decompiler bug")
-    monkeypatch.setattr(unveil.decompiler, "decompile", fail)
+    from unveil.torch import hook
+    monkeypatch.setattr(hook, "decompile_as", fail)
     unveil.install()
     def mul(x):
         return x * 3
@@ -128,21 +130,23 @@ def test_unexpected_exception_never_reaches_the_program(bytecode_log, monkeypatc
     assert any("RuntimeError: decompiler bug" in m for m in bytecode_log)
 
 
-def test_round_trip_check_flags_unverified_source():
+def test_proof_flags_unverified_source():
     def f(a, b):
         x = a + b
         if x > 3:
             return x
         return -x
-    assert unveil_logging.round_trips(unveil.decompile(f), f.__code__)
-    wrong = "def f(a, b):\n    return a - b\n"
-    assert not unveil_logging.round_trips(wrong, f.__code__)
-    assert not unveil_logging.round_trips("def f(:\n", f.__code__)
+    from unveil.torch.hook import Decompiled
+    good = Decompiled(unveil.decompile(f))
+    assert unveil_logging.proved(good, f.__code__)
+    assert not unveil_logging.proved(Decompiled("def f(a, b):\n    return a - b\n"), f.__code__)
+    assert not unveil_logging.proved(Decompiled("def f(:\n"), f.__code__)
 
 
 def test_unverified_source_is_marked_in_the_log(bytecode_log, monkeypatch):
-    monkeypatch.setattr(unveil.decompiler, "decompile",
-                        lambda code: "def add_one(x):\n    return x - 1\n")
+    from unveil.torch import hook
+    monkeypatch.setattr(hook, "decompile_as",
+                        lambda code, name: hook.Decompiled("def add_one(x):\n    return x - 1\n"))
     unveil.install()
     _compile_and_call()
     (record,) = _decompiled(bytecode_log)

@@ -7,7 +7,6 @@ import sys
 
 import pytest
 
-from unveil import DecompilationError
 from harness import check_behaviour
 from drive import check_driven, needs_driving
 
@@ -48,40 +47,10 @@ def _collect():
 ALL_CASES = _collect()
 
 
-# Constructs the decompiler does not structure yet on some versions. For these
-# cases (and only these) a loud refusal - DecompilationError naming the
-# function, offset and instruction - is accepted; wrong output never is, and
-# every other case must decompile and behave exactly like the original.
-# 3.11+: ``return risky(k)`` is also written into the finally's early return
-# (``risky`` called twice: wrong code that check_evaluated_once now refuses).
-_RETURN_VALUE_THROUGH_FINALLY = "exceptions:try_return_in_finally_overrides"
-_CHAIN_LONG = "control:chain_operand_once_long"  # the branches leave different values: refused
-KNOWN_GAPS = {
-    (3, 8): {_CHAIN_LONG},
-    (3, 9): {_CHAIN_LONG},
-    # fuzz:ifexp_as_test_of_ifexp: a conditional expression as the test of another, whose
-    # else jump is shared: refused (it came back wrong before)
-    (3, 10): {"exceptions:try_in_loop_break_continue", "fuzz:ifexp_as_test_of_ifexp",
-              # the handler's copy of the finally body ends in the else's raise
-              "legacy:finally_if_else_raise_in_loop"},
-    (3, 11): {_RETURN_VALUE_THROUGH_FINALLY, _CHAIN_LONG},
-    (3, 12): {_RETURN_VALUE_THROUGH_FINALLY},
-    (3, 13): {_RETURN_VALUE_THROUGH_FINALLY},
-}.get(sys.version_info[:2], set())
-
-
 @pytest.mark.parametrize("fn, inputs", ALL_CASES)
-def test_differential(fn, inputs, request):
-    try:
-        if needs_driving(fn):
-            check_driven(fn, inputs)
-        else:
-            check_behaviour(fn, inputs)
-    except DecompilationError:
-        if request.node.callspec.id not in KNOWN_GAPS:
-            raise
-
-
-def test_known_gaps_name_real_cases():
-    ids = {p.id for p in ALL_CASES}
-    assert KNOWN_GAPS <= ids, sorted(KNOWN_GAPS - ids)
+def test_differential(fn, inputs):
+    # a refusal is accepted only for the cases in known_gaps.py (see conftest.py)
+    if needs_driving(fn):
+        check_driven(fn, inputs)
+    else:
+        check_behaviour(fn, inputs)

@@ -6,7 +6,6 @@ not compile, a crash inside unveil or a hang is not. Reproduce a failure with
 import os
 import sys
 
-import pytest
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "bench"))
 
@@ -16,9 +15,6 @@ SEED = "test"
 COUNT = 300
 
 
-@pytest.mark.xfail(reason="issue 11: wrong outputs found by the fuzzer are not all fixed or "
-                          "refused yet (remove this mark when the translation validator lands)",
-                   strict=False)
 def test_fuzz_never_wrong():
     by_kind = fuzz.run(SEED, COUNT)
     assert sum(len(v) for v in by_kind.values()) == COUNT

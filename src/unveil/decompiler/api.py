@@ -5,7 +5,8 @@ import sys
 import types
 from typing import Any
 
-from .emit import to_source
+from . import emit
+from .errors import DecompilationError
 from .function import function_def, decompile_code, class_def, is_class_body
 from .safety import boundary, check_bytecode, qualname
 
@@ -76,18 +77,37 @@ class Decompiler:
         _check_python()
         self.code, self.function = resolve(code)
 
-    def decompile_ast(self, overwrite_fn_name=None):
-        """(``ast.Module`` holding the function, its decompilation context); whatever
-        fails inside is a :class:`DecompilationError` with the cause chained."""
-        with boundary(qualname(self.code)):
-            return self._decompile_ast(overwrite_fn_name)
+    def decompile_ast(self, overwrite_fn_name=None, validate=True):
+        """(``ast.Module`` holding the function, its decompilation context).
 
-    def _decompile_ast(self, overwrite_fn_name):
+        With ``validate`` (the default) the module's text (``self.text``) has been compiled
+        back and proved to do what the code does (:mod:`.validate`). Whatever fails inside
+        is a :class:`DecompilationError` with the cause chained."""
+        with boundary(qualname(self.code)):
+            module, ctx, name = self._build(overwrite_fn_name)
+            self.text = emit.to_source(module)
+            self.def_name = None if self.code.co_name == "<module>" else name
+            self.consts = ctx.consts
+            if validate:
+                self.prove(self.text)
+        return module, ctx
+
+    def prove(self, text, def_name=None):
+        """Raise :class:`DecompilationError` unless ``text`` (holding the decompiled
+        function, possibly inside other statements) is proved to do what the code does."""
+        from .validate import NotEquivalent, prove_text
+        try:
+            prove_text(self.code, text, self.consts, def_name or self.def_name)
+        except NotEquivalent as e:
+            raise DecompilationError("the decompiled text could not be proved to do what the "
+                                     "bytecode does: %s" % e, qualname(self.code)) from None
+
+    def _build(self, overwrite_fn_name):
         code = self.code
         check_bytecode(code)
         if code.co_name == "<module>":
             body, ctx = decompile_code(code)
-            return ast.Module(body=body, type_ignores=[]), ctx
+            return ast.Module(body=body, type_ignores=[]), ctx, None
         if is_class_body(code):
             return self._class_ast(overwrite_fn_name)
         fn = self.function
@@ -103,15 +123,16 @@ class Decompiler:
         if code.co_freevars:
             from .function import cell_name
             node = _closure_wrapper(node, [cell_name(code, v) for v in code.co_freevars])
-        return ast.Module(body=[node], type_ignores=[]), ctx
+        return ast.Module(body=[node], type_ignores=[]), ctx, name
 
     def _class_ast(self, overwrite_name=None):
         code = self.code
-        node, ctx = class_def(code, name=_source_name(overwrite_name or code.co_name))
+        name = _source_name(overwrite_name or code.co_name)
+        node, ctx = class_def(code, name=name)
         if code.co_freevars:
             from .function import cell_name
             node = _closure_wrapper(node, [cell_name(code, v) for v in code.co_freevars])
-        return ast.Module(body=[node], type_ignores=[]), ctx
+        return ast.Module(body=[node], type_ignores=[]), ctx, name
 
     def decompile(self, indentation=4, temp_prefix="__temp_", overwite_fn_name=None,
                   overwrite_fn_name=None) -> str:
@@ -120,10 +141,10 @@ class Decompiler:
         from .function import TEMP_PREFIX
         token = TEMP_PREFIX.set(temp_prefix)
         try:
-            module, _ = self.decompile_ast(overwrite_fn_name or overwite_fn_name)
+            self.decompile_ast(overwrite_fn_name or overwite_fn_name)
         finally:
             TEMP_PREFIX.reset(token)
-        text = to_source(module)
+        text = self.text
         if indentation != 4:
             text = _reindent(text, indentation)
         if is_class_body(self.code):

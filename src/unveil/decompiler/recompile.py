@@ -111,9 +111,12 @@ def _def_node(module, name):
     return None
 
 
-def compile_source(text: str, code, filename: str, def_name: Optional[str] = None, consts=None):
-    """Compile ``text`` (decompiled from ``code``) as file ``filename`` and
-    return the function's code object, renamed and checked to replace ``code``."""
+def compile_back(text: str, code, filename: str, def_name: Optional[str] = None, consts=None):
+    """Compile ``text`` (decompiled from ``code``) as file ``filename``.
+
+    Returns the code object of the function in it (its cells named like ``code``'s,
+    non-literal constants swapped back) and the qualified name it was compiled
+    under (None before 3.11)."""
     tree = ast.parse(text, filename)
     marks = {}
     if consts:
@@ -121,12 +124,15 @@ def compile_source(text: str, code, filename: str, def_name: Optional[str] = Non
         tree = ast.fix_missing_locations(p.visit(tree))
         marks = p.marks
     module = compile(tree, filename, "exec", dont_inherit=True)
+    if code.co_name == "<module>" and def_name is None:
+        return (_swap_consts(module, marks) if marks else module), None
     name = def_name or code.co_name
     if not name.isidentifier():
         name = "__unveil_" + "".join(c if c.isalnum() else "_" for c in name)
     new = find_code(module, name)
     if new is None:
         raise LayoutError("the recompiled text has no function %s" % name, code.co_name)
+    compiled_qualname = getattr(new, "co_qualname", None)
     if marks:
         new = _swap_consts(new, marks)
     from .function import CELL_SUFFIX
@@ -134,6 +140,13 @@ def compile_source(text: str, code, filename: str, def_name: Optional[str] = Non
     if any(n in renamed for n in new.co_freevars + new.co_cellvars):
         new = new.replace(co_freevars=tuple(renamed.get(n, n) for n in new.co_freevars),
                           co_cellvars=tuple(renamed.get(n, n) for n in new.co_cellvars))
+    return new, compiled_qualname
+
+
+def compile_source(text: str, code, filename: str, def_name: Optional[str] = None, consts=None):
+    """Compile ``text`` (decompiled from ``code``) as file ``filename`` and
+    return the function's code object, renamed and checked to replace ``code``."""
+    new, _ = compile_back(text, code, filename, def_name, consts)
     fields = {"co_name": code.co_name, "co_flags": code.co_flags}
     if hasattr(code, "co_qualname"):
         fields["co_qualname"] = code.co_qualname

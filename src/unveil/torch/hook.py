@@ -51,15 +51,20 @@ class NotEquivalent(Exception):
 
 def prove_same(new: types.CodeType, like: types.CodeType) -> None:
     """Raise :class:`NotEquivalent` unless ``new`` (layout already checked) computes what
-    ``like`` computes: the same paths of effects, or identical normalized bytecode (the
-    effects are tried first: Dynamo's code rarely recompiles to identical bytecode)."""
-    from unveil.decompiler.measure import normalized
+    ``like`` computes: the decompiler's translation validator, else :mod:`.verify`'s paths of effects (it also models the lists Dynamo's
+    code builds and reshuffles, which the validator takes as events)."""
+    from unveil.decompiler.validate import NotEquivalent as Unproved, check
     from .verify import Unverifiable, same_effects
+    try:
+        check(like, new)
+        return
+    except Unproved as first:
+        reason = first
     try:
         same_effects(new, like)
     except Unverifiable as exc:
-        if normalized(new) != normalized(like):
-            raise NotEquivalent("not provably the same program as Dynamo's code: %s" % exc) from None
+        raise NotEquivalent("not provably the same program as Dynamo's code: %s; %s"
+                            % (reason, exc)) from None
 
 
 class Decompiled(str):
@@ -77,7 +82,8 @@ def decompile_as(code: types.CodeType, def_name: str, declare_slots: bool = Fals
     from unveil.decompiler import Decompiler
     from unveil.decompiler.emit import to_source
     from unveil.decompiler.recompile import declare_locals
-    module, ctx = Decompiler(code).decompile_ast(def_name)
+    # proved after compilation, against Dynamo's code (prove_same), not here
+    module, ctx = Decompiler(code).decompile_ast(def_name, validate=False)
     declared = False
     if declare_slots:
         fn = next((n for n in ast.walk(module) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))

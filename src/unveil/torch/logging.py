@@ -20,33 +20,32 @@ def _bytecode_logger():
     return torch._logging.getArtifactLogger("torch._dynamo.convert_frame", "bytecode")
 
 
-UNVERIFIED = ("# unveil: unverified - this source does not compile back to Dynamo's exact "
-              "bytecode; read it as an approximation")
+UNVERIFIED = ("# unveil: unverified - this source could not be proved to do what Dynamo's "
+              "bytecode does; read it as an approximation")
 
 
-def round_trips(source: str, code) -> bool:
-    """Whether ``source`` compiles to a function whose normalized bytecode is
-    exactly ``code``'s (the strict round trip of DESIGN.md section 3)."""
-    from ..decompiler.measure import find_code, normalized
+def proved(text, code) -> bool:
+    """Whether ``text``, decompiled from Dynamo's ``code``, is proved equivalent to it
+    (the dump's proof: :func:`unveil.torch.hook.prove_same`)."""
+    from ..decompiler.recompile import compile_back
+    from .hook import prove_same
     try:
-        module = compile(source, "<unveil>", "exec", dont_inherit=True)
-    except (SyntaxError, ValueError):
+        new, _ = compile_back(text, code, "<unveil>", None, text.consts)
+        prove_same(new, code)
+        return True
+    except Exception:  # noqa: BLE001 - anything: not proved
         return False
-    found = find_code(module, code.co_name)
-    if found is None:  # the decompiler renames functions whose name is not an identifier
-        found = next((c for c in module.co_consts if hasattr(c, "co_code")), None)
-    return found is not None and normalized(found) == normalized(code)
 
 
 def format_decompiled(old_code, new_code) -> str:
     """The log record for ``new_code``, Dynamo's replacement of ``old_code``:
-    a header like Dynamo's, the source, and a note if it is not verified."""
-    from ..decompiler import decompile
-    source = decompile(new_code)
+    a header like Dynamo's, the source, and a note if it is not proved equivalent."""
+    from .hook import decompile_as
+    source = decompile_as(new_code, None)
     header = "DECOMPILED SOURCE %s %s line %d" % (
         old_code.co_name, old_code.co_filename, old_code.co_firstlineno)
     text = "%s\n%s" % (header, source.rstrip("\n"))
-    if not round_trips(source, new_code):
+    if not proved(source, new_code):
         text += "\n" + UNVERIFIED
     return text
 

@@ -1,0 +1,1350 @@
+"""Translation validation: is the recompiled code the same program as the original?
+
+Every text the decompiler hands out is compiled back and checked here against
+the code object it came from; a text that cannot be proved is refused.
+
+Two levels:
+
+1. **Equal bytecode.** The normalized instruction streams of DESIGN.md section 3,
+   plus the exception table, are identical: nothing more to prove.
+2. **The same events.** Otherwise both code objects run side by side
+   symbolically (a product program). Each side runs its *pure* instructions --
+   locals, constants, stack shuffles, tuples, jumps -- on its own; everything
+   else is an *event* (an operation that may run user code, touch state outside
+   the frame, or raise), described by the operation, its argument and the values
+   it reads, and the exception being handled at the time. At each event both
+   sides must perform the same operation on the same values; its results get one
+   shared name. At each branch both sides must test the same value; both then
+   follow the same outcome. Both must end the same way (return the same value,
+   raise the same exception). By induction over the events, two code objects run
+   on the same inputs perform the same operations on the same values in the same
+   order, and end alike.
+
+   Every event may raise; both sides then continue in their exception handlers
+   (3.11+: the exception table; <=3.10: the block stack) with the same exception.
+
+   Loops and joins: the product state is kept per pair of program points; on a
+   second arrival the states are joined (values become variables; what stays
+   known is which positions on both sides hold the *same* value, and constants)
+   until nothing changes. A join only forgets facts, so the proof stays sound; it
+   terminates because facts can only be forgotten finitely often.
+
+What the model trusts: locals are private to the frame (a call that reads its
+caller's frame -- ``locals()``, ``vars()``, ``dir()``, ``eval``/``exec`` without
+namespaces, zero-argument ``super()`` -- is given the whole frame as input); an
+operation on the same values in the same state of the world behaves the same.
+Anything the model does not know (an unknown instruction, 3.8's finally
+subroutines, a state too large) makes the proof fail: unproved is refused.
+"""
+import ast
+import builtins
+import dis
+import heapq
+import types
+from typing import Dict, List, Optional, Tuple
+
+from .opsem import BLOCK_STACK, NULL, PY, read_ops
+
+UNBOUND = ("unbound",)
+NONE = ("c", "NoneType", "None")
+TRUE = ("c", "bool", "True")
+FALSE = ("c", "bool", "False")
+LASTI = ("lasti",)
+NULL_VALUE = ("null",)
+
+#: builtins that read the calling frame; a call to one gets the frame's locals as input
+FRAME_READERS = frozenset({"locals", "vars", "dir", "eval", "exec", "super", "breakpoint"})
+
+
+class NotEquivalent(Exception):
+    """The two code objects could not be proved to behave the same."""
+
+
+# ---------------------------------------------------------------- values
+
+def const(value, codes):
+    """The symbolic value of a constant; nested code objects are numbered per name
+    (in ``codes``) so the n-th nested ``g`` of one side pairs with the n-th of the other."""
+    if value is NULL:
+        return ("null",)
+    if isinstance(value, types.CodeType):
+        if not any(c is value for c in codes):
+            codes.append(value)
+        same = [c for c in codes if c.co_name == value.co_name]
+        return ("code", value.co_name, next(k for k, c in enumerate(same) if c is value))
+    if isinstance(value, tuple):
+        return ("c", "tuple", tuple(const(v, codes) for v in value))
+    if isinstance(value, frozenset):  # iteration order is not part of the value
+        return ("c", "frozenset", tuple(sorted((const(v, codes) for v in value), key=repr)))
+    return ("c", type(value).__name__, repr(value))
+
+
+def is_ground(v) -> bool:
+    """Values the join keeps as they are (everything else becomes a variable)."""
+    return v[0] in ("c", "null", "unbound", "cell", "lasti", "code")
+
+
+def is_bool(v) -> bool:
+    """Whether ``v`` is certainly a bool (testing it runs no code)."""
+    return v[0] in ("t", "vb", "is", "not") or v in (TRUE, FALSE)
+
+
+def truth_of_const(v):
+    """``bool()`` of a constant of a builtin type, or None when unknown."""
+    if v[0] != "c":
+        return None
+    if v[1] in ("tuple", "frozenset"):
+        return bool(v[2])
+    if v[1] == "ellipsis":
+        return True
+    if v[1] in ("NoneType", "bool", "int", "float", "complex", "str", "bytes"):
+        try:
+            return bool(ast.literal_eval(v[2]))
+        except (ValueError, SyntaxError):  # nan, inf: their reprs are not literals
+            return True
+    return None
+
+
+def unpart(v):
+    """<=3.10: the exception behind one of the (tb, value, type) entries."""
+    return v[2] if v[0] == "part" else v
+
+
+# ---------------------------------------------------------------- one side
+
+class Side:
+    """One code object's symbolic state: program point, value stack, locals,
+    block stack (<=3.10), the exception being handled, and a pending branch."""
+
+    __slots__ = ("prog", "pc", "stack", "env", "blocks", "exc", "lists")
+
+    def __init__(self, prog, pc, stack, env, blocks, exc, lists=None):
+        self.prog = prog
+        self.pc = pc
+        self.stack = stack
+        self.env = env
+        self.blocks = blocks
+        self.exc = exc
+        # lists the code built that nothing outside the frame has seen yet: their
+        # items are known (("L", id) values refer to them); see escape()
+        self.lists = lists if lists is not None else {}
+
+    def copy(self):
+        return Side(self.prog, self.pc, list(self.stack), dict(self.env), self.blocks, self.exc,
+                    {k: list(v) for k, v in self.lists.items()})
+
+    def pop(self, n=1):
+        if n > len(self.stack):
+            raise NotEquivalent("stack underflow in %s at offset %d" % (self.prog.name, self.offset))
+        if n == 0:
+            return []
+        out = self.stack[-n:]
+        del self.stack[-n:]
+        return out
+
+    @property
+    def offset(self):
+        ops = self.prog.ops
+        return ops[self.pc][0] if self.pc < len(ops) else -1
+
+
+class Program:
+    """A code object read for the proof."""
+
+    def __init__(self, code, qualname_prefix, fixed_global=None):
+        self.code = code
+        self.fixed_global = fixed_global or dynamo_global
+        self.name = code.co_qualname if hasattr(code, "co_qualname") else code.co_name
+        self.ops = read_ops(code)
+        self.codes: List[types.CodeType] = []
+        self.prefix = qualname_prefix
+        self.table = _exception_table(code) if not BLOCK_STACK else []
+        self.index = {off: k for k, (off, _) in enumerate(self.ops)}
+        self.lists_made = 0
+        succ = _successors(self)
+        preds = [0] * (len(self.ops) + 1)
+        for nxt in succ:
+            for k in nxt:
+                preds[k] += 1
+        #: where paths meet (or may meet again): states are joined only there
+        self.joins = frozenset(k for k, n in enumerate(preds) if n > 1)
+        self.live = _liveness(self, succ)
+
+    def fresh_list(self):
+        self.lists_made += 1
+        return self.lists_made
+
+    def handler(self, pc):
+        """3.11+: (target index, depth, lasti) of the handler covering ``pc``, or None."""
+        off = self.ops[pc][0]
+        for start, end, target, depth, lasti in self.table:
+            if start <= off < end:
+                return self.index[target], depth, lasti
+        return None
+
+    def value_of_const(self, value):
+        return const(value, self.codes)
+
+    def qualname(self, v):
+        """A qualified name the code gives a function or class it defines (<=3.10's
+        MAKE_FUNCTION argument, a class body's ``__qualname__``), relative to the
+        code's own: the decompiled text is compiled under another name."""
+        if v[:2] != ("c", "str") or not self.prefix:
+            return v
+        name = ast.literal_eval(v[2])
+        if name == self.prefix or name.startswith(self.prefix + "."):
+            return ("qualname", "<self>" + name[len(self.prefix):])
+        return v
+
+
+#: the globals TorchDynamo installs for the code it writes (graphs, imports, resume
+#: functions, builtins): they exist before that code runs and nothing rebinds them while
+#: it runs, so reading one is no event. No other code uses these reserved names.
+DYNAMO_GLOBALS = ("__compiled_fn_", "__import_", "__resume_at_", "__builtins_dict___")
+
+
+def dynamo_global(name: str) -> bool:
+    return name.startswith(DYNAMO_GLOBALS)
+
+
+def _dynamo_or_builtin(name: str) -> bool:
+    """In code Dynamo wrote, builtins are read from its own dict of them; the text reads
+    them by name: both are the builtin, which the code does not rebind."""
+    return name.startswith(DYNAMO_GLOBALS) or name in _BUILTIN_NAMES
+
+
+_BUILTIN_NAMES = frozenset(dir(builtins))
+
+
+_USES = {"load_fast": 1, "load_fast_bound": 1, "load_fast_and_clear": 1, "delete_fast": 1}
+
+
+def _successors(prog) -> List[List[int]]:
+    """The instructions each instruction may go on to (exception handlers included)."""
+    ops = prog.ops
+    n = len(ops)
+    handlers = set()
+    if BLOCK_STACK:
+        handlers = {op.target for _, op in ops if op.kind.startswith("setup_")}
+    succ = []
+    for pc, (_, op) in enumerate(ops):
+        kind = op.kind
+        nxt = [] if kind in ("jump", "return", "return_const", "reraise") or (
+            kind == "event" and op.key[0] == "RAISE_VARARGS") else [pc + 1]
+        if op.target is not None:
+            nxt.append(op.target)
+        if BLOCK_STACK:
+            nxt.extend(handlers)
+        else:
+            h = prog.handler(pc)
+            if h is not None:
+                nxt.append(h[0])
+        succ.append([k for k in nxt if k < n])
+    return succ
+
+
+def _liveness(prog, succ) -> Optional[List[frozenset]]:
+    """The locals each instruction may still read (a local no path reads again is dead:
+    what it holds cannot matter). None when the code may read its whole frame
+    (``locals()`` and kin): then every local counts."""
+    if FRAME_READERS & set(prog.code.co_names):
+        return None
+    ops = prog.ops
+    n = len(ops)
+    uses, defs = [], []
+    for _, op in ops:
+        u, d = set(), set()
+        if op.kind in _USES:
+            u.add(op.arg)
+        elif op.kind == "load_fast_load_fast":
+            u.update(op.arg)
+        elif op.kind == "store_fast":
+            d.add(op.arg)
+        elif op.kind == "store_fast_store_fast":
+            d.update(op.arg)
+        elif op.kind == "store_fast_load_fast":
+            d.add(op.arg[0])
+            u.add(op.arg[1])
+        uses.append(frozenset(u))
+        defs.append(frozenset(d - u))
+    live = [frozenset()] * n
+    changed = True
+    while changed:
+        changed = False
+        for pc in range(n - 1, -1, -1):
+            out = frozenset().union(*(live[k] for k in succ[pc])) if succ[pc] else frozenset()
+            new = uses[pc] | (out - defs[pc])
+            if new != live[pc]:
+                live[pc] = new
+                changed = True
+    return live
+
+
+def _exception_table(code):
+    return [(e.start, e.end, e.target, e.depth, e.lasti) for e in dis._parse_exception_table(code)]
+
+
+def initial(prog: Program) -> Side:
+    code = prog.code
+    nargs = (code.co_argcount + code.co_kwonlyargcount
+             + bool(code.co_flags & 0x04) + bool(code.co_flags & 0x08))
+    env = {name: UNBOUND for name in code.co_varnames}
+    for k, name in enumerate(code.co_varnames[:nargs]):
+        env[name] = ("arg", k)
+    return Side(prog, 0, [], env, (), NONE)
+
+
+# ---------------------------------------------------------------- observations
+
+class Obs:
+    """What a side does next that the other side must match.
+
+    kind: "event" (``key``, ``inputs``; ``side`` is at the instruction), "decide"
+    (``key`` is the tested bool; ``succ`` the sides for true and false),
+    "return"/"raise" (``key`` is the value), "diverge"."""
+
+    __slots__ = ("kind", "key", "inputs", "side", "op", "succ")
+
+    def __init__(self, kind, key=None, inputs=None, side=None, op=None, succ=None):
+        self.kind, self.key, self.inputs, self.side, self.op, self.succ = kind, key, inputs, side, op, succ
+
+
+def _decision(cond, if_true: Side, if_false: Side):
+    """A branch on ``cond`` (a bool), ``not`` layers folded into the outcome; a
+    branch on a constant is no branch (the side to go on with)."""
+    while cond[0] == "not":
+        cond = cond[1]
+        if_true, if_false = if_false, if_true
+    if cond in (TRUE, FALSE):
+        return if_true if cond == TRUE else if_false
+    return Obs("decide", cond, succ=(if_true, if_false))
+
+
+def observe(side: Side, stop_at_joins=True, resumed=False):
+    """Run ``side``'s pure instructions up to its next observation, or up to a join
+    (``Obs("join")``; with ``resumed``, not the one it stands at).
+
+    Returns an :class:`Obs` (``side`` is consumed)."""
+    seen = set()
+    start = side.pc if resumed else -1
+    joins = side.prog.joins if stop_at_joins else ()
+    while True:
+        if side.pc >= len(side.prog.ops):
+            raise NotEquivalent("ran off the end of %s" % side.prog.name)
+        if side.pc in joins and side.pc != start:
+            return Obs("join", side=side)
+        if side.pc in seen:
+            # a loop of pure instructions only: runs forever
+            return Obs("diverge")
+        seen.add(side.pc)
+        result = _step(side)
+        if result is None:
+            continue
+        if isinstance(result, Side):
+            side = result
+            continue
+        return result
+
+
+def _step(s: Side):
+    """Execute one instruction of ``s`` in place if it is pure (returns None or
+    the side to go on with); otherwise return the :class:`Obs` it makes."""
+    off, op = s.prog.ops[s.pc]
+    kind = op.kind
+    if kind == "nop":
+        s.pc += 1
+    elif kind == "load_fast":
+        return _load_fast(s, op.arg)
+    elif kind == "load_fast_bound":
+        s.stack.append(_bound(s, op.arg))
+        s.pc += 1
+    elif kind == "load_fast_load_fast":
+        s.stack.extend((_bound(s, op.arg[0]), _bound(s, op.arg[1])))
+        s.pc += 1
+    elif kind == "load_fast_and_clear":
+        s.stack.append(s.env.get(op.arg, UNBOUND))
+        s.env[op.arg] = UNBOUND
+        s.pc += 1
+    elif kind == "store_fast":
+        s.env[op.arg] = s.pop()[0]
+        s.pc += 1
+    elif kind == "store_fast_store_fast":
+        s.env[op.arg[0]] = s.pop()[0]
+        s.env[op.arg[1]] = s.pop()[0]
+        s.pc += 1
+    elif kind == "store_fast_load_fast":
+        s.env[op.arg[0]] = s.pop()[0]
+        s.stack.append(_bound(s, op.arg[1]))
+        s.pc += 1
+    elif kind == "delete_fast":
+        v = s.env.get(op.arg, UNBOUND)
+        if v != UNBOUND and v[0] != "v?":
+            s.env[op.arg] = UNBOUND
+            s.pc += 1
+        else:
+            return Obs("event", ("DELETE_FAST", op.arg, v == UNBOUND), (v,), s, op)
+    elif kind == "const":
+        s.stack.append(s.prog.value_of_const(op.arg))
+        s.pc += 1
+    elif kind == "closure":
+        s.stack.append(("cell", op.arg))
+        s.pc += 1
+    elif kind == "pop":
+        s.pop(op.arg)
+        s.pc += 1
+    elif kind == "end_send":
+        v = s.pop(2)[1]
+        s.stack.append(v)
+        s.pc += 1
+    elif kind == "copy":
+        if op.arg > len(s.stack):
+            raise NotEquivalent("stack underflow")
+        s.stack.append(s.stack[-op.arg])
+        s.pc += 1
+    elif kind == "dup_top_two":
+        s.stack.extend(s.stack[-2:])
+        s.pc += 1
+    elif kind == "swap":
+        n = op.arg
+        if n > len(s.stack):
+            raise NotEquivalent("stack underflow")
+        s.stack[-1], s.stack[-n] = s.stack[-n], s.stack[-1]
+        s.pc += 1
+    elif kind == "rot":
+        n = op.arg
+        if n > len(s.stack):
+            raise NotEquivalent("stack underflow")
+        top = s.stack.pop()
+        s.stack.insert(len(s.stack) - n + 1, top)
+        s.pc += 1
+    elif kind == "build_tuple":
+        s.stack.append(("tuple",) + tuple(s.pop(op.arg)))
+        s.pc += 1
+    elif kind == "build_string":
+        s.stack.append(("str",) + tuple(s.pop(op.arg)))
+        s.pc += 1
+    elif kind == "build_slice":
+        s.stack.append(("slice",) + tuple(s.pop(op.arg)))
+        s.pc += 1
+    elif kind == "is":
+        if _has_list(s.stack[-2:]):  # identity of a list: an event that lets it escape
+            return Obs("event", ("IS_OP", op.arg), tuple(s.stack[-2:]), s, op)
+        a, b = s.pop(2)
+        v = ("is", a, b)
+        s.stack.append(("not", v) if op.arg else v)
+        s.pc += 1
+    elif kind in ("not", "to_bool"):
+        v = s.stack[-1]
+        if is_bool(v):
+            s.stack[-1] = ("not", v) if kind == "not" else v
+            s.pc += 1
+            return None
+        t = truth_of_const(v)
+        if t is not None:
+            s.stack[-1] = TRUE if t != (kind == "not") else FALSE
+            s.pc += 1
+            return None
+        return Obs("event", ("bool",), (v,), s, op)
+    elif kind == "jump":
+        s.pc = op.target
+    elif kind == "cond":
+        return _cond(s, op)
+    elif kind in ("for_iter", "send", "exc_match_jump"):
+        n = {"for_iter": 1, "send": 2, "exc_match_jump": 2}[kind]
+        if len(s.stack) < n:
+            raise NotEquivalent("stack underflow")
+        return Obs("event", op.key, tuple(s.stack[-n:]), s, op)
+    elif kind == "return":
+        return Obs("return", s.pop()[0], side=s)
+    elif kind == "return_const":
+        return Obs("return", s.prog.value_of_const(op.arg), side=s)
+    elif kind == "push_exc_info":
+        v = s.pop()[0]
+        s.stack.extend((s.exc, v))
+        s.exc = v
+        s.pc += 1
+    elif kind == "pop_except":
+        if BLOCK_STACK:
+            # pops the handler's block and the (tb, value, type) saved under the
+            # exception it handled (a return value may sit below them)
+            if not s.blocks or s.blocks[-1][0] != "except":
+                raise NotEquivalent("POP_EXCEPT outside a handler")
+            s.exc = unpart(s.pop(3)[1])
+            s.blocks = s.blocks[:-1]
+        else:
+            s.exc = s.pop()[0]
+        s.pc += 1
+    elif kind == "reraise":
+        if BLOCK_STACK:
+            exc = unpart(s.pop(3)[1])
+        else:
+            exc = s.pop()[0]
+        return raise_into(s, exc)
+    elif kind == "setup_finally":
+        s.blocks = s.blocks + (("finally", op.target, len(s.stack)),)
+        s.pc += 1
+    elif kind == "setup_async_with":
+        s.blocks = s.blocks + (("finally", op.target, len(s.stack) - 1),)
+        s.pc += 1
+    elif kind == "setup_with":
+        return Obs("event", ("SETUP_WITH",), (s.stack[-1],) if s.stack else (), s, op)
+    elif kind == "pop_block":
+        if not s.blocks or s.blocks[-1][0] != "finally":
+            raise NotEquivalent("POP_BLOCK without a block")
+        s.blocks = s.blocks[:-1]
+        s.pc += 1
+    elif kind in ("event", "contains"):
+        return _event_obs(s, op)
+    else:
+        raise NotEquivalent("instruction %s is not modelled" % (op.arg,))
+    return None
+
+
+def _bound(s: Side, name):
+    """3.12+ ``LOAD_FAST``: the compiler proved the local bound."""
+    v = s.env.get(name, UNBOUND)
+    if v == UNBOUND:
+        raise NotEquivalent("LOAD_FAST of the unbound local %r in %s" % (name, s.prog.name))
+    return v
+
+
+def _load_fast(s: Side, name):
+    v = s.env.get(name, UNBOUND)
+    if v == UNBOUND:
+        return Obs("event", ("UNBOUND_LOCAL", name), (), s, None)
+    if v[0] == "v?":
+        return Obs("event", ("LOAD_MAYBE_UNBOUND", name), (v,), s, None)
+    s.stack.append(v)
+    s.pc += 1
+    return None
+
+
+def _cond(s: Side, op):
+    v = s.stack[-1]
+    how = op.arg
+    if how not in ("none", "not_none") and not is_bool(v):
+        t = truth_of_const(v)
+        if t is None:
+            return Obs("event", ("bool",), (v,), s, op)
+        v = TRUE if t else FALSE
+    before = s.copy()  # the state at the branch, where paths are joined
+    if how in ("none", "not_none"):
+        s.pop()
+        cond = FALSE if v[0] == "L" else ("is", v, NONE)
+        got = _branch(s, cond, how == "none", op.target, keep=False)
+    else:
+        got = _cond_on_bool(s, v, op)
+    if isinstance(got, Obs):
+        got.side = before
+    return got
+
+
+def _cond_on_bool(s: Side, b, op):
+    """``s`` at conditional jump ``op`` whose tested value (on top) is the bool ``b``."""
+    how = op.arg
+    jump_if = how in ("true", "true_or_pop")
+    keep = how in ("true_or_pop", "false_or_pop")
+    if not keep:
+        s.pop()
+    return _branch(s, b, jump_if, op.target, keep)
+
+
+def _branch(s: Side, cond, jump_if, target, keep):
+    jumped = s.copy()
+    jumped.pc = target
+    fell = s
+    fell.pc += 1
+    if keep:
+        fell.pop()  # *_OR_POP: the value stays only on the jump
+    if_true, if_false = (jumped, fell) if jump_if else (fell, jumped)
+    got = _decision(cond, if_true, if_false)
+    return got
+
+
+def _event_obs(s: Side, op):
+    if _list_step(s, op):
+        return None
+    if op.key[0] == "LOAD_GLOBAL" and s.prog.fixed_global(op.key[1]):
+        if op.null == "below":
+            s.stack.append(NULL_VALUE)
+        s.stack.append(("global", op.key[1]))
+        if op.null == "above":
+            s.stack.append(NULL_VALUE)
+        s.pc += 1
+        return None
+    need = max(op.pops, op.deep or 0)
+    if need > len(s.stack):
+        raise NotEquivalent("stack underflow in %s at offset %d" % (s.prog.name, s.offset))
+    inputs = tuple(s.stack[len(s.stack) - op.pops:]) if op.pops else ()
+    if op.key == ("STORE_NAME", "__firstlineno__", 1, 0):
+        inputs = (("lineno",),)  # 3.13 class bodies record their line: layout, not meaning
+    elif op.key == ("STORE_NAME", "__qualname__", 1, 0):
+        inputs = (s.prog.qualname(inputs[0]),)
+    elif op.key[0] == "MAKE_FUNCTION" and PY < (3, 11):
+        inputs = inputs[:-1] + (s.prog.qualname(inputs[-1]),)
+    key = op.key
+    if op.callee_slots == 2:
+        inputs = tuple(v for v in inputs[:2] if v != NULL_VALUE) + inputs[2:]
+    if key[0] == "CALL" and key[1] == 0 and inputs:
+        # f(*args) with args a list or tuple of known items is the call f(item, ...)
+        args = s.lists.get(inputs[-1]) if inputs[-1][0] == "L" else _items(inputs[-1])
+        if args is not None:
+            key = ("CALL", False, False, len(args), None)
+            inputs = inputs[:-1] + tuple(args)
+    elif key[0] == "BUILD_CONST_KEY_MAP" and inputs and inputs[-1][:2] == ("c", "tuple"):
+        # the same dict as BUILD_MAP with the keys beside their values
+        pairs = zip(inputs[-1][2], inputs[:-1])
+        key = ("BUILD_MAP", key[1], 2 * key[1], 1)
+        inputs = tuple(x for pair in pairs for x in pair)
+    elif key[0] == "FORMAT_VALUE" and key[1] & 4 and inputs and inputs[-1] == ("c", "str", "''"):
+        key = ("FORMAT_VALUE", key[1] & ~4, 1, 1)  # an empty format spec is no spec
+        inputs = inputs[:-1]
+    if op.deep:
+        inputs = (s.stack[-op.deep],) + inputs
+        if op.key[0] == "WITH_EXCEPT_START" and BLOCK_STACK:
+            inputs += tuple(s.stack[-3:])
+        elif op.key[0] == "WITH_EXCEPT_START":
+            inputs += (s.stack[-1],)
+    return Obs("event", key, inputs, s, op)
+
+
+def _has_list(values) -> bool:
+    return any(isinstance(v, tuple) and v and (v[0] == "L" or _has_list(v[1:])) for v in values)
+
+
+def _int_index(v, n):
+    """The index a constant int ``v`` denotes in a sequence of ``n`` items, else None."""
+    if v[:2] != ("c", "int"):
+        return None
+    k = int(v[2])
+    if -n <= k < n:
+        return k % n
+    return None
+
+
+def _const_key(v, n):
+    """The int index (within ``n`` items) or slice a constant ``v`` denotes, else None."""
+    if v[0] == "slice":
+        parts = []
+        for p in v[1:]:
+            if p == NONE:
+                parts.append(None)
+            elif p[:2] == ("c", "int"):
+                parts.append(int(p[2]))
+            else:
+                return None
+        return slice(*parts)
+    return _int_index(v, n)
+
+
+def _items(v):
+    """The items of a tuple or list whose items are all known, else None."""
+    if v[0] == "tuple":
+        items = list(v[1:])
+    elif v[:2] == ("c", "tuple"):
+        items = list(v[2])
+    else:
+        return None
+    return items
+
+
+def _list_step(s: Side, op) -> bool:
+    """Do ``op`` in place when it only builds, fills or reads a list that has not escaped,
+    or reads a known tuple (no code runs); return whether it did."""
+    name = op.key[0] if op.key else None
+    st = s.stack
+    if name == "BUILD_LIST":
+        items = s.pop(op.pops)
+        lid = ("L", s.prog.fresh_list())
+        s.lists[lid] = items
+        st.append(lid)
+    elif name in ("LIST_APPEND", "LIST_EXTEND") and len(st) >= op.deep and st[-op.deep] in s.lists:
+        target = s.lists[st[-op.deep]]
+        if name == "LIST_APPEND":
+            target.append(st[-1])
+        else:
+            got = _items(st[-1]) if st[-1][0] != "L" else s.lists.get(st[-1])
+            if got is None:
+                return False
+            target.extend(got)
+        st.pop()
+    elif name == "STORE_SUBSCR" and len(st) >= 3 and st[-2] in s.lists:
+        items = s.lists[st[-2]]
+        k = _const_key(st[-1], len(items))
+        if k is None:
+            return False
+        if isinstance(k, slice):
+            new = s.lists.get(st[-3]) if st[-3][0] == "L" else _items(st[-3])
+            if new is None or (k.step not in (None, 1) and len(range(*k.indices(len(items)))) != len(new)):
+                return False
+            items[k] = list(new)
+        else:
+            items[k] = st[-3]
+        s.pop(3)
+    elif name == "DELETE_SUBSCR" and len(st) >= 2 and st[-2] in s.lists:
+        items = s.lists[st[-2]]
+        k = _const_key(st[-1], len(items))
+        if k is None:
+            return False
+        del items[k]
+        s.pop(2)
+    elif (name == "BINARY_SUBSCR" and len(st) >= 2 and st[-2][0] == "global"
+          and st[-2][1].startswith("__builtins_dict___") and st[-1][:2] == ("c", "str")):
+        # Dynamo reads builtins from a dict of its own: the builtin, fixed like its globals
+        key = ast.literal_eval(s.pop(2)[1][2])
+        st.append(("global", key))
+    elif name == "BINARY_SUBSCR" and len(st) >= 2 and st[-2][0] == "gout" and st[-1][:2] == ("c", "int"):
+        # an item of the tuple a compiled graph returned: no code runs
+        item = ("gitem",) + tuple(s.pop(2))
+        st.append(item)
+    elif name == "BINARY_SUBSCR" and len(st) >= 2:
+        seq = s.lists.get(st[-2]) if st[-2][0] == "L" else _items(st[-2])
+        k = None if seq is None else _const_key(st[-1], len(seq))
+        if k is None:
+            return False
+        is_list = st[-2][0] == "L"
+        s.pop(2)
+        if not isinstance(k, slice):
+            st.append(seq[k])
+        elif is_list:  # a new list
+            lid = ("L", s.prog.fresh_list())
+            s.lists[lid] = seq[k]
+            st.append(lid)
+        else:
+            st.append(("tuple",) + tuple(seq[k]))
+    elif (name == "LIST_TO_TUPLE" or op.key == ("CALL_INTRINSIC_1", 6, 1, 1)) and st and st[-1] in s.lists:
+        st[-1] = ("tuple",) + tuple(s.lists[st[-1]])
+    elif name == "UNPACK_SEQUENCE" and st:
+        seq = s.lists.get(st[-1]) if st[-1][0] == "L" else _items(st[-1])
+        if seq is None or len(seq) != op.pushes:
+            return False
+        s.pop()
+        st.extend(reversed(seq))
+    else:
+        return False
+    s.pc += 1
+    return True
+
+
+def escape(side: Side, values, tag):
+    """``values`` with every list of ``side`` in them written out as its items (each
+    list numbered by first appearance, so aliasing shows), and those lists made opaque
+    objects (``(tag, k)``) from here on: the operation they are handed to may keep
+    them, change them, compare their identity."""
+    order = []
+
+    def out(v):
+        if not isinstance(v, tuple) or not v:
+            return v
+        if v[0] == "L":
+            if v in order:
+                return ("listref", order.index(v))
+            order.append(v)
+            return ("list", order.index(v)) + tuple(out(x) for x in side.lists.get(v, ()))
+        if v[0] in ATOMS or v[0] in GROUND:
+            return v
+        return tuple(out(x) if isinstance(x, tuple) else x for x in v)
+
+    written = tuple(out(v) for v in values)
+    if order:
+        mapping = {lid: tag + (k,) for k, lid in enumerate(order)}
+        _rename_lists(side, mapping)
+    return written
+
+
+def _rename_lists(side: Side, mapping):
+    def sub(v):
+        if not isinstance(v, tuple) or not v:
+            return v
+        if v[0] == "L":
+            return mapping.get(v, v)
+        if v[0] in ATOMS or v[0] in GROUND:
+            return v
+        return tuple(sub(x) if isinstance(x, tuple) else x for x in v)
+
+    side.stack = [sub(v) for v in side.stack]
+    side.env = {n: sub(v) for n, v in side.env.items()}
+    side.exc = sub(side.exc)
+    side.lists = {lid: [sub(x) for x in items] for lid, items in side.lists.items()
+                  if lid not in mapping}
+
+
+def after_event(obs: Obs, results):
+    """The side after its event ``obs`` completed normally with ``results``
+    (a tuple of fresh values): a :class:`Side`, or an :class:`Obs` for a branch."""
+    s, op = obs.side, obs.op
+    key = obs.key
+    if key[0] == "UNBOUND_LOCAL":
+        return None  # always raises
+    if key[0] == "LOAD_MAYBE_UNBOUND":
+        s.stack.append(obs.inputs[0])
+        s.pc += 1
+        return s
+    if key[0] == "DELETE_FAST":
+        if key[2]:
+            return None
+        s.env[key[1]] = UNBOUND
+        s.pc += 1
+        return s
+    if key == ("bool",):
+        t = results[0]
+        if op.kind == "cond":
+            return _cond_on_bool(s, t, op)
+        s.stack[-1] = ("not", t) if op.kind == "not" else t
+        s.pc += 1
+        return s
+    if op.kind == "for_iter":
+        done = results[1]
+        exhausted = s.copy()
+        exhausted.pop()
+        exhausted.pc = op.target
+        s.stack.append(results[0])
+        s.pc += 1
+        return Obs("decide", done, succ=(exhausted, s))
+    if op.kind == "send":
+        done = results[1]
+        finished = s.copy()
+        if PY < (3, 12):
+            finished.pop(2)
+        else:
+            finished.pop()
+        finished.stack.append(results[0])
+        finished.pc = op.target
+        s.pop()
+        s.stack.append(results[0])
+        s.pc += 1
+        return Obs("decide", done, succ=(finished, s))
+    if op.kind == "exc_match_jump":
+        s.pop(2)
+        matched = s.copy()
+        matched.pc += 1
+        s.pc = op.target
+        return Obs("decide", results[0], succ=(matched, s))
+    if op.kind == "setup_with":
+        s.pop()
+        s.stack.append(results[0])
+        s.blocks = s.blocks + (("finally", op.target, len(s.stack)),)
+        s.stack.append(results[1])
+        s.pc += 1
+        return s
+    if key[0] == "RAISE_VARARGS":
+        return None
+    if op.kind == "contains":
+        s.pop(2)
+        s.stack.append(("not", results[0]) if op.arg else results[0])
+        s.pc += 1
+        return s
+    popped = s.pop(op.pops)
+    s.stack.extend(popped[:op.keep])
+    if op.null == "below":
+        s.stack.append(NULL_VALUE)
+    s.stack.extend(results)
+    if op.null == "above":
+        s.stack.append(NULL_VALUE)
+    s.pc += 1
+    return s
+
+
+def results_for(obs: Obs, ident) -> tuple:
+    """Fresh values for the results of event number ``ident``."""
+    op, key = obs.op, obs.key
+    if key == ("bool",):
+        return (("t", ident, 0),)
+    if op is not None and op.kind in ("for_iter", "send"):
+        return (("r", ident, 0), ("t", ident, 1))
+    if op is not None and op.kind == "exc_match_jump":
+        return (("t", ident, 0),)
+    if op is not None and op.kind == "setup_with":
+        return (("r", ident, 0), ("r", ident, 1))
+    if op is None:
+        return ()
+    if key[0] == "CALL" and any(v[0] == "global" and v[1].startswith("__compiled_fn_")
+                                for v in obs.inputs[:2]):
+        return (("gout", ident, 0),)  # the tuple a compiled graph returns
+    n = op.pushes - op.keep
+    out = []
+    for k in range(max(n, 0)):
+        last = k == n - 1
+        out.append(("t" if (op.bool_result and last) else "r", ident, k))
+    return tuple(out)
+
+
+def raise_into(s: Side, exc):
+    """``s`` raising ``exc`` at its current instruction: the side in the handler
+    that catches it, or an ``Obs("raise")`` when it leaves the function."""
+    if not BLOCK_STACK:
+        h = s.prog.handler(s.pc)
+        if h is None:
+            return Obs("raise", exc, side=s)
+        target, depth, lasti = h
+        if depth > len(s.stack):
+            raise NotEquivalent("handler depth above the stack")
+        del s.stack[depth:]
+        if lasti:
+            s.stack.append(LASTI)
+        s.stack.append(exc)
+        s.pc = target
+        return s
+    blocks = list(s.blocks)
+    while blocks:
+        kind, handler, level = blocks.pop()
+        if kind == "except":
+            if len(s.stack) < level + 3:
+                raise NotEquivalent("stack underflow while unwinding")
+            s.exc = unpart(s.stack[level + 1])
+            del s.stack[level:]
+            continue
+        del s.stack[level:]
+        blocks.append(("except", None, level))
+        prev = s.exc
+        s.stack.extend((("part", "tb", prev), ("part", "value", prev), ("part", "type", prev)))
+        s.exc = exc
+        s.stack.extend((("part", "tb", exc), ("part", "value", exc), ("part", "type", exc)))
+        s.blocks = tuple(blocks)
+        s.pc = handler
+        return s
+    return Obs("raise", exc, side=s)
+
+
+# ---------------------------------------------------------------- joins
+
+ATOMS = frozenset({"r", "t", "exc", "arg", "v", "vb", "v?", "esc", "gout"})  # opaque values
+GROUND = frozenset({"c", "null", "unbound", "cell", "lasti", "code", "global"})
+
+
+def _positions(a: Side, b: Side, names) -> tuple:
+    """Every value both sides hold, in a fixed order of positions."""
+    out = list(a.stack) + [a.env.get(n, UNBOUND) for n in names[0]] + [a.exc]
+    out += list(b.stack) + [b.env.get(n, UNBOUND) for n in names[1]] + [b.exc]
+    return tuple(out)
+
+
+def _set_positions(a: Side, b: Side, names, values):
+    it = iter(values)
+    a.stack = [next(it) for _ in a.stack]
+    for n in names[0]:
+        a.env[n] = next(it)
+    a.exc = next(it)
+    b.stack = [next(it) for _ in b.stack]
+    for n in names[1]:
+        b.env[n] = next(it)
+    b.exc = next(it)
+
+
+def _may_be_unbound(v) -> bool:
+    return v == UNBOUND or v[0] == "v?"
+
+
+def instance_of(new: tuple, old: tuple) -> bool:
+    """Whether ``new`` is ``old`` with its opaque values replaced consistently
+    (then everything proved from ``old`` holds for ``new``)."""
+    sub = {}
+    work = list(zip(old, new))
+    while work:
+        x, y = work.pop()
+        if x == y and x[0] not in ATOMS:
+            continue
+        if x[0] in ATOMS:
+            if x in sub:
+                if sub[x] != y:
+                    return False
+                continue
+            if x[0] in ("t", "vb") and not is_bool(y):
+                return False
+            if x[0] != "v?" and _may_be_unbound(y):
+                return False
+            sub[x] = y
+            continue
+        if x[0] in GROUND or x[0] != y[0] or len(x) != len(y):
+            return False
+        work.extend((p, q) for p, q in zip(x[1:], y[1:]) if isinstance(p, tuple))
+        if any(not isinstance(p, tuple) and p != q for p, q in zip(x[1:], y[1:])):
+            return False
+    return True
+
+
+def generalize(old: tuple, new: tuple, fresh) -> tuple:
+    """The most specific state of which both ``old`` and ``new`` are instances
+    (anti-unification): equal parts stay, different parts become variables, the
+    same pair of parts the same variable."""
+    memo = {}
+
+    def lgg(x, y):
+        if x == y:
+            return x
+        if (x[0] == y[0] and len(x) == len(y) and x[0] not in ATOMS and x[0] not in GROUND
+                and all(p == q or isinstance(p, tuple) and isinstance(q, tuple)
+                        for p, q in zip(x[1:], y[1:]))):
+            return (x[0],) + tuple(lgg(p, q) if isinstance(p, tuple) else p
+                                   for p, q in zip(x[1:], y[1:]))
+        got = memo.get((x, y))
+        if got is None:
+            if _may_be_unbound(x) or _may_be_unbound(y):
+                kind = "v?"
+            elif is_bool(x) and is_bool(y):
+                kind = "vb"
+            else:
+                kind = "v"
+            got = memo[(x, y)] = (kind, fresh())
+        return got
+
+    return tuple(lgg(x, y) for x, y in zip(old, new))
+
+
+# ---------------------------------------------------------------- the product
+
+class Prover:
+    """Explores the product of two programs; raises :class:`NotEquivalent`."""
+
+    def __init__(self, a: Program, b: Program, budget: int):
+        self.a, self.b = a, b
+        self.names = (tuple(sorted(a.code.co_varnames)), tuple(sorted(b.code.co_varnames)))
+        self.states: Dict[tuple, tuple] = {}
+        self.work: List[tuple] = []  # heap of (pc, pc, seq, item)
+        self.seq = 0
+        self.queued: Dict[tuple, Tuple[Side, Side]] = {}
+        self.counter = 0
+        self.budget = budget
+        self.code_pairs = set()
+        self.origin: Dict[tuple, tuple] = {}  # event result -> the key of its event
+
+    def run(self):
+        self.push(initial(self.a), initial(self.b))
+        while self.work:
+            _, _, _, item = heapq.heappop(self.work)
+            self.budget -= 1
+            if self.budget < 0:
+                raise NotEquivalent("the proof needs more steps than allowed")
+            if item[0] == "join":
+                key = item[1]
+                a, b = self.queued.pop(key)
+                a, b = a.copy(), b.copy()
+                _set_positions(a, b, self.names, self.states[key])
+                x, y = observe(a, resumed=True), observe(b, resumed=True)
+                if _holds_state(x) and _holds_state(y) and (x.side.pc, y.side.pc) == key[:2]:
+                    self.match(x, y)  # what is seen at the join itself: explore it
+                else:
+                    self.arrive(x, y)
+            else:
+                self.arrive(observe(item[1]), observe(item[2]))
+
+    def push(self, a, b):
+        """Queue a pair of sides to run to their next observations. The queue runs in
+        program order, so the paths into a join have usually all arrived before the
+        join is explored (once)."""
+        self.seq += 1
+        heapq.heappush(self.work, (a.pc, b.pc, self.seq, ("run", a, b)))
+
+    def arrive(self, x: Obs, y: Obs):
+        """Two observations reached from a queued pair: where either side stands at a
+        join, the state is joined with what is known there (and explored from there
+        later, once); elsewhere they are matched at once."""
+        if x.kind == "join" and not _holds_state(y):
+            x = observe(x.side, stop_at_joins=False)  # the other side cannot wait there
+        if y.kind == "join" and not _holds_state(x):
+            y = observe(y.side, stop_at_joins=False)
+        if not (_holds_state(x) and _holds_state(y)) or (
+                x.side.pc not in x.side.prog.joins and y.side.pc not in y.side.prog.joins):
+            self.match(x, y)
+            return
+        a, b = x.side, y.side
+        key = (a.pc, b.pc, a.blocks, b.blocks, len(a.stack), len(b.stack))
+        _forget_dead(a)
+        _forget_dead(b)
+        if a.lists or b.lists:
+            self.flush_lists(a, b)
+        values = _positions(a, b, self.names)
+        old = self.states.get(key)
+        if old is not None:
+            if instance_of(values, old):
+                return
+            values = generalize(old, values, self.fresh)
+        self.states[key] = values
+        if key not in self.queued:
+            self.queued[key] = (a, b)
+            self.seq += 1
+            heapq.heappush(self.work, (a.pc, b.pc, self.seq, ("join", key)))
+
+    def fresh(self):
+        self.counter += 1
+        return self.counter
+
+    def flush_lists(self, a: Side, b: Side):
+        """At a join the lists the two sides still hold become opaque objects: the
+        k-th list reachable on one side must have the items of the k-th on the other."""
+        tag = ("esc", "join", self.fresh())
+        wa = escape(a, _positions(a, a, (self.names[0], self.names[0]))[:len(a.stack) + len(self.names[0]) + 1], tag)
+        wb = escape(b, _positions(b, b, (self.names[1], self.names[1]))[:len(b.stack) + len(self.names[1]) + 1], tag)
+        la = [v for v in _walk(wa) if v[0] == "list"]
+        lb = [v for v in _walk(wb) if v[0] == "list"]
+        if la != lb:
+            raise NotEquivalent("the lists built on the two sides differ where paths join: %s and %s"
+                                % (_short(la), _short(lb)))
+        a.lists, b.lists = {}, {}
+
+    def follow(self, x, y):
+        """Continue with two successors (sides or pending branches)."""
+        if isinstance(x, Side) and isinstance(y, Side):
+            self.push(x, y)
+            return
+        ox = x if isinstance(x, Obs) else observe(x)
+        oy = y if isinstance(y, Obs) else observe(y)
+        self.arrive(ox, oy)
+
+    def match(self, x: Obs, y: Obs):
+        if x.kind != y.kind:
+            raise NotEquivalent(self.where(x, y, "one side %s, the other %s" % (
+                self.describe(x), self.describe(y))))
+        if x.kind == "diverge":
+            return
+        if x.kind in ("return", "raise"):
+            self.same(escape(x.side, (x.key,), ("esc", 0)), escape(y.side, (y.key,), ("esc", 0)), x, y)
+            return
+        if x.kind == "decide":
+            self.same(x.key, y.key, x, y)
+            self.follow(x.succ[0], y.succ[0])
+            self.follow(x.succ[1], y.succ[1])
+            return
+        # events
+        if x.key != y.key:
+            raise NotEquivalent(self.where(x, y, "different operations: %s and %s" % (
+                self.describe(x), self.describe(y))))
+        self.counter += 1
+        tag = ("esc", self.counter)
+        ins_x = escape(x.side, self.frame_inputs(x) + (x.side.exc,), tag)
+        ins_y = escape(y.side, self.frame_inputs(y) + (y.side.exc,), tag)
+        self.same(ins_x, ins_y, x, y)
+        results = results_for(x, self.counter)
+        for r in results:
+            self.origin[r] = x.key
+        raise_x, raise_y = x.side.copy(), y.side.copy()
+        nx, ny = after_event(x, results), after_event(y, results)
+        if (nx is None) != (ny is None):
+            raise NotEquivalent(self.where(x, y, "an event raises on one side only"))
+        if nx is not None:
+            self.follow(nx, ny)
+        exc = ("exc", self.counter)
+        self.follow(raise_into(raise_x, exc), raise_into(raise_y, exc))
+
+    def frame_inputs(self, obs: Obs) -> tuple:
+        """A call's inputs; a call of a frame-reading builtin also reads every local."""
+        inputs = obs.inputs
+        op = obs.op
+        if op is None or not obs.key[0].startswith("CALL") or not inputs:
+            return inputs
+        callee_keys = [self.origin.get(v) for v in inputs[:2]]
+        if any(k and k[0] in ("LOAD_GLOBAL", "LOAD_NAME") and _name(k) in FRAME_READERS
+               for k in callee_keys):
+            bound = tuple(sorted((n, v) for n, v in obs.side.env.items() if v != UNBOUND))
+            return inputs + (("frame",) + bound,)
+        return inputs
+
+    def same(self, u, v, x, y):
+        if u != v:
+            raise NotEquivalent(self.where(x, y, "different values: %s and %s" % (
+                _short(u), _short(v))))
+        _collect_codes(u, self.code_pairs)
+
+    def describe(self, o: Obs):
+        if o.kind == "event":
+            return "%s%s" % (o.key[0], "" if len(o.key) < 2 else " %r" % (o.key[1],))
+        return o.kind
+
+    def where(self, x, y, what):
+        ox = x.side.offset if x.side is not None else "-"
+        oy = y.side.offset if y.side is not None else "-"
+        return "%s (original offset %s, recompiled offset %s)" % (what, ox, oy)
+
+
+def _holds_state(o: Obs) -> bool:
+    """Whether ``o`` keeps its side as it was at the observation (so the pair can be
+    joined there and explored later)."""
+    return o.kind in ("event", "decide", "join") and o.side is not None
+
+
+def _name(key):
+    arg = key[1]
+    return arg[0] if isinstance(arg, tuple) else arg
+
+
+def _short(v, limit=120):
+    text = repr(v)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
+DEAD = ("c", "dead", "")
+
+
+def _forget_dead(side: Side):
+    """Locals no path reads again hold nothing that matters."""
+    live = side.prog.live
+    if live is None or side.pc >= len(live):
+        return
+    keep = live[side.pc]
+    for name in side.env:
+        if name not in keep:
+            side.env[name] = DEAD
+
+
+def _walk(values):
+    for v in values:
+        if isinstance(v, tuple) and v:
+            yield v
+            if v[0] not in ATOMS and v[0] not in GROUND:
+                yield from _walk(x for x in v[1:] if isinstance(x, tuple))
+
+
+def _collect_codes(v, out):
+    if isinstance(v, tuple):
+        if v and v[0] == "code":
+            out.add(v)
+            return
+        for x in v:
+            if isinstance(x, tuple):
+                _collect_codes(x, out)
+
+
+# ---------------------------------------------------------------- entry points
+
+_SIGNATURE = ("co_argcount", "co_posonlyargcount", "co_kwonlyargcount")
+# flags that change what the code does (generator, varargs, ...); CO_NESTED and
+# CO_NOFREE are bookkeeping
+_FLAG_MASK = 0x0004 | 0x0008 | 0x0020 | 0x0080 | 0x0100 | 0x0200 | 0x0002
+
+
+def same_code(a, b) -> bool:
+    """Level 1: the same instructions on the same constants, names and exception
+    table (line numbers aside), nested code objects alike."""
+    if (a.co_code != b.co_code or a.co_names != b.co_names or a.co_varnames != b.co_varnames
+            or a.co_cellvars != b.co_cellvars or a.co_freevars != b.co_freevars
+            or getattr(a, "co_exceptiontable", None) != getattr(b, "co_exceptiontable", None)
+            or len(a.co_consts) != len(b.co_consts)):
+        return False
+    for x, y in zip(a.co_consts, b.co_consts):
+        if isinstance(x, types.CodeType):
+            if not (isinstance(y, types.CodeType) and x.co_name == y.co_name
+                    and getattr(x, "co_qualname", None) == getattr(y, "co_qualname", None)
+                    and x.co_flags == y.co_flags and x.co_argcount == y.co_argcount
+                    and x.co_posonlyargcount == y.co_posonlyargcount
+                    and x.co_kwonlyargcount == y.co_kwonlyargcount and same_code(x, y)):
+                return False
+        elif const(x, []) != const(y, []):
+            return False
+    return True
+
+
+def prove_text(code, text: str, consts=None, def_name: Optional[str] = None,
+               fixed_global=None) -> None:
+    """Compile ``text`` (decompiled from ``code``) and prove it equivalent to ``code``;
+    raise :class:`NotEquivalent` saying why not."""
+    from .recompile import compile_back
+    try:
+        new, compiled_qualname = compile_back(text, code, "<unveil>", def_name, consts)
+    except (SyntaxError, ValueError) as e:
+        raise NotEquivalent("the text does not compile: %s" % e) from None
+    except Exception as e:  # noqa: BLE001 - LayoutError and kin: not the same function
+        raise NotEquivalent(str(e)) from None
+    check(code, new, new_prefix=compiled_qualname, fixed_global=fixed_global)
+
+
+def check(like, new, new_prefix=None, budget=None, fixed_global=None):
+    """Raise :class:`NotEquivalent` unless ``new`` is proved to do what ``like`` does.
+
+    ``new_prefix``: the qualified name ``new`` was compiled under when it differs
+    from its ``co_qualname`` (the names of the functions it defines start with it).
+    ``fixed_global(name)``: globals known never to change while the code runs and
+    always to exist; loading one is no event (default: Dynamo's, :data:`DYNAMO_GLOBALS`)."""
+    _check_signature(like, new)
+    if same_code(like, new):
+        return
+    if fixed_global is None and any(n.startswith(DYNAMO_GLOBALS) for n in like.co_names):
+        fixed_global = _dynamo_or_builtin
+    a = Program(like, qualname_prefix(like), fixed_global)
+    b = Program(new, new_prefix or qualname_prefix(new), fixed_global)
+    pairs = _same_instructions(a, b)
+    if pairs is None:
+        if budget is None:
+            budget = 2000 + 50 * (len(a.ops) + len(b.ops))
+        prover = Prover(a, b, budget)
+        prover.run()
+        pairs = prover.code_pairs
+    _check_nested(a, b, pairs, fixed_global)
+
+
+def _same_instructions(a: Program, b: Program):
+    """The nested code objects to compare when ``a`` and ``b`` are the same instructions
+    (locals and constants by name and value, exception handlers alike), else None."""
+    if len(a.ops) != len(b.ops):
+        return None
+    pairs = set()
+    for pc, ((_, x), (_, y)) in enumerate(zip(a.ops, b.ops)):
+        if x.kind in ("const", "return_const") and x.kind == y.kind:
+            # by value and type (1, 1.0 and True are equal as Python values)
+            vx, vy = a.value_of_const(x.arg), b.value_of_const(y.arg)
+            if vx != vy:
+                return None
+            _collect_codes(vx, pairs)
+        elif x != y:
+            return None
+        if not BLOCK_STACK and a.handler(pc) != b.handler(pc):
+            return None
+    if a.prefix != b.prefix and any(x.kind == "event" and x.key[0] in ("MAKE_FUNCTION", "STORE_NAME")
+                                    for _, x in a.ops):
+        return None  # qualified names passed as constants: compared relative, by the proof
+    return pairs
+
+
+def qualname_prefix(code) -> Optional[str]:
+    """The qualified name the functions ``code`` defines are named under
+    (``f`` in ``f.<locals>.g``): 3.11+ ``co_qualname``; before, read from the
+    qualified names ``code`` passes to MAKE_FUNCTION (a class body: its ``__qualname__``)."""
+    if hasattr(code, "co_qualname"):
+        return code.co_qualname
+    if not code.co_flags & 0x01 and code.co_name != "<module>":  # a class body
+        for c in code.co_consts:
+            if isinstance(c, str) and (c == code.co_name or c.endswith("." + code.co_name)):
+                return c
+    for c in code.co_consts:
+        if isinstance(c, str) and ".<locals>." in c and c.rsplit(".<locals>.", 1)[0].endswith(code.co_name):
+            return c.rsplit(".<locals>.", 1)[0]
+    return None
+
+
+def _check_signature(like, new):
+    for attr in _SIGNATURE:
+        if getattr(like, attr) != getattr(new, attr):
+            raise NotEquivalent("%s differs: %r, recompiled %r" % (attr, getattr(like, attr), getattr(new, attr)))
+    if (like.co_flags & _FLAG_MASK) != (new.co_flags & _FLAG_MASK):
+        raise NotEquivalent("co_flags differ: %#x, recompiled %#x" % (like.co_flags, new.co_flags))
+    nargs = (like.co_argcount + like.co_kwonlyargcount
+             + bool(like.co_flags & 0x04) + bool(like.co_flags & 0x08))
+    if like.co_varnames[:nargs] != new.co_varnames[:nargs]:
+        raise NotEquivalent("argument names differ: %r, recompiled %r" % (
+            like.co_varnames[:nargs], new.co_varnames[:nargs]))
+    if not set(new.co_freevars) <= set(like.co_freevars):
+        # (a free variable the code never reads may be missing: the closure cell is unused)
+        raise NotEquivalent("free variables differ: %r, recompiled %r" % (like.co_freevars, new.co_freevars))
+
+
+def _check_nested(a: Program, b: Program, pairs, fixed_global=None):
+    for _, name, k in sorted(pairs):
+        ca = [c for c in a.codes if c.co_name == name]
+        cb = [c for c in b.codes if c.co_name == name]
+        if k >= len(ca) or k >= len(cb):
+            raise NotEquivalent("nested code %s missing" % name)
+        if (hasattr(ca[k], "co_qualname") and a.prefix and ca[k].co_qualname.startswith(a.prefix + ".")
+                and _relative(ca[k].co_qualname, a.prefix) != _relative(cb[k].co_qualname, b.prefix)):
+            # (a nested code object Dynamo took over from the user's function keeps that
+            # function's qualified name, which no text compiled elsewhere can give it)
+            raise NotEquivalent("nested %s: qualified names differ: %s, recompiled %s" % (
+                name, ca[k].co_qualname, cb[k].co_qualname))
+        try:
+            check(ca[k], cb[k], fixed_global=fixed_global)
+        except NotEquivalent as e:
+            raise NotEquivalent("in nested %s: %s" % (name, e)) from None
+
+
+def _relative(qualname, prefix):
+    if prefix and qualname.startswith(prefix + "."):
+        return "<self>" + qualname[len(prefix):]
+    return qualname
