@@ -609,6 +609,31 @@ def invert_dict(d):
     return inv
 
 
+class LoggedItems:
+    """Records every item read and write into ``log``."""
+
+    def __init__(self, log):
+        self.log = log
+        self.items = {}
+
+    def __getitem__(self, k):
+        self.log.append(("get", k))
+        return self.items.get(k, k)
+
+    def __setitem__(self, k, v):
+        self.log.append(("set", k, v))
+        self.items[k] = v
+
+
+def swap_logged_items(log, i):
+    # the right side is read left to right, then the targets stored left to
+    # right, each target's key computed just before its store
+    xs = LoggedItems(log)
+    xs[i], xs[i + 1] = xs[i + 1], xs[i]
+    a, xs[i * 2], xs[a] = xs[0], i, xs[1]
+    return log, a
+
+
 def bubble_sort(xs):
     xs = list(xs)
     n = len(xs)
@@ -960,6 +985,7 @@ CASES = [
     (merge_dicts_deep, [({"a": 1, "b": {"c": 2, "l": [1]}}, {"b": {"d": 3, "l": [2]}, "e": 5}), ({}, {}), ({"a": [1]}, {"a": [2]}), ({"a": {}}, {"a": 1})]),
     (group_by_len, [(["a", "bb", "cc", "d", "eee"],), ([],), (["x"],)]),
     (invert_dict, [({"a": 1, "b": 2, "c": 1, "d": 1},), ({},), ({"a": []},)]),
+    (swap_logged_items, [([], 0), ([], 3)]),
     (bubble_sort, [([3, 1, 2],), ([],), ([1, 2, 3],), ([5, -1, 5, 0, 2],), ([1, "a"],)]),
     (quicksort, [([3, 1, 2],), ([],), ([1],), ([5, -1, 5, 0, 2, 9, 3],)]),
     (roman, [(1,), (4,), (9,), (14,), (1994,), (3999,), (0,), (4000,)]),

@@ -9,6 +9,7 @@ from typing import List
 
 from . import values as V
 from .errors import DecompilationError
+from .instructions import pops_pushes
 
 BINOPS = {
     "+": ast.Add, "-": ast.Sub, "*": ast.Mult, "@": ast.MatMult, "/": ast.Div,
@@ -315,24 +316,32 @@ def assign_to(frame: Frame, target, value, ins):
     simple_assign(frame, target, expr, ins)
 
 
-_STORES = {"STORE_FAST", "STORE_NAME", "STORE_GLOBAL", "STORE_DEREF", "STORE_ATTR",
-           "STORE_SUBSCR", "UNPACK_SEQUENCE", "UNPACK_EX"}
-_FEEDS = {"LOAD_FAST", "LOAD_NAME", "LOAD_GLOBAL", "LOAD_DEREF", "LOAD_CONST",
-          "LOAD_ATTR", "SWAP", "ROT", "BINARY_SUBSCR"}
+#: How deep below the values a store pushes for its target the stored value lies.
+_STORE_VALUE_DEPTH = {"STORE_FAST": 0, "STORE_NAME": 0, "STORE_GLOBAL": 0, "STORE_DEREF": 0,
+                      "UNPACK_SEQUENCE": 0, "UNPACK_EX": 0, "STORE_ATTR": 1, "STORE_SUBSCR": 2}
+_STORE_SCAN_LIMIT = 40
 
 
 def _store_follows(frame, ins):
-    """Whether the instructions after ``ins`` store another value computed
-    before it: ``a, b = x, y`` stores one after the other."""
+    """Whether the next store after ``ins`` stores another value computed
+    before it: ``a, b = x, y`` stores one after the other, and the expressions
+    of a target (``xs[j + 1]``) are computed between the stores."""
     instrs = frame.ctx.instrs
     if ins is None or instrs is None:
         return False
-    for k in range(ins.index + 1, min(ins.index + 5, len(instrs))):
-        op = instrs[k].op
-        if op in _STORES:
-            return True
-        if op not in _FEEDS:
+    depth = 0  # values pushed since ``ins``
+    for k in range(ins.index + 1, min(ins.index + _STORE_SCAN_LIMIT, len(instrs))):
+        step = instrs[k]
+        if step.op in _STORE_VALUE_DEPTH:
+            return depth == _STORE_VALUE_DEPTH[step.op]
+        if step.op in ("SWAP", "ROT"):
+            if step.arg > depth > 0:
+                return False  # mixes new values with earlier ones
+            continue
+        pp = pops_pushes(step)
+        if pp is None or pp[0] > depth:
             return False
+        depth += pp[1] - pp[0]
     return False
 
 
