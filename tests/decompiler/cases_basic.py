@@ -811,6 +811,28 @@ def long_expression(a, b, c):
     return ((a + b) * (c - a) // ((b ** 2) + 1) % 97) + (a & b | c ^ (a << 2)) - ((~c) >> 1) + (a if b else c) * 3
 
 
+
+def _seen(log, v):
+    log.append(v)
+    return v
+
+
+def ifexp_before_copied_exit(log, a, b):
+    # 3.10+ copies the rest of the expression (``* ...; +; return``) into
+    # both branches of the conditional expression: it must run once
+    return _seen(log, a) + (_seen(log, b) if a > b else -b) * _seen(log, 2), log
+
+
+def ifexp_before_copied_call(log, a, b):
+    return _seen(log, "f")(log, a if b else _seen(log, b))
+
+
+def ifexp_ending_statement_return(a, b):
+    if a:
+        return (a if b else 3) * 2
+    return b
+
+
 CASES = [
     (arith_precedence, INTS3),
     (arith_power_assoc, INTS2),
@@ -938,4 +960,7 @@ CASES = [
     (ellipsis_none_true, INTS2 + [(0, 0)]),
     (starred_return_tuple, INTS2),
     (long_expression, INTS3),
+    (ifexp_before_copied_exit, [([], 1, 2), ([], 3, 0)]),
+    (ifexp_before_copied_call, [([], 1, 2), ([], 3, 0)]),
+    (ifexp_ending_statement_return, INTS2 + [(0, 0), (1, 0)]),
 ]

@@ -615,6 +615,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         fall = max(self.cfg.blocks[k].end for k in c.blocks)
         if fl == fall and t != fall:
             t, fl, test = fl, t, negate(test)
+        split = self.copied_exit_split(c, t, fl, region)
+        if split is not None:
+            return self.conditional_before_copied_exit(test, t, fl, split, frame)
         # a body that is only a jump (an and/or link's exit) starts where it
         # goes; not a try statement that other code reaches too: that would
         # be structured once here and its code walked again after the if
@@ -700,6 +703,96 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             self.fail("if branches end in different places", self.cfg.at(fl).start)
         frame.stack[:] = then.stack
         return self.transfer(t_exit.target, frame, region, loop) if not region(t_exit.target) else t_exit.target
+
+    def copied_exit_split(self, c: Cond, t, fl, region):
+        """3.10+ copies a small exit block into each branch that jumps to it,
+        also the rest of an expression after a conditional expression
+        (``return x + (a if b else c) * 3``: ``* 3; +; return`` is copied into
+        both branches). When both branches of ``c`` are an expression followed
+        by the same straight code (a copy) to a return, (the index in each
+        branch) where that code starts; else None."""
+        if not COPIES_EXIT_BLOCKS or not (isinstance(t, int) and isinstance(fl, int)) or t == fl:
+            return None
+        ends = [self.private_run_to_return(x, c.blocks, region) for x in (t, fl)]
+        if None in ends:
+            return None
+        f_splits = set(self.expression_ends(fl, ends[1]))
+        for kt in self.expression_ends(t, ends[0]):
+            kf = ends[1] - (ends[0] - kt)
+            if kf not in f_splits:
+                continue
+            tail, copy = self.instrs[kt:ends[0]], self.instrs[kf:ends[1]]
+            if not tail or [(i.op, i.arg) for i in tail] != [(i.op, i.arg) for i in copy]:
+                continue
+            # a copy keeps the line numbers of what it copies; two returns
+            # written in the source have their own (unless the tail goes on
+            # with a value computed before the test: only an expression can)
+            if [i.line for i in tail] == [i.line for i in copy] or self.consumes_earlier_value(tail):
+                return kt, kf
+        return None
+
+    def private_run_to_return(self, start, cond_blocks, region):
+        """Index of the ``return`` that the code at ``start`` runs straight to,
+        reached only from ``cond_blocks`` (no other code jumps into it); or None."""
+        k = start
+        while k < self.n and self.instrs[k].target is None and self.instrs[k].op not in (
+                "RETURN_VALUE", "RAISE_VARARGS", "RERAISE", "FOR_ITER", "YIELD_VALUE"):
+            k += 1
+        if k >= self.n or self.instrs[k].op != "RETURN_VALUE" or not region(start):
+            return None
+        b = self.cfg.at(start)
+        if b is None or b.exc_preds or any(p.id not in cond_blocks for p in b.preds):
+            return None
+        while b.end <= k:
+            nxt = self.cfg.at(b.end)
+            if nxt.exc_preds or [p.id for p in nxt.preds] != [b.id]:
+                return None
+            b = nxt
+        return k
+
+    def expression_ends(self, start, stop):
+        """Indices in ``(start, stop)`` where the plain expression steps from
+        ``start`` have pushed exactly one value (never consuming one pushed
+        before ``start``), in order."""
+        from .instructions import pops_pushes
+        depth = 0
+        for k in range(start, stop):
+            pp = pops_pushes(self.instrs[k])
+            if pp is None or pp[0] > depth:
+                return
+            depth += pp[1] - pp[0]
+            if depth == 1:
+                yield k + 1
+
+    @staticmethod
+    def consumes_earlier_value(tail):
+        """Whether plain expression steps in ``tail``, run on one new value,
+        consume a value pushed before it: only an expression can go on so."""
+        from .instructions import pops_pushes
+        depth = 1
+        for ins in tail:
+            pp = pops_pushes(ins)
+            if pp is None:
+                return False
+            if pp[0] > depth:
+                return True
+            depth += pp[1] - pp[0]
+        return False
+
+    def conditional_before_copied_exit(self, test, t, fl, split, frame):
+        """``test``'s branches up to ``split`` as one conditional expression;
+        the code goes on with the then-branch's copy of the exit."""
+        values = []
+        for start, stop in zip((t, fl), split):
+            branch = frame.copy()
+            branch.stmts = []
+            for k in range(start, stop):
+                E.execute(branch, self.instrs[k])
+            if live(branch.stmts) or len(branch.stack) != len(frame.stack) + 1:
+                self.fail("conditional expression with statements", start)
+            values.append(branch.pop_expr())
+        frame.push(ast.IfExp(test=test, body=values[0], orelse=values[1]))
+        return split[0]
 
     def shared_try(self, index, block_ids):
         """Whether a try statement starts at ``index`` that blocks other
