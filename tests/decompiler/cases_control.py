@@ -330,6 +330,29 @@ def while_complex_condition(a, b):
     return i, j
 
 
+
+def _tested(log, name, v):
+    log.append(name)
+    return v
+
+
+def while_or_chain_condition(log, a, b):
+    # each link of the test is evaluated in order at the top and at the bottom
+    i = 0
+    while _tested(log, "a", i < a) or (_tested(log, "b", b) and i < 4) or not _tested(log, "c", i != 6):
+        i += 1
+        if i > 10:
+            break
+    return log, i
+
+
+def while_negated_and_condition(log, a, b):
+    i = 0
+    while not (_tested(log, "a", i >= a) and _tested(log, "b", b)) and i < 9:
+        i += 1
+    return log, i
+
+
 def while_return_in_loop(a):
     x = 0
     while x < 100:
@@ -966,6 +989,8 @@ CASES = [
     (while_true_break, INTS1 + [(40,)]),
     (while_nested, INTS2),
     (while_complex_condition, INTS2 + [(0, 2), (-1, 9)]),
+    (while_or_chain_condition, [([], 0, 0), ([], 3, 0), ([], 0, 1), ([], 2, 1)]),
+    (while_negated_and_condition, [([], 0, 0), ([], 3, 0), ([], 0, 1), ([], 2, 1)]),
     (while_return_in_loop, INTS1 + [(1000,)]),
     (while_else_with_continue, INTS1 + [(4,)]),
     (while_walrus_loop, INTS1),

@@ -70,6 +70,37 @@ def negate(e):
     return ast.UnaryOp(op=ast.Not(), operand=e)
 
 
+def negate_test(e):
+    """The negation of ``e`` where only its truth is used (a loop's test):
+    ``and``/``or`` turned round by De Morgan, which tests the same operands
+    in the same order and compiles to the same jumps."""
+    if isinstance(e, ast.BoolOp):
+        op = ast.Or if isinstance(e.op, ast.And) else ast.And
+        return ast.BoolOp(op=op(), values=[negate_test(v) for v in e.values])
+    return negate(e)
+
+
+def same_test(a, b):
+    """Whether tests ``a`` and ``b`` are the same up to where their negations
+    sit (De Morgan): they test the same operands in the same order."""
+    return _test_key(a, False) == _test_key(b, False)
+
+
+def _test_key(e, neg):
+    if isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.Not):
+        return _test_key(e.operand, not neg)
+    if isinstance(e, ast.BoolOp):
+        is_and = isinstance(e.op, ast.And) != neg
+        parts = []
+        for v in e.values:
+            k = _test_key(v, neg)
+            parts.extend(k[1] if k[0] == is_and else [k])  # a and (b and c) is a and b and c
+        return (is_and, tuple(parts))
+    if neg and flips(e):
+        return _test_key(negate(e), False)
+    return ("not" if neg else "", ast.dump(e))
+
+
 def flips(e):
     """Whether :func:`negate` turns ``e`` into another comparison (``is``
     into ``is not``, ``in`` into ``not in``), which compiles differently."""
@@ -131,6 +162,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         self.active_handlers = set()  # of the try statements met so far
         self.open_tries = set()  # of those being structured now
         self.finally_copies = {}  # start index -> index after the copy
+        self.active_latches = set()  # starts of the bottom tests of the loops being structured
         self._doms = {}
 
     # ------------------------------------------------------------ regions
@@ -427,8 +459,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if isinstance(index, tuple):
             return None
         b = self.cfg.at(index)
-        if b is None or not self.cfg.is_conditional(b):
-            return None
+        if b is None or not self.cfg.is_conditional(b) or index in self.active_latches:
+            return None  # (a loop's bottom test is not a link of an ``if`` in its body)
         if any(p.id not in chain_blocks for p in b.preds) or b.exc_preds:
             return None
         if any(self.cfg.blocks[k].handler != b.handler for k in chain_blocks):
@@ -1076,6 +1108,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                         # while the body also loops through a bottom test
                         body = self.cfg.at(start)
                         found = self.find_latch(body, exit_, probe) if body is not None else None
+                        if found is not None and not same_test(test, found[1]):
+                            found = None  # the bottom test is another one: not a copy of this
                         if found is not None and body.start not in self.active_loops:
                             self.active_loops.add(body.start)
                             try:
@@ -1161,7 +1195,11 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         else:
             skip_starts = {self.cfg.blocks[k].start for k in skip}
             region = lambda i: inside(i) and i != latch and i not in skip_starts
-            ex = self.walk(start, body, region, loop)
+            self.active_latches.add(latch)
+            try:
+                ex = self.walk(start, body, region, loop)
+            finally:
+                self.active_latches.discard(latch)
         if (ex.kind == "leave" and ex.target not in conts and loop.break_target is not None
                 and self.same_place(ex.target, loop.break_target)):
             # the body's last statement leaves the loop: a ``break`` (3.11
@@ -1188,6 +1226,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             if found is None:
                 continue
             lstart, test = found
+            entry = c.expr if body_start == c.true else negate(c.expr)
+            if not same_test(entry, test):
+                continue  # the bottom test is not a copy of the entry's
             self.active_loops.add(h.start)
             try:
                 return self.while_loop(test, h.start, exit_, frame, self.natural(h), h, lstart)
@@ -1201,30 +1242,54 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         start of that test and the condition that keeps the loop going."""
         if not self.is_loop_header(h):
             return None
-        latch = None
-        for lb in self.cfg.back_edge_sources(h):
-            if self.cfg.is_conditional(lb):
-                latch = lb
-        if latch is None:
+        # the bottom test is laid out last (an ``if ...: continue`` may jump
+        # back too; so do the earlier links of an and/or chain)
+        latches = [lb for lb in self.cfg.back_edge_sources(h) if self.cfg.is_conditional(lb)]
+        if not latches:
             return None
-        # the latch condition may start in an earlier block of an and/or chain
-        lstart = self.latch_start(latch, self.natural(h))
-        probe = frame.copy()
-        probe.stmts = []
-        lb = self.cfg.at(lstart)
-        try:
-            for k in range(lb.start, lb.end - 1):
-                E.execute(probe, self.instrs[k])
-            lc = self.condition(lb, probe)
-        except DecompilationError:
-            return None
-        if live(probe.stmts):
-            return None  # statements before the test (a walrus in it is not one)
-        if lc.true == h.start and self.same_place(lc.false, exit_):
-            return lstart, lc.expr
-        if lc.false == h.start and self.same_place(lc.true, exit_):
-            return lstart, negate(lc.expr)  # ``while not c``: jumps back while c is false
+        latch = max(latches, key=lambda b: b.start)
+        # the latch condition may start in an earlier block of an and/or
+        # chain: the earliest start whose condition is the whole test
+        for lb in self.latch_chain_starts(latch, self.natural(h)):
+            probe = frame.copy()
+            probe.stmts = []
+            try:
+                for k in range(lb.start, lb.end - 1):
+                    E.execute(probe, self.instrs[k])
+                lc = self.condition(lb, probe)
+            except DecompilationError:
+                continue
+            if live(probe.stmts) or latch.id not in lc.blocks:
+                continue  # statements before the test (a walrus in it is not one)
+            if lc.true == h.start and self.same_place(lc.false, exit_):
+                return lb.start, lc.expr
+            if lc.false == h.start and self.same_place(lc.true, exit_):
+                return lb.start, negate_test(lc.expr)  # ``while not c``: jumps back while c is false
         return None
+
+    def latch_chain_starts(self, latch: Block, body_starts, limit=64):
+        """The blocks where the condition ending in ``latch`` may start,
+        earliest first: ``latch`` and the test blocks laid out just before it
+        that compute only their test (the links of an and/or chain)."""
+        from .instructions import pops_pushes
+        chain = [latch]
+        b = latch
+        while len(chain) < limit and b.start > 0:
+            p = self.cfg.containing(b.start - 1)
+            if p.start not in body_starts or not self.cfg.is_conditional(p):
+                break
+            depth = 0
+            for k in range(p.start, p.end - 1):
+                pp = pops_pushes(self.instrs[k])
+                if pp is None or pp[0] > depth:
+                    depth = None
+                    break
+                depth += pp[1] - pp[0]
+            if depth != 1:
+                break
+            chain.append(p)
+            b = p
+        return reversed(chain)
 
     def latch_start(self, latch: Block, body_starts):
         """First block of the condition chain that ends in ``latch``."""
