@@ -353,6 +353,19 @@ def while_negated_and_condition(log, a, b):
     return log, i
 
 
+
+def chain_and_in_if(log, k, x):
+    # the chained comparison's middle operand is computed once
+    if 0 <= _tested(log, "k", k) < 10 and (k != 4 or _tested(log, "x", x)):
+        return log, 1
+    return log, 2
+
+
+def assert_chain_and(log, k, x):
+    assert 0 <= _tested(log, "k", k) < 10 and _tested(log, "x", x), log
+    return log
+
+
 def while_return_in_loop(a):
     x = 0
     while x < 100:
@@ -989,6 +1002,8 @@ CASES = [
     (while_true_break, INTS1 + [(40,)]),
     (while_nested, INTS2),
     (while_complex_condition, INTS2 + [(0, 2), (-1, 9)]),
+    (chain_and_in_if, [([], k, x) for k in (-1, 0, 4, 10) for x in (0, 1)]),
+    (assert_chain_and, [([], k, x) for k in (-1, 0, 4, 10) for x in (0, 1)]),
     (while_or_chain_condition, [([], 0, 0), ([], 3, 0), ([], 0, 1), ([], 2, 1)]),
     (while_negated_and_condition, [([], 0, 0), ([], 3, 0), ([], 0, 1), ([], 2, 1)]),
     (while_return_in_loop, INTS1 + [(1000,)]),

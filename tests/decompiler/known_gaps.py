@@ -15,7 +15,6 @@ REFUSED = {
     'tests/decompiler/test_differential.py::test_differential[basic:star_in_call]': ('3.8', '3.9', '3.10', '3.11', '3.12', '3.13'),
     'tests/decompiler/test_differential.py::test_differential[basic:star_in_call_kwargs]': ('3.8', '3.9', '3.10', '3.11', '3.12', '3.13'),
     'tests/decompiler/test_differential.py::test_differential[basic:star_in_dict]': ('3.8',),
-    'tests/decompiler/test_differential.py::test_differential[exceptions:assert_complex_condition]': ('3.9', '3.10', '3.11', '3.12', '3.13'),
     'tests/decompiler/test_differential.py::test_differential[exceptions:try_break_in_finally]': ('3.11', '3.12', '3.13'),
     'tests/decompiler/test_differential.py::test_differential[exceptions:try_in_loop_break_continue]': ('3.8', '3.10'),
     'tests/decompiler/test_differential.py::test_differential[exceptions:try_return_in_else]': ('3.8',),

@@ -101,6 +101,23 @@ def _test_key(e, neg):
     return ("not" if neg else "", ast.dump(e))
 
 
+def keeps_operand(test, frame):
+    """Whether ``test`` is a link of a chained comparison whose last operand
+    stays on the stack (for the next link; the other path drops it)."""
+    return (isinstance(test, ast.Compare) and bool(frame.stack)
+            and test.comparators[-1] is frame.stack[-1])
+
+
+def chain_into(a, b):
+    """``a`` chained with ``b``'s comparison (:func:`chain_compare`), also when
+    ``b`` is an ``and`` whose first operand is that comparison (the rest of the
+    chain's links merged first): ``0 <= k < 10 and x``."""
+    if isinstance(b, ast.BoolOp) and isinstance(b.op, ast.And) and not getattr(b, "_paren", False):
+        first = chain_compare(a, b.values[0])
+        return first and ast.BoolOp(op=ast.And(), values=[first] + b.values[1:])
+    return chain_compare(a, b)
+
+
 def flips(e):
     """Whether :func:`negate` turns ``e`` into another comparison (``is``
     into ``is not``, ``in`` into ``not in``), which compiles differently."""
@@ -354,13 +371,14 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                            "POP_JUMP_IF_NOT_NONE"):
             self.fail("unexpected conditional jump", last.index)
         c = self.condition_from(block, frame)
-        c.true = self.through_trampoline(c.true, c.frame)
-        c.false = self.through_trampoline(c.false, c.frame)
+        kept = keeps_operand(c.expr, c.frame)
+        c.true = self.through_trampoline(c.true, c.frame, kept)
+        c.false = self.through_trampoline(c.false, c.frame, kept)
         while self.merge_next(c):
             pass
         return c
 
-    def through_trampoline(self, target, frame):
+    def through_trampoline(self, target, frame, kept=False):
         """A block that only drops the value a chained comparison kept
         (``POP_TOP; JUMP X``) counts as a jump to X."""
         b = self.cfg.at(target)
@@ -372,6 +390,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             return ("pop", ins[1].target, target)
         if len(ins) == 1 and ins[0].op == "POP_TOP" and len(b.preds) == 1 and b.end < self.n:
             return ("pop", b.end, target)  # ...or falls into it
+        if (ins[0].op == "POP_TOP" and len(b.preds) == 1 and not b.exc_preds and kept
+                and self.copied_exit_key(b.start + 1) is not None):
+            return ("pop", b.start + 1, target)  # ...or to a copy of the exit (3.12+)
         return target
 
     def returns_at(self, index):
@@ -448,6 +469,22 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 return ("return", type(a.arg).__name__, repr(a.arg))
         return index
 
+    def copied_exit_key(self, index, limit=5):
+        """What the code at ``index`` stands for when it is a small exit (straight
+        code to a return or raise) that the compiler may have copied: the copies
+        are the same instructions, from the same lines, under the same handler.
+        None for any other code."""
+        if not isinstance(index, int) or not 0 <= index < self.n:
+            return None
+        steps = []
+        for ins in self.instrs[index:index + limit]:
+            if ins.target is not None or ins.op in ("RERAISE", "FOR_ITER", "YIELD_VALUE", "SEND"):
+                return None
+            steps.append((ins.op, repr(ins.arg), ins.line))
+            if ins.op in ("RETURN_VALUE", "RAISE_VARARGS"):
+                return ("exit", self.cfg.containing(index).handler, tuple(steps))
+        return None
+
     def same_place(self, a, b):
         if isinstance(a, int) and isinstance(b, int) and self.same_after_copies(a, b):
             return True  # one branch jumps to a finally's inlined copy, the other falls past it
@@ -493,8 +530,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         sub = self.condition_from(b, f)
         # reduce the candidate with its own private successors first, so
         # ``a or (b and c)`` merges inside out
-        sub.true = self.through_trampoline(sub.true, sub.frame)
-        sub.false = self.through_trampoline(sub.false, sub.frame)
+        kept = keeps_operand(sub.expr, sub.frame)
+        sub.true = self.through_trampoline(sub.true, sub.frame, kept)
+        sub.false = self.through_trampoline(sub.false, sub.frame, kept)
         while self.merge_next(sub):
             pass
         return sub
@@ -537,45 +575,67 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             frame = c.frame
             if isinstance(idx, tuple):
                 continue
-            sub = self.pure_condition(idx, frame, c.blocks)
+            over = self.jump_over_cleanup(idx, c.blocks)
+            if over is not None:
+                idx, c_blocks = over
+            else:
+                c_blocks = c.blocks
+            sub = self.pure_condition(idx, frame, c_blocks)
             if sub is None:
                 continue
             st, sf = sub.true, sub.false
             other = c.false if side == "true" else c.true
             if self.is_jump_body(c, other):
                 continue
-            other = self.alias(other[1] if isinstance(other, tuple) else other)
+            place = self.alias
+            if isinstance(other, tuple) and self.cfg.at(other[1]) is None and self.copied_exit_key(other[1]):
+                # a chained comparison's cleanup goes on with a copy of the exit (3.12+)
+                place = lambda i: self.copied_exit_key(i) or self.alias(i)
+            other = place(other[1] if isinstance(other, tuple) else other)
             stn = st[1] if isinstance(st, tuple) else st
             sfn = sf[1] if isinstance(sf, tuple) else sf
             true, false = stn, sfn
             if side == "true":
-                if other == self.alias(sfn):
-                    expr = chain_compare(c.expr, sub.expr) or bool_op(ast.And, c.expr, sub.expr)
-                elif other == self.alias(stn) and flips(c.expr) and not flips(sub.expr):
+                if other == place(sfn):
+                    expr = chain_into(c.expr, sub.expr) or bool_op(ast.And, c.expr, sub.expr)
+                elif other == place(stn) and flips(c.expr) and not flips(sub.expr):
                     # ``a is None and not b``: the same as ``a is not None or b``,
                     # but only this keeps the first test as it is compiled
                     expr = bool_op(ast.And, c.expr, negate(sub.expr))
                     true, false = sfn, stn
-                elif other == self.alias(stn):
+                elif other == place(stn):
                     expr = bool_op(ast.Or, negate(c.expr), sub.expr)
                 else:
                     continue
             else:
-                if other == self.alias(stn):
+                if other == place(stn):
                     expr = bool_op(ast.Or, c.expr, sub.expr)
-                elif other == self.alias(sfn) and flips(c.expr) and not flips(sub.expr):
+                elif other == place(sfn) and flips(c.expr) and not flips(sub.expr):
                     expr = bool_op(ast.Or, c.expr, negate(sub.expr))
                     true, false = sfn, stn
-                elif other == self.alias(sfn):
+                elif other == place(sfn):
                     expr = bool_op(ast.And, negate(c.expr), sub.expr)
                 else:
                     continue
             c.expr = expr
             c.true, c.false = true, false
             c.frame = sub.frame
-            c.blocks = c.blocks | sub.blocks
+            c.blocks = c_blocks | sub.blocks
             return True
         return False
+
+    def jump_over_cleanup(self, index, chain_blocks):
+        """A chained comparison's true path jumps over the cleanup of its false
+        path (``POP_TOP``, then a jump or a copy of the exit): when ``index``
+        is such a jump, reached only from ``chain_blocks``, (where it goes,
+        ``chain_blocks`` with it)."""
+        b = self.cfg.at(index)
+        if (b is None or b.end - b.start != 1 or self.instrs[index].op != "JUMP"
+                or index + 1 >= self.n or self.instrs[index + 1].op != "POP_TOP"
+                or self.instrs[index].target <= index + 1
+                or any(p.id not in chain_blocks for p in b.preds)):
+            return None
+        return self.instrs[index].target, chain_blocks | {b.id}
 
     def is_jump_body(self, c: Cond, index):
         """Whether ``index``, where ``c`` falls through, is a lone jump that
