@@ -1265,8 +1265,18 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             # the body's last statement leaves the loop: a ``break`` (3.11
             # reaches the code after the loop through a copy of it)
             body.emit(ast.Break())
+        left_to = None
+        if (ex.kind == "leave" and ex.target not in conts and loop.break_target is None
+                and exit_ is None):
+            # a ``while True`` body that leaves the loop where no jump says
+            # ``break`` (it goes to a return): the end of the body is not the
+            # way back to its start
+            body.emit(ast.Break())
+            left_to = ex.target
         stmts = strip_trailing_continue(body.stmts)
         orelse, follow = self.loop_else(exit_, brk, frame, None)
+        if follow is None:
+            follow = left_to
         frame.emit(ast.While(test=test if test is not None else E.const(True),
                              body=stmts or [ast.Pass()], orelse=orelse))
         if follow is None:
