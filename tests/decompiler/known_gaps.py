@@ -7,7 +7,6 @@ most of them from silently wrong text into refusals; each is a decompiler bug to
 """
 REFUSED = {
     'tests/decompiler/test_async.py::test_async_behaviour[afor_else_break_continue]': ('3.10', '3.13'),
-    'tests/decompiler/test_async.py::test_async_behaviour[afor_in_for]': ('3.8', '3.9', '3.10'),
     'tests/decompiler/test_async.py::test_async_behaviour[await_loop_break_continue]': ('3.13',),
     'tests/decompiler/test_differential.py::test_differential[async:async_for_else_break_continue]': ('3.10', '3.13'),
     'tests/decompiler/test_differential.py::test_differential[basic:bool_deep_nesting]': ('3.12', '3.13'),

@@ -1230,6 +1230,11 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         code after the loop, and none is made."""
         if brk is None or exit_ is None or brk == exit_:
             return [], exit_ if exit_ is not None else brk
+        if self.instrs[exit_].op == "END_ASYNC_FOR" and (
+                brk == exit_ + 1 or self.thread(exit_ + 1) == (brk, False)):
+            # an async for's way out only drops the iterator and goes where
+            # ``break`` goes (<=3.9 threads the break's jump): no else clause
+            return [], exit_ + 1
         else_frame = frame.copy()
         else_frame.stmts = []
         start = self.cfg.at(exit_)
