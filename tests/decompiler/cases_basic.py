@@ -833,6 +833,27 @@ def ifexp_ending_statement_return(a, b):
     return b
 
 
+
+class _Truth:
+    """Records each truth test of it into ``log``."""
+
+    def __init__(self, log, name, value):
+        self.log, self.name, self.value = log, name, value
+
+    def __bool__(self):
+        self.log.append(self.name)
+        return self.value
+
+
+def bool_nested_same_op(log, a, b, c):
+    # the parenthesized operation's value is tested again (3.12+ bytecode)
+    x, y, z = _Truth(log, "x", a), _Truth(log, "y", b), _Truth(log, "z", c)
+    r1 = (x and y) and z
+    r2 = (x or y) or z
+    r3 = x and y and z
+    return log, r1.name, r2.name, r3.name
+
+
 CASES = [
     (arith_precedence, INTS3),
     (arith_power_assoc, INTS2),
@@ -960,6 +981,7 @@ CASES = [
     (ellipsis_none_true, INTS2 + [(0, 0)]),
     (starred_return_tuple, INTS2),
     (long_expression, INTS3),
+    (bool_nested_same_op, [([], a, b, c) for a in (False, True) for b in (False, True) for c in (False, True)]),
     (ifexp_before_copied_exit, [([], 1, 2), ([], 3, 0)]),
     (ifexp_before_copied_call, [([], 1, 2), ([], 3, 0)]),
     (ifexp_ending_statement_return, INTS2 + [(0, 0), (1, 0)]),

@@ -9,7 +9,6 @@ REFUSED = {
     'tests/decompiler/test_async.py::test_async_behaviour[afor_else_break_continue]': ('3.10', '3.13'),
     'tests/decompiler/test_async.py::test_async_behaviour[await_loop_break_continue]': ('3.13',),
     'tests/decompiler/test_differential.py::test_differential[async:async_for_else_break_continue]': ('3.10', '3.13'),
-    'tests/decompiler/test_differential.py::test_differential[basic:bool_deep_nesting]': ('3.12', '3.13'),
     'tests/decompiler/test_differential.py::test_differential[basic:star_in_call]': ('3.8', '3.9', '3.10', '3.11', '3.12', '3.13'),
     'tests/decompiler/test_differential.py::test_differential[basic:star_in_call_kwargs]': ('3.8', '3.9', '3.10', '3.11', '3.12', '3.13'),
     'tests/decompiler/test_differential.py::test_differential[basic:star_in_dict]': ('3.8',),

@@ -996,7 +996,12 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if live(right_frame.stmts):
             self.fail("short-circuit operand with statements", last.index)
         frame.stack[:] = right_frame.stack
-        frame.push(bool_op(op, left, right))
+        node = bool_op(op, left, right)
+        if target < self.n and self.instrs[target].op == last.op:
+            # its value is tested again by the same operator: ``(a and b) and c``
+            # (3.12+ no longer threads the jump; a and b and c tests a once)
+            node._paren = True
+        frame.push(node)
         return self.transfer(target, frame, region, loop) if not region(target) else target
 
     def drops_kept_operand(self, target):
