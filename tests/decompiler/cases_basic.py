@@ -854,6 +854,23 @@ def bool_nested_same_op(log, a, b, c):
     return log, r1.name, r2.name, r3.name
 
 
+
+def star_call_dict_literals(a, b):
+    # keyword groups and ``**{...}`` displays stay apart: a duplicate key is
+    # a TypeError when the call runs, not a SyntaxError
+    xs = [a]
+    out = [kwfn(*xs, x=1, **{"y": b}), kwfn(*xs, **{"class": a}), {**{}, **{"k": a}}]
+    try:
+        kwfn(*xs, x=a, **{"x": b})
+    except TypeError as e:
+        out.append(type(e).__name__)
+    try:
+        kwfn(*xs, **{1: b})
+    except TypeError as e:
+        out.append(type(e).__name__)
+    return out
+
+
 CASES = [
     (arith_precedence, INTS3),
     (arith_power_assoc, INTS2),
@@ -981,6 +998,7 @@ CASES = [
     (ellipsis_none_true, INTS2 + [(0, 0)]),
     (starred_return_tuple, INTS2),
     (long_expression, INTS3),
+    (star_call_dict_literals, INTS2),
     (bool_nested_same_op, [([], a, b, c) for a in (False, True) for b in (False, True) for c in (False, True)]),
     (ifexp_before_copied_exit, [([], 1, 2), ([], 3, 0)]),
     (ifexp_before_copied_call, [([], 1, 2), ([], 3, 0)]),

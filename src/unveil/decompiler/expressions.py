@@ -811,18 +811,41 @@ def _dict_update(f, ins):
     f.stack[-ins.arg] = ast.Dict(keys=list(d.keys) + [None], values=list(d.values) + [v])
 
 
+def _is_key_group(part, after_group, in_call):
+    """Whether ``part``, merged by <=3.8's BUILD_MAP_UNPACK(_WITH_CALL), is a
+    group of ``key: value`` items (keywords in a call) written in place: the
+    compiler makes one map of each run of them, never an empty one, so an empty
+    map or one right after another is a ``**{...}`` of the source."""
+    if not isinstance(part, ast.Dict) or not part.keys or after_group:
+        return False
+    if None in part.keys:
+        return False
+    return not in_call or all(_keyword_name(k) for k in part.keys)
+
+
+def _keyword_name(key):
+    """Whether ``key`` (a dict display's key) can be written as ``key=value`` in a call."""
+    import keyword
+    return (isinstance(key, ast.Constant) and isinstance(key.value, str)
+            and key.value.isidentifier() and not keyword.iskeyword(key.value))
+
+
 def _build_unpack(kind):
     def run(f, ins):
         parts = [f.expr(v, ins) for v in f.popn(ins.arg, ins)]
         if kind == "map":
             keys, vals = [], []
+            after_group = False
             for p in parts:
-                if isinstance(p, ast.Dict):
+                if _is_key_group(p, after_group, ins.op == "BUILD_MAP_UNPACK_WITH_CALL"):
                     keys.extend(p.keys)
                     vals.extend(p.values)
+                    after_group = True
                 else:
+                    # ``**{...}``: a dict display unpacked (run as it was built)
                     keys.append(None)
                     vals.append(p)
+                    after_group = isinstance(p, ast.Dict)
             f.push(ast.Dict(keys=keys, values=vals))
             return
         elts = []
@@ -915,7 +938,7 @@ def _call_function_ex(f, ins):
         arg_nodes = [ast.Starred(value=args, ctx=ast.Load())]
     keywords = []
     if kw is not None:
-        if isinstance(kw, ast.Dict):
+        if isinstance(kw, ast.Dict) and all(k is None or _keyword_name(k) for k in kw.keys):
             for k, v in zip(kw.keys, kw.values):
                 if k is None:
                     keywords.append(ast.keyword(arg=None, value=v))
