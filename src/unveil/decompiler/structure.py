@@ -850,8 +850,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         depth = 0
         for k in range(start, stop):
             pp = pops_pushes(self.instrs[k])
-            if pp is None or pp[0] > depth:
-                return
+            if pp is None or pp[0] > depth or self.instrs[k].op in ASYNC_OPS:
+                return  # (an await is the walker's to fold)
             depth += pp[1] - pp[0]
             if depth == 1:
                 yield k + 1
