@@ -670,6 +670,13 @@ def swap_logged_items(log, i):
     return log, a
 
 
+def walrus_in_tuple_target(log, i):
+    # both values are computed before the first store, the walrus after it
+    xs = LoggedItems(log)
+    a, xs[(c := xs[i] + 1)] = xs[i + 1], xs[i + 2]
+    return log, a, c
+
+
 def bubble_sort(xs):
     xs = list(xs)
     n = len(xs)
@@ -1026,6 +1033,7 @@ CASES = [
     (group_by_len, [(["a", "bb", "cc", "d", "eee"],), ([],), (["x"],)]),
     (invert_dict, [({"a": 1, "b": 2, "c": 1, "d": 1},), ({},), ({"a": []},)]),
     (swap_logged_items, [([], 0), ([], 3)]),
+    (walrus_in_tuple_target, [([], 0), ([], 3)]),
     (bubble_sort, [([3, 1, 2],), ([],), ([1, 2, 3],), ([5, -1, 5, 0, 2],), ([1, "a"],)]),
     (quicksort, [([3, 1, 2],), ([],), ([1],), ([5, -1, 5, 0, 2, 9, 3],)]),
     (roman, [(1,), (4,), (9,), (14,), (1994,), (3999,), (0,), (4000,)]),

@@ -9,7 +9,7 @@ from typing import List
 
 from . import values as V
 from .errors import DecompilationError
-from .instructions import pops_pushes
+from .instructions import is_walrus_store, pops_pushes
 
 BINOPS = {
     "+": ast.Add, "-": ast.Sub, "*": ast.Mult, "@": ast.MatMult, "/": ast.Div,
@@ -330,8 +330,14 @@ def _store_follows(frame, ins):
     if ins is None or instrs is None:
         return False
     depth = 0  # values pushed since ``ins``
-    for k in range(ins.index + 1, min(ins.index + _STORE_SCAN_LIMIT, len(instrs))):
+    stop = min(ins.index + _STORE_SCAN_LIMIT, len(instrs))
+    k = ins.index
+    while k + 1 < stop:
+        k += 1
         step = instrs[k]
+        if depth and k + 1 < stop and is_walrus_store(instrs, k + 1):
+            k += 1  # ``(c := value)`` in a target: the value stays where it is
+            continue
         if step.op in _STORE_VALUE_DEPTH:
             return depth == _STORE_VALUE_DEPTH[step.op]
         if step.op in ("SWAP", "ROT"):
