@@ -811,6 +811,66 @@ def long_expression(a, b, c):
     return ((a + b) * (c - a) // ((b ** 2) + 1) % 97) + (a & b | c ^ (a << 2)) - ((~c) >> 1) + (a if b else c) * 3
 
 
+
+def _seen(log, v):
+    log.append(v)
+    return v
+
+
+def ifexp_before_copied_exit(log, a, b):
+    # 3.10+ copies the rest of the expression (``* ...; +; return``) into
+    # both branches of the conditional expression: it must run once
+    return _seen(log, a) + (_seen(log, b) if a > b else -b) * _seen(log, 2), log
+
+
+def ifexp_before_copied_call(log, a, b):
+    return _seen(log, "f")(log, a if b else _seen(log, b))
+
+
+def ifexp_ending_statement_return(a, b):
+    if a:
+        return (a if b else 3) * 2
+    return b
+
+
+
+class _Truth:
+    """Records each truth test of it into ``log``."""
+
+    def __init__(self, log, name, value):
+        self.log, self.name, self.value = log, name, value
+
+    def __bool__(self):
+        self.log.append(self.name)
+        return self.value
+
+
+def bool_nested_same_op(log, a, b, c):
+    # the parenthesized operation's value is tested again (3.12+ bytecode)
+    x, y, z = _Truth(log, "x", a), _Truth(log, "y", b), _Truth(log, "z", c)
+    r1 = (x and y) and z
+    r2 = (x or y) or z
+    r3 = x and y and z
+    return log, r1.name, r2.name, r3.name
+
+
+
+def star_call_dict_literals(a, b):
+    # keyword groups and ``**{...}`` displays stay apart: a duplicate key is
+    # a TypeError when the call runs, not a SyntaxError
+    xs = [a]
+    out = [kwfn(*xs, x=1, **{"y": b}), kwfn(*xs, **{"class": a}), {**{}, **{"k": a}}]
+    try:
+        kwfn(*xs, x=a, **{"x": b})
+    except TypeError as e:
+        out.append(type(e).__name__)
+    try:
+        kwfn(*xs, **{1: b})
+    except TypeError as e:
+        out.append(type(e).__name__)
+    return out
+
+
 CASES = [
     (arith_precedence, INTS3),
     (arith_power_assoc, INTS2),
@@ -938,4 +998,9 @@ CASES = [
     (ellipsis_none_true, INTS2 + [(0, 0)]),
     (starred_return_tuple, INTS2),
     (long_expression, INTS3),
+    (star_call_dict_literals, INTS2),
+    (bool_nested_same_op, [([], a, b, c) for a in (False, True) for b in (False, True) for c in (False, True)]),
+    (ifexp_before_copied_exit, [([], 1, 2), ([], 3, 0)]),
+    (ifexp_before_copied_call, [([], 1, 2), ([], 3, 0)]),
+    (ifexp_ending_statement_return, INTS2 + [(0, 0), (1, 0)]),
 ]

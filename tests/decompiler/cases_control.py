@@ -330,6 +330,42 @@ def while_complex_condition(a, b):
     return i, j
 
 
+
+def _tested(log, name, v):
+    log.append(name)
+    return v
+
+
+def while_or_chain_condition(log, a, b):
+    # each link of the test is evaluated in order at the top and at the bottom
+    i = 0
+    while _tested(log, "a", i < a) or (_tested(log, "b", b) and i < 4) or not _tested(log, "c", i != 6):
+        i += 1
+        if i > 10:
+            break
+    return log, i
+
+
+def while_negated_and_condition(log, a, b):
+    i = 0
+    while not (_tested(log, "a", i >= a) and _tested(log, "b", b)) and i < 9:
+        i += 1
+    return log, i
+
+
+
+def chain_and_in_if(log, k, x):
+    # the chained comparison's middle operand is computed once
+    if 0 <= _tested(log, "k", k) < 10 and (k != 4 or _tested(log, "x", x)):
+        return log, 1
+    return log, 2
+
+
+def assert_chain_and(log, k, x):
+    assert 0 <= _tested(log, "k", k) < 10 and _tested(log, "x", x), log
+    return log
+
+
 def while_return_in_loop(a):
     x = 0
     while x < 100:
@@ -607,6 +643,38 @@ def invert_dict(d):
         else:
             inv[v] = k
     return inv
+
+
+class LoggedItems:
+    """Records every item read and write into ``log``."""
+
+    def __init__(self, log):
+        self.log = log
+        self.items = {}
+
+    def __getitem__(self, k):
+        self.log.append(("get", k))
+        return self.items.get(k, k)
+
+    def __setitem__(self, k, v):
+        self.log.append(("set", k, v))
+        self.items[k] = v
+
+
+def swap_logged_items(log, i):
+    # the right side is read left to right, then the targets stored left to
+    # right, each target's key computed just before its store
+    xs = LoggedItems(log)
+    xs[i], xs[i + 1] = xs[i + 1], xs[i]
+    a, xs[i * 2], xs[a] = xs[0], i, xs[1]
+    return log, a
+
+
+def walrus_in_tuple_target(log, i):
+    # both values are computed before the first store, the walrus after it
+    xs = LoggedItems(log)
+    a, xs[(c := xs[i] + 1)] = xs[i + 1], xs[i + 2]
+    return log, a, c
 
 
 def bubble_sort(xs):
@@ -1080,6 +1148,10 @@ CASES = [
     (while_true_break, INTS1 + [(40,)]),
     (while_nested, INTS2),
     (while_complex_condition, INTS2 + [(0, 2), (-1, 9)]),
+    (chain_and_in_if, [([], k, x) for k in (-1, 0, 4, 10) for x in (0, 1)]),
+    (assert_chain_and, [([], k, x) for k in (-1, 0, 4, 10) for x in (0, 1)]),
+    (while_or_chain_condition, [([], 0, 0), ([], 3, 0), ([], 0, 1), ([], 2, 1)]),
+    (while_negated_and_condition, [([], 0, 0), ([], 3, 0), ([], 0, 1), ([], 2, 1)]),
     (while_return_in_loop, INTS1 + [(1000,)]),
     (while_else_with_continue, INTS1 + [(4,)]),
     (while_walrus_loop, INTS1),
@@ -1099,6 +1171,8 @@ CASES = [
     (merge_dicts_deep, [({"a": 1, "b": {"c": 2, "l": [1]}}, {"b": {"d": 3, "l": [2]}, "e": 5}), ({}, {}), ({"a": [1]}, {"a": [2]}), ({"a": {}}, {"a": 1})]),
     (group_by_len, [(["a", "bb", "cc", "d", "eee"],), ([],), (["x"],)]),
     (invert_dict, [({"a": 1, "b": 2, "c": 1, "d": 1},), ({},), ({"a": []},)]),
+    (swap_logged_items, [([], 0), ([], 3)]),
+    (walrus_in_tuple_target, [([], 0), ([], 3)]),
     (bubble_sort, [([3, 1, 2],), ([],), ([1, 2, 3],), ([5, -1, 5, 0, 2],), ([1, "a"],)]),
     (quicksort, [([3, 1, 2],), ([],), ([1],), ([5, -1, 5, 0, 2, 9, 3],)]),
     (roman, [(1,), (4,), (9,), (14,), (1994,), (3999,), (0,), (4000,)]),

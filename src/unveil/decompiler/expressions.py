@@ -9,6 +9,7 @@ from typing import List
 
 from . import values as V
 from .errors import DecompilationError
+from .instructions import is_walrus_store, pops_pushes
 
 BINOPS = {
     "+": ast.Add, "-": ast.Sub, "*": ast.Mult, "@": ast.MatMult, "/": ast.Div,
@@ -315,24 +316,38 @@ def assign_to(frame: Frame, target, value, ins):
     simple_assign(frame, target, expr, ins)
 
 
-_STORES = {"STORE_FAST", "STORE_NAME", "STORE_GLOBAL", "STORE_DEREF", "STORE_ATTR",
-           "STORE_SUBSCR", "UNPACK_SEQUENCE", "UNPACK_EX"}
-_FEEDS = {"LOAD_FAST", "LOAD_NAME", "LOAD_GLOBAL", "LOAD_DEREF", "LOAD_CONST",
-          "LOAD_ATTR", "SWAP", "ROT", "BINARY_SUBSCR"}
+#: How deep below the values a store pushes for its target the stored value lies.
+_STORE_VALUE_DEPTH = {"STORE_FAST": 0, "STORE_NAME": 0, "STORE_GLOBAL": 0, "STORE_DEREF": 0,
+                      "UNPACK_SEQUENCE": 0, "UNPACK_EX": 0, "STORE_ATTR": 1, "STORE_SUBSCR": 2}
+_STORE_SCAN_LIMIT = 40
 
 
 def _store_follows(frame, ins):
-    """Whether the instructions after ``ins`` store another value computed
-    before it: ``a, b = x, y`` stores one after the other."""
+    """Whether the next store after ``ins`` stores another value computed
+    before it: ``a, b = x, y`` stores one after the other, and the expressions
+    of a target (``xs[j + 1]``) are computed between the stores."""
     instrs = frame.ctx.instrs
     if ins is None or instrs is None:
         return False
-    for k in range(ins.index + 1, min(ins.index + 5, len(instrs))):
-        op = instrs[k].op
-        if op in _STORES:
-            return True
-        if op not in _FEEDS:
+    depth = 0  # values pushed since ``ins``
+    stop = min(ins.index + _STORE_SCAN_LIMIT, len(instrs))
+    k = ins.index
+    while k + 1 < stop:
+        k += 1
+        step = instrs[k]
+        if depth and k + 1 < stop and is_walrus_store(instrs, k + 1):
+            k += 1  # ``(c := value)`` in a target: the value stays where it is
+            continue
+        if step.op in _STORE_VALUE_DEPTH:
+            return depth == _STORE_VALUE_DEPTH[step.op]
+        if step.op in ("SWAP", "ROT"):
+            if step.arg > depth > 0:
+                return False  # mixes new values with earlier ones
+            continue
+        pp = pops_pushes(step)
+        if pp is None or pp[0] > depth:
             return False
+        depth += pp[1] - pp[0]
     return False
 
 
@@ -802,18 +817,41 @@ def _dict_update(f, ins):
     f.stack[-ins.arg] = ast.Dict(keys=list(d.keys) + [None], values=list(d.values) + [v])
 
 
+def _is_key_group(part, after_group, in_call):
+    """Whether ``part``, merged by <=3.8's BUILD_MAP_UNPACK(_WITH_CALL), is a
+    group of ``key: value`` items (keywords in a call) written in place: the
+    compiler makes one map of each run of them, never an empty one, so an empty
+    map or one right after another is a ``**{...}`` of the source."""
+    if not isinstance(part, ast.Dict) or not part.keys or after_group:
+        return False
+    if None in part.keys:
+        return False
+    return not in_call or all(_keyword_name(k) for k in part.keys)
+
+
+def _keyword_name(key):
+    """Whether ``key`` (a dict display's key) can be written as ``key=value`` in a call."""
+    import keyword
+    return (isinstance(key, ast.Constant) and isinstance(key.value, str)
+            and key.value.isidentifier() and not keyword.iskeyword(key.value))
+
+
 def _build_unpack(kind):
     def run(f, ins):
         parts = [f.expr(v, ins) for v in f.popn(ins.arg, ins)]
         if kind == "map":
             keys, vals = [], []
+            after_group = False
             for p in parts:
-                if isinstance(p, ast.Dict):
+                if _is_key_group(p, after_group, ins.op == "BUILD_MAP_UNPACK_WITH_CALL"):
                     keys.extend(p.keys)
                     vals.extend(p.values)
+                    after_group = True
                 else:
+                    # ``**{...}``: a dict display unpacked (run as it was built)
                     keys.append(None)
                     vals.append(p)
+                    after_group = isinstance(p, ast.Dict)
             f.push(ast.Dict(keys=keys, values=vals))
             return
         elts = []
@@ -906,7 +944,7 @@ def _call_function_ex(f, ins):
         arg_nodes = [ast.Starred(value=args, ctx=ast.Load())]
     keywords = []
     if kw is not None:
-        if isinstance(kw, ast.Dict):
+        if isinstance(kw, ast.Dict) and all(k is None or _keyword_name(k) for k in kw.keys):
             for k, v in zip(kw.keys, kw.values):
                 if k is None:
                     keywords.append(ast.keyword(arg=None, value=v))

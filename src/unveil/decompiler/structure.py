@@ -70,6 +70,54 @@ def negate(e):
     return ast.UnaryOp(op=ast.Not(), operand=e)
 
 
+def negate_test(e):
+    """The negation of ``e`` where only its truth is used (a loop's test):
+    ``and``/``or`` turned round by De Morgan, which tests the same operands
+    in the same order and compiles to the same jumps."""
+    if isinstance(e, ast.BoolOp):
+        op = ast.Or if isinstance(e.op, ast.And) else ast.And
+        return ast.BoolOp(op=op(), values=[negate_test(v) for v in e.values])
+    return negate(e)
+
+
+def same_test(a, b):
+    """Whether tests ``a`` and ``b`` are the same up to where their negations
+    sit (De Morgan): they test the same operands in the same order."""
+    return _test_key(a, False) == _test_key(b, False)
+
+
+def _test_key(e, neg):
+    if isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.Not):
+        return _test_key(e.operand, not neg)
+    if isinstance(e, ast.BoolOp):
+        is_and = isinstance(e.op, ast.And) != neg
+        parts = []
+        for v in e.values:
+            k = _test_key(v, neg)
+            parts.extend(k[1] if k[0] == is_and else [k])  # a and (b and c) is a and b and c
+        return (is_and, tuple(parts))
+    if neg and flips(e):
+        return _test_key(negate(e), False)
+    return ("not" if neg else "", ast.dump(e))
+
+
+def keeps_operand(test, frame):
+    """Whether ``test`` is a link of a chained comparison whose last operand
+    stays on the stack (for the next link; the other path drops it)."""
+    return (isinstance(test, ast.Compare) and bool(frame.stack)
+            and test.comparators[-1] is frame.stack[-1])
+
+
+def chain_into(a, b):
+    """``a`` chained with ``b``'s comparison (:func:`chain_compare`), also when
+    ``b`` is an ``and`` whose first operand is that comparison (the rest of the
+    chain's links merged first): ``0 <= k < 10 and x``."""
+    if isinstance(b, ast.BoolOp) and isinstance(b.op, ast.And) and not getattr(b, "_paren", False):
+        first = chain_compare(a, b.values[0])
+        return first and ast.BoolOp(op=ast.And(), values=[first] + b.values[1:])
+    return chain_compare(a, b)
+
+
 def flips(e):
     """Whether :func:`negate` turns ``e`` into another comparison (``is``
     into ``is not``, ``in`` into ``not in``), which compiles differently."""
@@ -136,6 +184,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         self.active_handlers = set()  # of the try statements met so far
         self.open_tries = set()  # of those being structured now
         self.finally_copies = {}  # start index -> index after the copy
+        self.active_latches = set()  # starts of the bottom tests of the loops being structured
         self._doms = {}
 
     # ------------------------------------------------------------ regions
@@ -476,8 +525,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if isinstance(index, tuple):
             return None
         b = self.cfg.at(index)
-        if b is None or not self.cfg.is_conditional(b):
-            return None
+        if b is None or not self.cfg.is_conditional(b) or index in self.active_latches:
+            return None  # (a loop's bottom test is not a link of an ``if`` in its body)
         if any(p.id not in chain_blocks for p in b.preds) or b.exc_preds:
             return None
         if any(self.cfg.blocks[k].handler != b.handler for k in chain_blocks):
@@ -560,7 +609,12 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             frame = c.frame
             if isinstance(idx, tuple):
                 continue
-            sub = self.pure_condition(idx, frame, c.blocks)
+            over = self.jump_over_cleanup(idx, c.blocks)
+            if over is not None:
+                idx, c_blocks = over
+            else:
+                c_blocks = c.blocks
+            sub = self.pure_condition(idx, frame, c_blocks)
             if sub is None:
                 continue
             st, sf = sub.true, sub.false
@@ -608,9 +662,22 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             c.expr = expr
             c.true, c.false = true, false
             c.frame = sub.frame
-            c.blocks = c.blocks | sub.blocks
+            c.blocks = c_blocks | sub.blocks
             return True
         return False
+
+    def jump_over_cleanup(self, index, chain_blocks):
+        """A chained comparison's true path jumps over the cleanup of its false
+        path (``POP_TOP``, then a jump or a copy of the exit): when ``index``
+        is such a jump, reached only from ``chain_blocks``, (where it goes,
+        ``chain_blocks`` with it)."""
+        b = self.cfg.at(index)
+        if (b is None or b.end - b.start != 1 or self.instrs[index].op != "JUMP"
+                or index + 1 >= self.n or self.instrs[index + 1].op != "POP_TOP"
+                or self.instrs[index].target <= index + 1
+                or any(p.id not in chain_blocks for p in b.preds)):
+            return None
+        return self.instrs[index].target, chain_blocks | {b.id}
 
     def is_jump_body(self, c: Cond, index):
         """Whether ``index``, where ``c`` falls through, is a lone jump that
@@ -689,6 +756,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         fall = max(self.cfg.blocks[k].end for k in c.blocks)
         if fl == fall and t != fall:
             t, fl, test = fl, t, negate(test)
+        split = self.copied_exit_split(c, t, fl, region)
+        if split is not None:
+            return self.conditional_before_copied_exit(test, t, fl, split, frame)
         # a body that is only a jump (an and/or link's exit) starts where it
         # goes; not a try statement that other code reaches too: that would
         # be structured once here and its code walked again after the if
@@ -783,6 +853,96 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if not unchanged:
             frame.stack[:] = then.stack
         return self.transfer(t_exit.target, frame, region, loop) if not region(t_exit.target) else t_exit.target
+
+    def copied_exit_split(self, c: Cond, t, fl, region):
+        """3.10+ copies a small exit block into each branch that jumps to it,
+        also the rest of an expression after a conditional expression
+        (``return x + (a if b else c) * 3``: ``* 3; +; return`` is copied into
+        both branches). When both branches of ``c`` are an expression followed
+        by the same straight code (a copy) to a return, (the index in each
+        branch) where that code starts; else None."""
+        if not COPIES_EXIT_BLOCKS or not (isinstance(t, int) and isinstance(fl, int)) or t == fl:
+            return None
+        ends = [self.private_run_to_return(x, c.blocks, region) for x in (t, fl)]
+        if None in ends:
+            return None
+        f_splits = set(self.expression_ends(fl, ends[1]))
+        for kt in self.expression_ends(t, ends[0]):
+            kf = ends[1] - (ends[0] - kt)
+            if kf not in f_splits:
+                continue
+            tail, copy = self.instrs[kt:ends[0]], self.instrs[kf:ends[1]]
+            if not tail or [(i.op, i.arg) for i in tail] != [(i.op, i.arg) for i in copy]:
+                continue
+            # a copy keeps the line numbers of what it copies; two returns
+            # written in the source have their own (unless the tail goes on
+            # with a value computed before the test: only an expression can)
+            if [i.line for i in tail] == [i.line for i in copy] or self.consumes_earlier_value(tail):
+                return kt, kf
+        return None
+
+    def private_run_to_return(self, start, cond_blocks, region):
+        """Index of the ``return`` that the code at ``start`` runs straight to,
+        reached only from ``cond_blocks`` (no other code jumps into it); or None."""
+        k = start
+        while k < self.n and self.instrs[k].target is None and self.instrs[k].op not in (
+                "RETURN_VALUE", "RAISE_VARARGS", "RERAISE", "FOR_ITER", "YIELD_VALUE"):
+            k += 1
+        if k >= self.n or self.instrs[k].op != "RETURN_VALUE" or not region(start):
+            return None
+        b = self.cfg.at(start)
+        if b is None or b.exc_preds or any(p.id not in cond_blocks for p in b.preds):
+            return None
+        while b.end <= k:
+            nxt = self.cfg.at(b.end)
+            if nxt.exc_preds or [p.id for p in nxt.preds] != [b.id]:
+                return None
+            b = nxt
+        return k
+
+    def expression_ends(self, start, stop):
+        """Indices in ``(start, stop)`` where the plain expression steps from
+        ``start`` have pushed exactly one value (never consuming one pushed
+        before ``start``), in order."""
+        from .instructions import pops_pushes
+        depth = 0
+        for k in range(start, stop):
+            pp = pops_pushes(self.instrs[k])
+            if pp is None or pp[0] > depth or self.instrs[k].op in ASYNC_OPS:
+                return  # (an await is the walker's to fold)
+            depth += pp[1] - pp[0]
+            if depth == 1:
+                yield k + 1
+
+    @staticmethod
+    def consumes_earlier_value(tail):
+        """Whether plain expression steps in ``tail``, run on one new value,
+        consume a value pushed before it: only an expression can go on so."""
+        from .instructions import pops_pushes
+        depth = 1
+        for ins in tail:
+            pp = pops_pushes(ins)
+            if pp is None:
+                return False
+            if pp[0] > depth:
+                return True
+            depth += pp[1] - pp[0]
+        return False
+
+    def conditional_before_copied_exit(self, test, t, fl, split, frame):
+        """``test``'s branches up to ``split`` as one conditional expression;
+        the code goes on with the then-branch's copy of the exit."""
+        values = []
+        for start, stop in zip((t, fl), split):
+            branch = frame.copy()
+            branch.stmts = []
+            for k in range(start, stop):
+                E.execute(branch, self.instrs[k])
+            if live(branch.stmts) or len(branch.stack) != len(frame.stack) + 1:
+                self.fail("conditional expression with statements", start)
+            values.append(branch.pop_expr())
+        frame.push(ast.IfExp(test=test, body=values[0], orelse=values[1]))
+        return split[0]
 
     def shared_try(self, index, block_ids):
         """Whether a try statement starts at ``index`` that blocks other
@@ -894,7 +1054,12 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if live(right_frame.stmts):
             self.fail("short-circuit operand with statements", last.index)
         frame.stack[:] = right_frame.stack
-        frame.push(bool_op(op, left, right))
+        node = bool_op(op, left, right)
+        if target < self.n and self.instrs[target].op == last.op:
+            # its value is tested again by the same operator: ``(a and b) and c``
+            # (3.12+ no longer threads the jump; a and b and c tests a once)
+            node._paren = True
+        frame.push(node)
         return self.transfer(target, frame, region, loop) if not region(target) else target
 
     def drops_kept_operand(self, target):
@@ -1110,6 +1275,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                         # while the body also loops through a bottom test
                         body = self.cfg.at(start)
                         found = self.find_latch(body, exit_, probe) if body is not None else None
+                        if found is not None and not same_test(test, found[1]):
+                            found = None  # the bottom test is another one: not a copy of this
                         if found is not None and body.start not in self.active_loops:
                             self.active_loops.add(body.start)
                             try:
@@ -1179,6 +1346,11 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         code after the loop, and none is made."""
         if brk is None or exit_ is None or brk == exit_:
             return [], exit_ if exit_ is not None else brk
+        if self.instrs[exit_].op == "END_ASYNC_FOR" and (
+                brk == exit_ + 1 or self.thread(exit_ + 1) == (brk, False)):
+            # an async for's way out only drops the iterator and goes where
+            # ``break`` goes (<=3.9 threads the break's jump): no else clause
+            return [], exit_ + 1
         else_frame = frame.copy()
         else_frame.stmts = []
         start = self.cfg.at(exit_)
@@ -1204,7 +1376,11 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         else:
             skip_starts = {self.cfg.blocks[k].start for k in skip}
             region = lambda i: inside(i) and i != latch and i not in skip_starts
-            ex = self.walk(start, body, region, loop)
+            self.active_latches.add(latch)
+            try:
+                ex = self.walk(start, body, region, loop)
+            finally:
+                self.active_latches.discard(latch)
         if (ex.kind == "leave" and ex.target not in conts and loop.break_target is not None
                 and self.same_place(ex.target, loop.break_target)):
             # the body's last statement leaves the loop: a ``break`` (3.11
@@ -1261,6 +1437,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             if found is None:
                 continue
             lstart, test = found
+            entry = c.expr if body_start == c.true else negate(c.expr)
+            if not same_test(entry, test):
+                continue  # the bottom test is not a copy of the entry's
             self.active_loops.add(h.start)
             try:
                 return self.while_loop(test, h.start, exit_, frame, self.natural(h), h, lstart)
@@ -1274,30 +1453,54 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         start of that test and the condition that keeps the loop going."""
         if not self.is_loop_header(h):
             return None
-        latch = None
-        for lb in self.cfg.back_edge_sources(h):
-            if self.cfg.is_conditional(lb):
-                latch = lb
-        if latch is None:
+        # the bottom test is laid out last (an ``if ...: continue`` may jump
+        # back too; so do the earlier links of an and/or chain)
+        latches = [lb for lb in self.cfg.back_edge_sources(h) if self.cfg.is_conditional(lb)]
+        if not latches:
             return None
-        # the latch condition may start in an earlier block of an and/or chain
-        lstart = self.latch_start(latch, self.natural(h))
-        probe = frame.copy()
-        probe.stmts = []
-        lb = self.cfg.at(lstart)
-        try:
-            for k in range(lb.start, lb.end - 1):
-                E.execute(probe, self.instrs[k])
-            lc = self.condition(lb, probe)
-        except DecompilationError:
-            return None
-        if live(probe.stmts):
-            return None  # statements before the test (a walrus in it is not one)
-        if lc.true == h.start and self.same_place(lc.false, exit_):
-            return lstart, lc.expr
-        if lc.false == h.start and self.same_place(lc.true, exit_):
-            return lstart, negate(lc.expr)  # ``while not c``: jumps back while c is false
+        latch = max(latches, key=lambda b: b.start)
+        # the latch condition may start in an earlier block of an and/or
+        # chain: the earliest start whose condition is the whole test
+        for lb in self.latch_chain_starts(latch, self.natural(h)):
+            probe = frame.copy()
+            probe.stmts = []
+            try:
+                for k in range(lb.start, lb.end - 1):
+                    E.execute(probe, self.instrs[k])
+                lc = self.condition(lb, probe)
+            except DecompilationError:
+                continue
+            if live(probe.stmts) or latch.id not in lc.blocks:
+                continue  # statements before the test (a walrus in it is not one)
+            if lc.true == h.start and self.same_place(lc.false, exit_):
+                return lb.start, lc.expr
+            if lc.false == h.start and self.same_place(lc.true, exit_):
+                return lb.start, negate_test(lc.expr)  # ``while not c``: jumps back while c is false
         return None
+
+    def latch_chain_starts(self, latch: Block, body_starts, limit=64):
+        """The blocks where the condition ending in ``latch`` may start,
+        earliest first: ``latch`` and the test blocks laid out just before it
+        that compute only their test (the links of an and/or chain)."""
+        from .instructions import pops_pushes
+        chain = [latch]
+        b = latch
+        while len(chain) < limit and b.start > 0:
+            p = self.cfg.containing(b.start - 1)
+            if p.start not in body_starts or not self.cfg.is_conditional(p):
+                break
+            depth = 0
+            for k in range(p.start, p.end - 1):
+                pp = pops_pushes(self.instrs[k])
+                if pp is None or pp[0] > depth:
+                    depth = None
+                    break
+                depth += pp[1] - pp[0]
+            if depth != 1:
+                break
+            chain.append(p)
+            b = p
+        return reversed(chain)
 
     def latch_start(self, latch: Block, body_starts):
         """First block of the condition chain that ends in ``latch``."""
