@@ -37,10 +37,16 @@ def test_zoo(program, backend):
     plain, rec = zoo_harness.compare(program, backend)
     hook = rec.hook
 
-    # (1) every code object Dynamo produced was decompiled and recompiled, none fell back
-    assert not hook.failures, "\n\n".join(f.report() for f in hook.failures)
+    # (1) every code object Dynamo produced was decompiled, recompiled and proved, none fell
+    # back -- except the listed resume function bodies, which may only be refused
+    refused = [f for f in hook.failures if f.what == "resume function"
+               and f.code.co_name.split("_at_")[0][len(zoo_harness.RESUME_PREFIX):] in program.refused_resume
+               and "NotEquivalent" in f.error]
+    failures = [f for f in hook.failures if f not in refused]
+    assert not failures, "\n\n".join(f.report() for f in failures)
     assert len(hook.replaced) == len(hook.produced) == len(plain.hook.produced)
-    assert len(hook.resume_checked) == len(hook.resume_functions) == len(plain.hook.resume_functions)
+    assert (len(hook.resume_checked) + len(refused) == len(hook.resume_functions)
+            == len(plain.hook.resume_functions))
     # ... and Dynamo's caches run the recompiled code
     assert hook.cache, "Dynamo cached nothing"
     assert all(code.co_filename == zoo_harness.ZOO_FILENAME for code in hook.cache), [
@@ -52,4 +58,4 @@ def test_zoo(program, backend):
     assert rec.state == plain.state
 
     # (3) the counts reported in docs/zoo.md
-    assert (len(hook.replaced), len(hook.resume_checked)) == program.counts
+    assert (len(hook.replaced), len(hook.resume_checked) + len(refused)) == program.counts

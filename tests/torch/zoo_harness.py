@@ -1,6 +1,6 @@
 """Machinery of the torch.compile zoo: run a program under plain ``torch.compile``
 and again with every code object Dynamo writes replaced by
-``unveil.decompiler.recompile.recompile(new_code, "<zoo>")``; compare.
+``unveil.torch.hook.recompile_proved(new_code, "<zoo>")`` (what the dump does); compare.
 
 Run as a script to print the table of docs/zoo.md (and the failures, if any)::
 
@@ -23,7 +23,7 @@ from typing import Any, List, Optional
 
 import torch
 
-from unveil.decompiler.recompile import recompile
+from unveil.torch.hook import recompile_proved
 
 ZOO_FILENAME = "<zoo>"
 RESUME_PREFIX = "torch_dynamo_resume_in_"
@@ -61,7 +61,8 @@ def disassembly(code: types.CodeType, width: int = 70) -> str:
 
 
 class RecompileHook:
-    """A Dynamo bytecode hook. With ``replace``: returns ``recompile(new_code)`` for every
+    """A Dynamo bytecode hook. With ``replace``: returns ``recompile_proved(new_code)`` (what the
+    dump does: decompile, recompile, prove the same program) for every
     code object Dynamo writes and records failures (returning None, so Dynamo's code runs).
     Without: only counts what Dynamo writes."""
 
@@ -102,7 +103,7 @@ class RecompileHook:
 
     def _recompile(self, original, code, what):
         try:
-            new = recompile(code, ZOO_FILENAME)
+            new = recompile_proved(code, ZOO_FILENAME)
             assert new.co_filename == ZOO_FILENAME
             return new
         except Exception as exc:  # noqa: BLE001 - every failure is recorded and fails the test

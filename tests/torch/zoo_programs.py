@@ -37,6 +37,10 @@ class Program:
     config: Dict[str, Any] = dataclasses.field(default_factory=dict)
     #: (transformed code objects, resume functions) Dynamo writes in one run, asserted by the test
     counts: Optional[Tuple[int, int]] = None
+    #: the functions whose resume functions' bodies (checked, never run from text) the validator
+    #: refuses: Dynamo enters them in the middle of an expression (values already formatted for
+    #: an f-string, a `with` re-entered) and the text's proof does not go through yet
+    refused_resume: Tuple[str, ...] = ()
 
 
 def call(*args, **kwargs):
@@ -494,7 +498,7 @@ PROGRAMS = [
     Program("loop_break", make_loop_break, "graph break inside a for loop (in a function the loop calls)",
             counts=(4, 2)),
     Program("no_grad_break", make_no_grad_break, "graph break inside `with torch.no_grad()`, backward",
-            counts=(2, 1)),
+            counts=(2, 1), refused_resume=("no_grad_break",)),
     Program("try_finally_break", make_try_finally_break, "graph break before and inside try/finally",
             counts=(3, 2)),
     Program("closure_over_self", make_closure_over_self, "nested function closing over self, backward",
@@ -514,9 +518,9 @@ PROGRAMS = [
     Program("nested_graph_break", make_nested_graph_break,
             "graph break in a called function, nested_graph_breaks on (resume functions per frame)",
             config={"nested_graph_breaks": True},
-            counts=(2, 2)),
+            counts=(2, 2), refused_resume=("nested_graph_break",)),
     Program("fstrings", make_fstrings, "f-strings with format specs, .item() inside an f-string",
-            counts=(3, 3)),
+            counts=(3, 3), refused_resume=("fstrings",)),
     Program("asserts_isinstance", make_asserts_isinstance, "asserts and isinstance dispatch",
             counts=(5, 1)),
     Program("walrus_ternary", make_walrus_ternary, "walrus and conditional expressions, data-dependent if",
@@ -539,5 +543,5 @@ PROGRAMS = [
     Program("tiny_gpt", make_tiny_gpt,
             "decoder-only transformer from a config, print of .item() after the blocks, backward",
             backends=("eager", "aot_eager", "inductor"),
-            counts=(3, 3)),
+            counts=(3, 3), refused_resume=("forward",)),
 ]

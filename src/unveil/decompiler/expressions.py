@@ -150,6 +150,13 @@ class Frame:
 
     def spill(self, value):
         """Save ``value`` in a new temporary; its name, to use instead."""
+        if isinstance(value, ast.Slice):
+            # a slice is only written inside brackets: its parts are saved instead
+            for field in ("lower", "upper", "step"):
+                part = getattr(value, field)
+                if part is not None and not isinstance(part, ast.Constant):
+                    setattr(value, field, self.spill(part))
+            return value
         tmp = self.ctx.new_temp()
         node = ast.Assign(targets=[name(tmp, ast.Store())], value=value)
         node._no_spill = True
