@@ -418,7 +418,9 @@ def _step(s: Side):
         s.stack.insert(len(s.stack) - n + 1, top)
         s.pc += 1
     elif kind == "build_tuple":
-        s.stack.append(("tuple",) + tuple(s.pop(op.arg)))
+        items = tuple(s.pop(op.arg))
+        # a tuple of constants is the constant tuple (the compiler folds one into the other)
+        s.stack.append(("c", "tuple", items) if all(v[0] == "c" for v in items) else ("tuple",) + items)
         s.pc += 1
     elif kind == "build_string":
         s.stack.append(("str",) + tuple(s.pop(op.arg)))
@@ -829,6 +831,19 @@ def after_event(obs: Obs, results):
         return s
     if key[0] == "RAISE_VARARGS":
         return None
+    if key[0] == "END_ASYNC_FOR" and BLOCK_STACK:
+        # StopAsyncIteration caught: the handler's block goes as at POP_EXCEPT, then the
+        # async iterator below it
+        if not s.blocks or s.blocks[-1][0] != "except":
+            raise NotEquivalent("END_ASYNC_FOR outside a handler")
+        level = s.blocks[-1][2]
+        if len(s.stack) < level + 3 or level < 1:
+            raise NotEquivalent("stack underflow at END_ASYNC_FOR")
+        s.exc = unpart(s.stack[level + 1])
+        del s.stack[level - 1:]
+        s.blocks = s.blocks[:-1]
+        s.pc += 1
+        return s
     if op.kind == "contains":
         s.pop(2)
         s.stack.append(("not", results[0]) if op.arg else results[0])
@@ -1327,7 +1342,7 @@ def _check_signature(like, new):
 
 
 def _check_nested(a: Program, b: Program, pairs, fixed_global=None):
-    for _, name, k in sorted(pairs):
+    for _, name, k in sorted(pairs, key=repr):
         ca = [c for c in a.codes if c.co_name == name]
         cb = [c for c in b.codes if c.co_name == name]
         if k >= len(ca) or k >= len(cb):
