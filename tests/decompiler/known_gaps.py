@@ -10,7 +10,7 @@ REFUSED = {
     'tests/decompiler/test_async.py::test_async_behaviour[await_loop_break_continue]': ('3.13',),
     'tests/decompiler/test_differential.py::test_differential[async:async_for_else_break_continue]': ('3.13',),
     'tests/decompiler/test_differential.py::test_differential[basic:star_in_call]': ('3.8',),
-    'tests/decompiler/test_differential.py::test_differential[basic:star_in_call_kwargs]': ('3.8', '3.9', '3.10', '3.11', '3.12', '3.13'),
+    'tests/decompiler/test_differential.py::test_differential[basic:star_in_call_kwargs]': ('3.8',),
     'tests/decompiler/test_differential.py::test_differential[control:assert_chain_and]': ('3.8', '3.9', '3.10', '3.11', '3.12', '3.13'),
     'tests/decompiler/test_differential.py::test_differential[control:chain_and_in_if]': ('3.8', '3.9', '3.10', '3.11', '3.12', '3.13'),
     'tests/decompiler/test_differential.py::test_differential[control:chain_operand_once_long]': ('3.8', '3.9', '3.11'),

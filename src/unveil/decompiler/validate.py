@@ -89,6 +89,13 @@ def is_bool(v) -> bool:
     return v[0] in ("t", "vb", "is", "not") or v in (TRUE, FALSE)
 
 
+def tuple_value(items):
+    """A tuple of these values; of constants only, the constant tuple (the compiler folds
+    one into the other)."""
+    items = tuple(items)
+    return ("c", "tuple", items) if all(v[0] == "c" for v in items) else ("tuple",) + items
+
+
 def truth_of_const(v):
     """``bool()`` of a constant of a builtin type, or None when unknown."""
     if v[0] != "c":
@@ -418,9 +425,7 @@ def _step(s: Side):
         s.stack.insert(len(s.stack) - n + 1, top)
         s.pc += 1
     elif kind == "build_tuple":
-        items = tuple(s.pop(op.arg))
-        # a tuple of constants is the constant tuple (the compiler folds one into the other)
-        s.stack.append(("c", "tuple", items) if all(v[0] == "c" for v in items) else ("tuple",) + items)
+        s.stack.append(tuple_value(s.pop(op.arg)))
         s.pc += 1
     elif kind == "build_string":
         s.stack.append(("str",) + tuple(s.pop(op.arg)))
@@ -713,9 +718,9 @@ def _list_step(s: Side, op) -> bool:
             s.lists[lid] = seq[k]
             st.append(lid)
         else:
-            st.append(("tuple",) + tuple(seq[k]))
+            st.append(tuple_value(seq[k]))
     elif (name == "LIST_TO_TUPLE" or op.key == ("CALL_INTRINSIC_1", 6, 1, 1)) and st and st[-1] in s.lists:
-        st[-1] = ("tuple",) + tuple(s.lists[st[-1]])
+        st[-1] = tuple_value(s.lists[st[-1]])
     elif name == "UNPACK_SEQUENCE" and st:
         seq = s.lists.get(st[-1]) if st[-1][0] == "L" else _items(st[-1])
         if seq is None or len(seq) != op.pushes:
