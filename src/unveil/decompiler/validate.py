@@ -1025,7 +1025,8 @@ class Prover:
         self.queued: Dict[tuple, Tuple[Side, Side]] = {}
         self.counter = 0
         self.budget = budget
-        self.code_pairs = set()
+        self.code_equal: Dict[tuple, bool] = {}  # (code value, code value) -> proved the same
+        self.nested_reason = None
         self.origin: Dict[tuple, tuple] = {}  # event result -> the key of its event
 
     def run(self):
@@ -1160,10 +1161,34 @@ class Prover:
         return inputs
 
     def same(self, u, v, x, y):
-        if u != v:
-            raise NotEquivalent(self.where(x, y, "different values: %s and %s" % (
-                _short(u), _short(v))))
-        _collect_codes(u, self.code_pairs)
+        """``u`` (the original's) and ``v`` are the same value; the functions they
+        make from nested code objects are the same when those are proved the same."""
+        if u != v and not self.same_but_code(u, v):
+            nested = "; %s" % self.nested_reason if self.nested_reason else ""
+            raise NotEquivalent(self.where(x, y, "different values: %s and %s%s" % (
+                _short(u), _short(v), nested)))
+
+    def same_but_code(self, u, v) -> bool:
+        if isinstance(u, tuple) and isinstance(v, tuple) and u and v and u[0] == v[0] == "code":
+            key = (u, v)
+            if key not in self.code_equal:
+                self.code_equal[key] = self.nested_same(u, v)
+            return self.code_equal[key]
+        if (not isinstance(u, tuple) or not isinstance(v, tuple) or len(u) != len(v)
+                or (u and u[0] in ATOMS)):
+            return u == v
+        return all(p == q or self.same_but_code(p, q) for p, q in zip(u, v))
+
+    def nested_same(self, u, v) -> bool:
+        """Whether the nested code objects behind ``u`` and ``v`` are proved the same."""
+        if u[1] != v[1]:
+            return False
+        try:
+            _check_nested(self.a, self.b, [(u, v)], self.a.fixed_global)
+            return True
+        except NotEquivalent as e:
+            self.nested_reason = str(e)
+            return False
 
     def describe(self, o: Obs):
         if o.kind == "event":
@@ -1285,10 +1310,9 @@ def check(like, new, new_prefix=None, budget=None, fixed_global=None):
     if pairs is None:
         if budget is None:
             budget = 2000 + 50 * (len(a.ops) + len(b.ops))
-        prover = Prover(a, b, budget)
-        prover.run()
-        pairs = prover.code_pairs
-    _check_nested(a, b, pairs, fixed_global)
+        Prover(a, b, budget).run()  # (nested code objects are proved as they are met)
+        return
+    _check_nested(a, b, [(p, p) for p in pairs], fixed_global)
 
 
 def _same_instructions(a: Program, b: Program):
@@ -1347,19 +1371,21 @@ def _check_signature(like, new):
 
 
 def _check_nested(a: Program, b: Program, pairs, fixed_global=None):
-    for _, name, k in sorted(pairs, key=repr):
+    """Prove each pair of code values (``("code", name, k)`` of ``a`` and of ``b``) the same."""
+    for (_, name, k), (_, _, j) in sorted(pairs, key=repr):
         ca = [c for c in a.codes if c.co_name == name]
         cb = [c for c in b.codes if c.co_name == name]
-        if k >= len(ca) or k >= len(cb):
+        if k >= len(ca) or j >= len(cb):
             raise NotEquivalent("nested code %s missing" % name)
-        if (hasattr(ca[k], "co_qualname") and a.prefix and ca[k].co_qualname.startswith(a.prefix + ".")
-                and _relative(ca[k].co_qualname, a.prefix) != _relative(cb[k].co_qualname, b.prefix)):
+        ca, cb = ca[k], cb[j]
+        if (hasattr(ca, "co_qualname") and a.prefix and ca.co_qualname.startswith(a.prefix + ".")
+                and _relative(ca.co_qualname, a.prefix) != _relative(cb.co_qualname, b.prefix)):
             # (a nested code object Dynamo took over from the user's function keeps that
             # function's qualified name, which no text compiled elsewhere can give it)
             raise NotEquivalent("nested %s: qualified names differ: %s, recompiled %s" % (
-                name, ca[k].co_qualname, cb[k].co_qualname))
+                name, ca.co_qualname, cb.co_qualname))
         try:
-            check(ca[k], cb[k], fixed_global=fixed_global)
+            check(ca, cb, fixed_global=fixed_global)
         except NotEquivalent as e:
             raise NotEquivalent("in nested %s: %s" % (name, e)) from None
 
