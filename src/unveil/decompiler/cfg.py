@@ -54,14 +54,25 @@ class CFG:
                     b.succs.append(t)
             for s in b.succs:
                 s.preds.append(b)
-            for h in program.handlers:
-                if h.start <= b.start < h.end:
-                    b.handler = h.target
-                    break
+        self._assign_handlers(program.handlers)
         for b in self.blocks:
             if b.handler is not None and b.handler < n:
                 self.block_at[b.handler].exc_preds.append(b)
         self._dominators()
+
+    def _assign_handlers(self, handlers):
+        """Each block's handler: that of the first range (in table order)
+        holding its start. Ranges are painted last to first over the blocks
+        they hold, found by bisection (the ranges do not overlap, so this is
+        linear; a test of every range per block is quadratic in a run of try
+        statements)."""
+        import bisect
+        starts = self._starts
+        for h in reversed(handlers):
+            k = bisect.bisect_left(starts, h.start)
+            while k < len(starts) and starts[k] < h.end:
+                self.blocks[k].handler = h.target
+                k += 1
 
     def at(self, index) -> Optional[Block]:
         return self.block_at.get(index)
@@ -77,6 +88,7 @@ class CFG:
         blocks = self.blocks
         if not blocks:
             self.idom = {}
+            self._enter, self._exit = {}, {}
             return
         order = []
         seen = set()
@@ -130,19 +142,37 @@ class CFG:
                     changed = True
         self.idom = idom
         self.rpo = rpo
+        self._number_dominator_tree(order[0].id)
+
+    def _number_dominator_tree(self, root):
+        """Preorder entry and exit numbers of the dominator tree: ``a``
+        dominates ``b`` when ``b``'s interval lies inside ``a``'s, a test in
+        constant time (walking the idom chain costs the depth of the tree,
+        which grows with the function in a run of ifs)."""
+        children: Dict[int, List[int]] = {}
+        for b, d in self.idom.items():
+            if b != d:
+                children.setdefault(d, []).append(b)
+        self._enter: Dict[int, int] = {}
+        self._exit: Dict[int, int] = {}
+        clock = 0
+        stack = [(root, False)]
+        while stack:
+            b, done = stack.pop()
+            clock += 1
+            if done:
+                self._exit[b] = clock
+                continue
+            self._enter[b] = clock
+            stack.append((b, True))
+            stack.extend((c, False) for c in children.get(b, ()))
 
     def dominates(self, a: Block, b: Block) -> bool:
         """Whether every path from the entry to ``b`` passes ``a``."""
-        if b.id not in self.idom:
+        enter = self._enter
+        if a.id not in enter or b.id not in enter:
             return False
-        x = b.id
-        while True:
-            if x == a.id:
-                return True
-            nxt = self.idom[x]
-            if nxt == x:
-                return False
-            x = nxt
+        return enter[a.id] <= enter[b.id] and self._exit[b.id] <= self._exit[a.id]
 
     def back_edge_sources(self, header: Block) -> List[Block]:
         """Blocks that jump back to ``header`` and are dominated by it."""

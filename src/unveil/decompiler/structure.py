@@ -131,15 +131,17 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         self.active_handlers = set()  # of the try statements met so far
         self.open_tries = set()  # of those being structured now
         self.finally_copies = {}  # start index -> index after the copy
-        self._doms = {}
 
     # ------------------------------------------------------------ regions
     def dominated_by(self, head: Block) -> Callable[[int], bool]:
-        key = head.id
-        if key not in self._doms:
-            self._doms[key] = {b.start for b in self.cfg.blocks if self.cfg.dominates(head, b)}
-        s = self._doms[key]
-        return lambda i: i in s
+        """Whether the block starting at an index is dominated by ``head``
+        (False for an index inside a block)."""
+        at, dominates = self.cfg.block_at.get, self.cfg.dominates
+
+        def test(i):
+            b = at(i)
+            return b is not None and dominates(head, b)
+        return test
 
     def fail(self, msg, index):
         ins = self.instrs[index] if 0 <= index < self.n else None
@@ -874,12 +876,18 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         reaches, which neither loops back nor is after the loop."""
         header = self.cfg.at(min(natural))
         in_loop = self.dominated_by(header)
-        after = self.blocks_reachable_from(normal_exit) if normal_exit is not None else set()
+        # (the code after the loop, found only when a handler asks: it is all
+        # the rest of the function, too much to walk for every loop)
+        after = None
         work = [self.cfg.at(s).handler for s in natural]
         seen, jumps = set(), []
         while work:
             i = work.pop()
-            if i is None or i >= self.n or i in seen or i in natural or i in after or not in_loop(i):
+            if i is None or i >= self.n or i in seen or i in natural or not in_loop(i):
+                continue
+            if after is None:
+                after = self.blocks_reachable_from(normal_exit) if normal_exit is not None else set()
+            if i in after:
                 continue
             seen.add(i)
             b = self.cfg.at(i)
@@ -934,22 +942,44 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             block = nxt
         return None
 
-    def loop_region(self, header: Block, exits):
+    def loop_region(self, header: Block, exits, natural=frozenset()):
         """The blocks inside the loop: dominated by its header and not
-        reachable from where it exits."""
+        reachable from where it exits. The blocks of the natural loop
+        (``natural``) are inside without a search: an exit that reached one
+        without passing the header would be in the natural loop itself. The
+        search from the exits, which covers the rest of the function, runs
+        only when the walk asks about a block outside the natural loop."""
         dom = self.dominated_by(header)
-        after = set()
-        work = [e for e in exits if e is not None and e < self.n]
+        exits = {e for e in exits if e is not None and e < self.n}
+        after = []
+
+        def inside(i):
+            if i == header.start or not dom(i):
+                return False
+            if i in natural:
+                return True
+            if i in exits:
+                return False
+            if not after:
+                after.append(self.reachable_inside(header, dom, exits))
+            return i not in after[0]
+        return inside
+
+    def reachable_inside(self, header, dom, starts):
+        """Block starts reachable from ``starts`` through blocks that ``dom``
+        holds, without passing ``header``."""
+        seen = set()
+        work = list(starts)
         while work:
             i = work.pop()
-            if i in after or i == header.start or not dom(i):
+            if i in seen or i == header.start or not dom(i):
                 continue
-            after.add(i)
+            seen.add(i)
             b = self.cfg.at(i)
             work.extend(x.start for x in b.succs)
             if b.handler is not None:
                 work.append(b.handler)
-        return lambda i: dom(i) and i not in after and i != header.start
+        return seen
 
     def loop(self, header: Block, frame, outer: Optional[Loop]):
         natural = self.natural(header)
@@ -1026,7 +1056,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         group = V.TargetGroup(1, lambda node: target_box.append(node))
         body.push(V.UnpackSlot(group, 0))
         loop = Loop(frozenset({header.start}), brk if brk is not None else exit_, header.start)
-        region = self.loop_region(header, {exit_, brk})
+        region = self.loop_region(header, {exit_, brk}, natural)
         self.walk(body_start, body, region, loop)
         if not target_box:
             self.fail("for loop target not found", body_start)
@@ -1061,7 +1091,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if latch is not None:
             conts.add(latch)
         loop = Loop(frozenset(conts), brk if brk is not None else exit_, header.start)
-        inside = self.loop_region(header, {exit_, brk})
+        inside = self.loop_region(header, {exit_, brk}, natural)
         if test is None:
             region = lambda i: inside(i) or i == header.start
             ex = self.walk(start, body, lambda i: inside(i), loop, skip_header=header.start)
@@ -1299,10 +1329,13 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         return self.past_finally_copies(a) == self.past_finally_copies(b)
 
     def program_handler(self, target):
-        for h in self.program.handlers:
-            if h.target == target:
-                return h
-        self.fail("unknown handler", target)
+        if not hasattr(self, "_handler_at"):
+            self._handler_at = {}
+            for h in self.program.handlers:
+                self._handler_at.setdefault(h.target, h)  # the first range with that target
+        if target not in self._handler_at:
+            self.fail("unknown handler", target)
+        return self._handler_at[target]
 
     def handler_frame(self, H, frame, depth):
         f = frame.copy()
