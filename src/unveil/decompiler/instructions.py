@@ -126,13 +126,14 @@ def _linear_get_instructions():
     module = vars(dis)
     if not isinstance(module.get("findlabels"), types.FunctionType):
         return dis.get_instructions
-    names = dict(module, findlabels=_every_offset)
+    names = dict(module)
     for key, value in module.items():
         if isinstance(value, types.FunctionType) and value.__globals__ is module:
             copy = types.FunctionType(value.__code__, names, value.__name__, value.__defaults__,
                                       value.__closure__)
             copy.__kwdefaults__ = value.__kwdefaults__
             names[key] = copy
+    names["findlabels"] = _every_offset
     return names["get_instructions"]
 
 
