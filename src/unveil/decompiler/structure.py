@@ -48,6 +48,53 @@ class Loop(NamedTuple):
     header: int
 
 
+class BlockIds:
+    """The ids of the blocks a condition spans, as the union of the parts
+    merged into it: a union links its parts instead of copying them (the
+    links of a chain of n conditions, each merged with those below it, would
+    copy n^2 ids). The extent of the blocks and the handlers covering them
+    are kept up to date; membership looks at the extent first, then at the
+    ids, flattened once."""
+    __slots__ = ("parts", "start", "end", "handlers", "_flat")
+
+    def __init__(self, block=None):
+        self._flat = None
+        if block is not None:
+            self.parts = (block.id,)
+            self.start, self.end = block.start, block.end
+            self.handlers = frozenset((block.handler,))
+
+    def __or__(self, other):
+        if not isinstance(other, BlockIds):
+            raise TypeError("a union of block ids takes block ids")
+        new = BlockIds()
+        new.parts = (self, other)
+        new.start, new.end = min(self.start, other.start), max(self.end, other.end)
+        new.handlers = self.handlers | other.handlers
+        return new
+
+    def flat(self):
+        if self._flat is None:
+            out, work, seen = set(), [self], set()
+            while work:
+                x = work.pop()
+                for p in x.parts:
+                    if isinstance(p, BlockIds):
+                        if id(p) not in seen:
+                            seen.add(id(p))
+                            work.append(p)
+                    else:
+                        out.add(p)
+            self._flat = out
+        return self._flat
+
+    def __iter__(self):
+        return iter(self.flat())
+
+    def holds(self, block) -> bool:
+        return self.start <= block.start < self.end and block.id in self.flat()
+
+
 class Cond:
     """A (possibly compound) condition: true -> ``true``, false -> ``false``."""
 
@@ -131,6 +178,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         self.active_handlers = set()  # of the try statements met so far
         self.open_tries = set()  # of those being structured now
         self.finally_copies = {}  # start index -> index after the copy
+        self._reduced = {}  # see reduced_condition
+        self._reducing = False
 
     # ------------------------------------------------------------ regions
     def dominated_by(self, head: Block) -> Callable[[int], bool]:
@@ -431,10 +480,66 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         b = self.cfg.at(index)
         if b is None or not self.cfg.is_conditional(b):
             return None
-        if any(p.id not in chain_blocks for p in b.preds) or b.exc_preds:
+        if any(not chain_blocks.holds(p) for p in b.preds) or b.exc_preds:
             return None
-        if any(self.cfg.blocks[k].handler != b.handler for k in chain_blocks):
+        if any(h != b.handler for h in chain_blocks.handlers):
             return None  # a test inside a try does not join one outside it
+        return self.reduced_condition(b, frame)
+
+    def reduced_condition(self, b: Block, frame):
+        """The condition of block ``b`` run in a copy of ``frame``, merged with
+        the conditions that follow it (:meth:`pure_condition` without the
+        test of how ``b`` is reached), or None.
+
+        Remembered per block, values on the stack and facts the structuring
+        has registered so far: the merge tries each link's successors on
+        both sides, which repeats the work below a link exponentially in a
+        chain of asserts, and every link of a chain starts the same search
+        again. The first search reduces the deepest links first, so the
+        recursion through :meth:`merge_next` stays shallow in a long chain."""
+        key = (b.id, tuple(map(id, frame.stack)), tuple(id(x) for p in frame.pending for x in p),
+               frame.loop, len(self.finally_copies), len(getattr(self, "_lfollows", ())))
+        if key in self._reduced:
+            return self._reduced[key][0]
+        if not self._reducing:
+            self._reducing = True
+            try:
+                for d in self.chain_below(b):
+                    try:
+                        self.reduced_condition(d, frame)
+                    except DecompilationError:
+                        pass  # (a link only reached another way, with another stack)
+            finally:
+                self._reducing = False
+            if key in self._reduced:
+                return self._reduced[key][0]
+        sub = self._reduce_condition(b, frame)
+        self._reduced[key] = (sub, frame)  # (the frame keeps the ids in the key alive)
+        return sub
+
+    def chain_link(self, b: Block) -> bool:
+        """Whether ``b`` could be a later link of a condition chain."""
+        return (self.cfg.is_conditional(b) and not b.exc_preds and not self.is_loop_header(b)
+                and all(self.cfg.is_conditional(p) for p in b.preds))
+
+    def chain_below(self, b: Block) -> List[Block]:
+        """The condition blocks after ``b`` that could join its chain, each
+        after those below it (post-order)."""
+        out, seen = [], {b.id}
+        stack = [(b, iter(b.succs))]
+        while stack:
+            node, succs = stack[-1]
+            s = next(succs, None)
+            if s is None:
+                stack.pop()
+                if node is not b:
+                    out.append(node)
+            elif s.id not in seen and self.chain_link(s):
+                seen.add(s.id)
+                stack.append((s, iter(s.succs)))
+        return out
+
+    def _reduce_condition(self, b: Block, frame):
         if self.is_loop_header(b):
             return None
         last = self.instrs[b.end - 1]
@@ -474,13 +579,13 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         test = f.pop_expr(last)
         nxt, tgt = block.end, last.target
         if last.op == "POP_JUMP_IF_FALSE":
-            c = Cond(test, nxt, tgt, f, {block.id})
+            c = Cond(test, nxt, tgt, f, BlockIds(block))
         elif last.op == "POP_JUMP_IF_TRUE":
-            c = Cond(test, tgt, nxt, f, {block.id})
+            c = Cond(test, tgt, nxt, f, BlockIds(block))
         elif last.op == "POP_JUMP_IF_NONE":
-            c = Cond(ast.Compare(left=test, ops=[ast.IsNot()], comparators=[E.const(None)]), nxt, tgt, f, {block.id})
+            c = Cond(ast.Compare(left=test, ops=[ast.IsNot()], comparators=[E.const(None)]), nxt, tgt, f, BlockIds(block))
         else:
-            c = Cond(ast.Compare(left=test, ops=[ast.Is()], comparators=[E.const(None)]), nxt, tgt, f, {block.id})
+            c = Cond(ast.Compare(left=test, ops=[ast.Is()], comparators=[E.const(None)]), nxt, tgt, f, BlockIds(block))
         return c
 
     def merge_next(self, c: Cond) -> bool:
@@ -554,7 +659,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if not LONE_JUMP_IS_BODY or not isinstance(index, int):
             return False
         b = self.cfg.at(index)
-        fall = max(self.cfg.blocks[k].end for k in c.blocks)
+        fall = c.blocks.end
         if b is None or index != fall or b.end - b.start != 1 or self.instrs[index].op != "JUMP":
             return False
         # a chained comparison's true path jumps over the false path's POP_TOP
@@ -614,7 +719,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         test = c.expr
         # the compiler puts an if's body right after its test: the branch
         # that falls through is the body (``if not x`` jumps when x is true)
-        fall = max(self.cfg.blocks[k].end for k in c.blocks)
+        fall = c.blocks.end
         if fl == fall and t != fall:
             t, fl, test = fl, t, negate(test)
         # a body that is only a jump (an and/or link's exit) starts where it
@@ -625,7 +730,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if (not jump_body and t_block is not None and t_block.end - t_block.start == 1
                 and self.instrs[t].op == "JUMP" and region(self.instrs[t].target)
                 and (loop is None or self.instrs[t].target not in loop.continue_targets)
-                and not self.shared_try(self.instrs[t].target, c.blocks | {t_block.id})):
+                and not self.shared_try(self.instrs[t].target, c.blocks | BlockIds(t_block))):
             t = self.instrs[t].target
         then = frame.copy()
         then.stmts = []
@@ -708,7 +813,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         than ``block_ids`` also lead to."""
         b = self.cfg.at(index)
         return (b is not None and self.new_try(b) is not None
-                and any(p.id not in block_ids for p in b.preds))
+                and any(not block_ids.holds(p) for p in b.preds))
 
     def dead_jump_else(self, test, then, t, fl, frame, region, loop):
         """An if statement whose body never falls through, with the
@@ -1032,7 +1137,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         out of the loop (see WHILE_BODY_FALLS_FROM_TEST)."""
         if not WHILE_BODY_FALLS_FROM_TEST:
             return False
-        fall = max(self.cfg.blocks[k].end for k in c.blocks)
+        fall = c.blocks.end
         return (c.false if inside_true else c.true) == fall
 
     def for_loop(self, header, frame, natural, outer):
@@ -1380,6 +1485,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 if all((self.instrs[p + j].op, self.instrs[p + j].arg if self.instrs[p + j].target is None
                         else None) == pattern[j] for j in range(len(pattern))):
                     self.finally_copies[p] = p + len(pattern)
+                    self._reduced.clear()  # conditions read where copies end
         return stmts
 
     def except_clauses(self, H, frame, depth, region, loop):
