@@ -3,8 +3,11 @@ unparser on 3.8."""
 import ast
 import sys
 
+from .depth import check_tree_depth
+
 
 def to_source(node) -> str:
+    check_tree_depth(node)  # the unparsers recurse once per level
     _number_statements(node)
     if sys.version_info >= (3, 9):
         text = ast.unparse(node)

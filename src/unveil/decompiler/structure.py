@@ -21,6 +21,7 @@ from typing import Callable, List, NamedTuple, Optional
 from . import expressions as E
 from . import values as V
 from .cfg import CFG, Block
+from .depth import Nested
 from .errors import DecompilationError
 from .function import last_return_into_else
 from .asyncs import ASYNC_OPS, AsyncConstructs
@@ -209,6 +210,16 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
              skip_header=None) -> Exit:
         """Structure the code from ``start`` into ``frame`` until control
         leaves ``region`` or ends."""
+        with Nested(lambda: self.where(start)):
+            return self._walk(start, frame, region, loop, skip_header)
+
+    def where(self, index):
+        """(function, offset, instruction) of ``index``, for an error."""
+        ins = self.instrs[index] if 0 <= index < self.n else None
+        return self.ctx.name, ins.offset if ins else None, ins.op if ins else None
+
+    def _walk(self, start: int, frame: E.Frame, region, loop: Optional[Loop],
+              skip_header=None) -> Exit:
         i = start
         first = True
         seen = set()

@@ -1,0 +1,77 @@
+"""Limits on nesting, so deep input is refused with its real reason.
+
+The structuring walks recurse once per nested statement, ``elif`` branch,
+conditional expression, ``and``/``or`` operand used as a value and nested
+function; ``ast.unparse`` (and unparse38) recurse once per level of the tree
+they write. Python's recursion limit (1000 frames by default) bounds both, and
+a ``RecursionError`` deep inside says nothing about the input. So the depth is
+counted and the input refused first, with a :class:`DecompilationError` that
+names the limit. CPython's own compiler stops at 20 nested blocks, 100 levels
+of indentation and 200 nested parentheses; the limits here lie beyond what
+ordinary source reaches, with room for the frames each level costs; the tree
+written out is measured against the recursion limit itself.
+"""
+import ast
+import contextvars
+import sys
+
+from .errors import DecompilationError
+
+#: nested walks and code objects being decompiled at once (about 5 to 10
+#: Python frames each)
+MAX_NESTING = 100
+
+_NESTING = contextvars.ContextVar("unveil_nesting", default=0)
+
+
+class Nested:
+    """``with Nested(where):`` one more level of nesting for the code inside;
+    ``where()`` gives (function, offset, instruction) for the error."""
+
+    __slots__ = ("where", "token")
+
+    def __init__(self, where):
+        self.where = where
+        self.token = None
+
+    def __enter__(self):
+        level = _NESTING.get() + 1
+        if level > MAX_NESTING:
+            raise DecompilationError("nesting deeper than %d levels (nested statements, elif "
+                                     "branches, conditional expressions, and/or operands or "
+                                     "functions)" % MAX_NESTING, *self.where())
+        self.token = _NESTING.set(level)
+        return self
+
+    def __exit__(self, *exc):
+        _NESTING.reset(self.token)
+        return False
+
+
+def _frames_in_use():
+    n, f = 0, sys._getframe()
+    while f is not None:
+        n, f = n + 1, f.f_back
+    return n
+
+
+def _unparse_frames(node):
+    """Python frames the unparsers spend on one level of ``node``."""
+    if isinstance(node, ast.expr_context):
+        return 0
+    return 4 if isinstance(node, (ast.stmt, ast.excepthandler)) else 3
+
+
+def check_tree_depth(node, name=None):
+    """Refuse a tree the unparsers cannot write within Python's recursion
+    limit (they recurse once per level; measured here without recursion)."""
+    budget = sys.getrecursionlimit() - _frames_in_use() - 60
+    todo = [(node, _unparse_frames(node), 1)]
+    while todo:
+        n, cost, depth = todo.pop()
+        if cost > budget:
+            raise DecompilationError("source nested deeper than %d levels (statements and "
+                                     "expressions inside each other): more than ast.unparse "
+                                     "writes within Python's recursion limit (%d)"
+                                     % (depth - 1, sys.getrecursionlimit()), name)
+        todo.extend((c, cost + _unparse_frames(c), depth + 1) for c in ast.iter_child_nodes(n))
