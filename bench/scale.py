@@ -73,6 +73,16 @@ def seq_for(n):
     return "def f(x, y):\n" + _lines("for i in x:\n        y = y + i * %d" % k for k in range(n)) + "    return y\n"
 
 
+def seq_finally(n):
+    return "def f(x, y):\n" + _lines(
+        "try:\n        y = y + x[%d]\n    finally:\n        y = y - %d" % (k, k)
+        for k in range(n)) + "    return y\n"
+
+
+def seq_with(n):
+    return "def f(x, y):\n" + _lines("with x:\n        y = y + %d" % k for k in range(n)) + "    return y\n"
+
+
 def seq_try(n):
     return "def f(x, y):\n" + _lines(
         "try:\n        y = y + x[%d]\n    except IndexError:\n        y = -%d" % (k, k)
@@ -136,7 +146,8 @@ def lambdas(n):
 FAMILIES = {
     "if": seq_if, "elif": elif_chain, "and-test": and_test, "or-test": or_test,
     "and-value": and_value, "or-value": or_value, "assert": asserts, "assert-msg": asserts_msg,
-    "straight": straight, "seq-for": seq_for, "seq-try": seq_try, "nested-if": nested_if,
+    "straight": straight, "seq-for": seq_for, "seq-try": seq_try, "seq-finally": seq_finally,
+    "seq-with": seq_with, "nested-if": nested_if,
     "nested-for": nested_for, "nested-while": nested_while, "nested-try": nested_try,
     "unary": unary, "attribute": attributes, "call": calls, "ifexp": ifexp, "lambda": lambdas,
 }
@@ -198,6 +209,11 @@ def child(family, n, limit, below=None):
         return {"status": "crash", "n": n, "seconds": time.process_time() - t0,
                 "message": "%s: %s" % (type(e).__name__, e)}
     seconds = time.process_time() - t0
+    reps = 1
+    while seconds * reps < 0.2 and reps < 200:  # small sizes: the mean of several runs
+        Decompiler(code).decompile()
+        reps += 1
+        seconds = (time.process_time() - t0) / reps
     signal.setitimer(signal.ITIMER_PROF, 0)
     try:
         new = find_code(compile(text, "<decompiled>", "exec"), "f")

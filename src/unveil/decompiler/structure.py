@@ -1490,7 +1490,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         pattern = [(x.op, x.arg if x.target is None else None) for x in self.instrs[H + 1:k]
                    if x.op != "CLEANUP_THROW"]  # 3.12+ places it inline in handlers only (asyncs.py)
         if pattern:
-            for p in range(self.n - len(pattern) + 1):
+            for p in self.pattern_starts(pattern):
                 if self.covered_by(p, H) or H <= p <= k:
                     continue
                 if all((self.instrs[p + j].op, self.instrs[p + j].arg if self.instrs[p + j].target is None
@@ -1498,6 +1498,24 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                     self.finally_copies[p] = p + len(pattern)
                     self._reduced.clear()  # conditions read where copies end
         return stmts
+
+    def pattern_starts(self, pattern):
+        """The places where the first (up to 3) entries of ``pattern`` --
+        (op, argument or None for a jump) -- occur and the whole pattern
+        fits, in order. Found in an index of the stream built once: testing
+        every place for every finally body is quadratic in a run of try
+        statements."""
+        width = min(3, len(pattern))
+        if not hasattr(self, "_windows"):
+            self._windows = {}
+        if width not in self._windows:
+            keys = [_window_key(x.op, x.arg if x.target is None else None) for x in self.instrs]
+            index = {}
+            for p in range(self.n - width + 1):
+                index.setdefault(tuple(keys[p:p + width]), []).append(p)
+            self._windows[width] = index
+        starts = self._windows[width].get(tuple(_window_key(*e) for e in pattern[:width]), ())
+        return [p for p in starts if p + len(pattern) <= self.n]
 
     def except_clauses(self, H, frame, depth, region, loop):
         """The except clauses of the handler at ``H`` and where they go."""
@@ -1657,6 +1675,16 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             hb = self.cfg.at(h)
             h = hb.handler if hb else None
         return False
+
+
+def _window_key(op, arg):
+    """(op, arg) as a dictionary key; an unhashable argument keys by its op
+    alone (the full comparison decides)."""
+    try:
+        hash(arg)
+    except TypeError:
+        return op, "<unhashable>"
+    return op, arg
 
 
 def save_computed(frame, depth):
