@@ -6,10 +6,11 @@ function; ``ast.unparse`` (and unparse38) recurse once per level of the tree
 they write. Python's recursion limit (1000 frames by default) bounds both, and
 a ``RecursionError`` deep inside says nothing about the input. So the depth is
 counted and the input refused first, with a :class:`DecompilationError` that
-names the limit. CPython's own compiler stops at 20 nested blocks, 100 levels
-of indentation and 200 nested parentheses; the limits here lie beyond what
-ordinary source reaches, with room for the frames each level costs; the tree
-written out is measured against the recursion limit itself.
+names the limit. The limits come from the recursion limit and the frames in
+use when decompiling starts (about 100 levels of nesting from a shallow stack
+with the default limit; CPython's own compiler stops at 20 nested blocks, 100
+levels of indentation and 200 nested parentheses, but an ``elif`` chain or
+nested lambdas can go deeper).
 """
 import ast
 import contextvars
@@ -17,16 +18,21 @@ import sys
 
 from .errors import DecompilationError
 
-#: nested walks and code objects being decompiled at once (about 5 to 10
-#: Python frames each)
-MAX_NESTING = 100
+#: Python frames one level of nesting may cost (an ``elif`` branch: walk,
+#: _walk, block, branch, if_, walk_branch; 3.13's and/or values pass through
+#: match_op and block again), and frames kept for the work done at the
+#: innermost level
+FRAMES_PER_LEVEL = 8
+FRAMES_IN_RESERVE = 120
 
-_NESTING = contextvars.ContextVar("unveil_nesting", default=0)
+_NESTING = contextvars.ContextVar("unveil_nesting", default=(0, 0))  # (level, most allowed)
 
 
 class Nested:
     """``with Nested(where):`` one more level of nesting for the code inside;
-    ``where()`` gives (function, offset, instruction) for the error."""
+    ``where()`` gives (function, offset, instruction) for the error. The most
+    levels allowed are set when the outermost level is entered, from the
+    frames Python's recursion limit leaves from there."""
 
     __slots__ = ("where", "token")
 
@@ -35,12 +41,16 @@ class Nested:
         self.token = None
 
     def __enter__(self):
-        level = _NESTING.get() + 1
-        if level > MAX_NESTING:
+        level, most = _NESTING.get()
+        if level == 0:
+            most = max(10, (sys.getrecursionlimit() - _frames_in_use() - FRAMES_IN_RESERVE)
+                       // FRAMES_PER_LEVEL)
+        if level + 1 > most:
             raise DecompilationError("nesting deeper than %d levels (nested statements, elif "
                                      "branches, conditional expressions, and/or operands or "
-                                     "functions)" % MAX_NESTING, *self.where())
-        self.token = _NESTING.set(level)
+                                     "functions; the most Python's recursion limit of %d allows)"
+                                     % (most, sys.getrecursionlimit()), *self.where())
+        self.token = _NESTING.set((level + 1, most))
         return self
 
     def __exit__(self, *exc):

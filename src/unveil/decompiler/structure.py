@@ -96,6 +96,28 @@ class BlockIds:
         return self.start <= block.start < self.end and block.id in self.flat()
 
 
+class AllOf:
+    """A region: the indices every one of ``tests`` holds. Nested branches
+    each add a test; kept in one flat tuple, asking stays one call deep
+    (``lambda i: region(i) and dom(i)`` costs a frame per level of nesting)."""
+    __slots__ = ("tests",)
+
+    def __init__(self, tests):
+        self.tests = tests
+
+    def __call__(self, i):
+        for test in self.tests:
+            if not test(i):
+                return False
+        return True
+
+
+def both(region, test) -> AllOf:
+    """The region ``region`` narrowed to the indices ``test`` holds."""
+    tests = region.tests if isinstance(region, AllOf) else (region,)
+    return AllOf(tests + (test,))
+
+
 class Cond:
     """A (possibly compound) condition: true -> ``true``, false -> ``false``."""
 
@@ -711,7 +733,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         ``start``'s block dominates: an except clause's or a match case's own code."""
         block = self.cfg.containing(start)
         dom = self.dominated_by(block)
-        inside = lambda i: region(i) and dom(i)
+        inside = both(region, dom)
         if block.start != start:
             return self.block_then_walk(block, start, frame, inside, loop)
         return self.walk(start, frame, inside, loop)
@@ -721,7 +743,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if b is None:
             return region
         dom = self.dominated_by(b)
-        return lambda i: region(i) and dom(i)
+        return both(region, dom)
 
     def if_(self, c: Cond, frame, region, loop):
         # a chained comparison's cleanup that could not be merged is
