@@ -57,6 +57,11 @@ def or_value(n):
     return "def f(x):\n    x = %s\n    return x\n" % " or ".join(_operands(n))
 
 
+def compare_chain(n):
+    return "def f(x):\n    if %s:\n        return 1\n    return 2\n" % " < ".join(
+        "x[%d]" % k for k in range(n))
+
+
 def asserts(n):
     return "def f(x):\n" + _lines("assert x != %d" % k for k in range(n)) + "    return x\n"
 
@@ -145,7 +150,7 @@ def lambdas(n):
 
 FAMILIES = {
     "if": seq_if, "elif": elif_chain, "and-test": and_test, "or-test": or_test,
-    "and-value": and_value, "or-value": or_value, "assert": asserts, "assert-msg": asserts_msg,
+    "and-value": and_value, "or-value": or_value, "compare": compare_chain, "assert": asserts, "assert-msg": asserts_msg,
     "straight": straight, "seq-for": seq_for, "seq-try": seq_try, "seq-finally": seq_finally,
     "seq-with": seq_with, "nested-if": nested_if,
     "nested-for": nested_for, "nested-while": nested_while, "nested-try": nested_try,

@@ -7,6 +7,7 @@ from .depth import check_tree_depth
 
 
 def to_source(node) -> str:
+    flatten_bool_ops(node)
     check_tree_depth(node)  # the unparsers recurse once per level
     _number_statements(node)
     if sys.version_info >= (3, 9):
@@ -15,6 +16,25 @@ def to_source(node) -> str:
         from .unparse38 import unparse
         text = unparse(node)
     return text if text.endswith("\n") else text + "\n"
+
+
+def flatten_bool_ops(node):
+    """``a and (b and c)`` as ``a and b and c`` everywhere in ``node`` (the
+    same bytecode; structure.bool_op leaves right operands whole), without
+    recursion: a long chain nests as deep as it is long."""
+    todo = [node]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, ast.BoolOp):
+            flat, parts = [], list(reversed(n.values))
+            while parts:
+                v = parts.pop()
+                if isinstance(v, ast.BoolOp) and type(v.op) is type(n.op) and not getattr(v, "_paren", False):
+                    parts.extend(reversed(v.values))
+                else:
+                    flat.append(v)
+            n.values = flat
+        todo.extend(ast.iter_child_nodes(n))
 
 
 _BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")

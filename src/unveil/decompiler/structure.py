@@ -148,13 +148,16 @@ def flips(e):
 
 
 def bool_op(op, a, b):
-    """``a op b`` with same-operator operands flattened (same bytecode)."""
+    """``a op b`` with same-operator operands flattened (same bytecode). A
+    right operand with the same operator stays whole until the text is
+    written (emit.flatten_bool_ops): a chain reduced from its end would copy
+    every tail, n^2 operands for n links."""
     vals = []
-    for x in (a, b):
-        if isinstance(x, ast.BoolOp) and isinstance(x.op, op) and not getattr(x, "_paren", False):
-            vals.extend(x.values)
-        else:
-            vals.append(x)
+    if isinstance(a, ast.BoolOp) and isinstance(a.op, op) and not getattr(a, "_paren", False):
+        vals.extend(a.values)
+    else:
+        vals.append(a)
+    vals.append(b)
     return ast.BoolOp(op=op(), values=vals)
 
 
@@ -202,6 +205,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         self.open_tries = set()  # of those being structured now
         self.finally_copies = {}  # start index -> index after the copy
         self._reduced = {}  # see reduced_condition
+        self._reduced_below = set()
         self._reducing = False
 
     # ------------------------------------------------------------ regions
@@ -534,10 +538,15 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                frame.loop, len(self.finally_copies), len(getattr(self, "_lfollows", ())))
         if key in self._reduced:
             return self._reduced[key][0]
-        if not self._reducing:
+        if not self._reducing and b.id not in self._reduced_below:
             self._reducing = True
             try:
-                for d in self.chain_below(b):
+                below = self.chain_below(b)
+                # once per chain: links reached with other stacks (a chained
+                # comparison's kept operand) do not match and are reduced as met
+                self._reduced_below.update(d.id for d in below)
+                self._reduced_below.add(b.id)
+                for d in below:
                     try:
                         self.reduced_condition(d, frame)
                     except DecompilationError:
