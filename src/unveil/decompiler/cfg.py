@@ -87,7 +87,7 @@ class CFG:
         blocks = self.blocks
         if not blocks:
             self.idom = {}
-            self._enter, self._exit = {}, {}
+            self._enter, self._exit, self._children = {}, {}, {}
             return
 
         def succs_all(b):
@@ -172,6 +172,7 @@ class CFG:
         for b, d in self.idom.items():
             if b != d:
                 children.setdefault(d, []).append(b)
+        self._children = children
         self._enter: Dict[int, int] = {}
         self._exit: Dict[int, int] = {}
         clock = 0
@@ -185,6 +186,18 @@ class CFG:
             self._enter[b] = clock
             stack.append((b, True))
             stack.extend((c, False) for c in children.get(b, ()))
+
+    def dominated_blocks(self, head: Block) -> List[Block]:
+        """The blocks ``head`` dominates (itself included): its subtree of
+        the dominator tree, without looking at the other blocks."""
+        if head.id not in self._enter:
+            return []
+        out, todo = [], [head.id]
+        while todo:
+            b = todo.pop()
+            out.append(self.blocks[b])
+            todo.extend(self._children.get(b, ()))
+        return out
 
     def dominates(self, a: Block, b: Block) -> bool:
         """Whether every path from the entry to ``b`` passes ``a``."""
