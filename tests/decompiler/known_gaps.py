@@ -19,10 +19,6 @@ REFUSED = {
     'tests/decompiler/test_differential.py::test_differential[fuzz:ifexp_as_test_of_ifexp]': ('3.10',),
     'tests/decompiler/test_differential.py::test_differential[legacy:finally_if_else_raise_in_loop]': ('3.10',),
     'tests/decompiler/test_differential.py::test_differential[py311:exstar_at_end]': ('3.12', '3.13'),
-    'tests/decompiler/test_differential.py::test_differential[py311:exstar_nested_try_return]': ('3.11',),
-    'tests/decompiler/test_differential.py::test_differential[py311:exstar_reraise_in_handler]': ('3.11',),
     'tests/decompiler/test_except_star.py::test_try_star_statements[exstar_at_end]': ('3.12', '3.13'),
-    'tests/decompiler/test_except_star.py::test_try_star_statements[exstar_nested_try_return]': ('3.11',),
-    'tests/decompiler/test_except_star.py::test_try_star_statements[exstar_reraise_in_handler]': ('3.11',),
     'tests/decompiler/test_legacy_blocks.py::test_loop_behaviour[except_return_in_loop]': ('3.8',),
 }

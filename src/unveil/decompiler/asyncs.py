@@ -228,19 +228,49 @@ class AsyncConstructs:
         from ``start`` reaches. The ranges of an inner statement's handler
         code (and of 3.12's ``CLEANUP_THROW`` blocks), also sent to
         ``handler``, lie after the function's normal code and do not count."""
+        ranges = self._ranges_to(handler)
+        # The search from ``start`` stops once it has met every range that
+        # normal control flow reaches at all: searching on through the rest
+        # of the function for each with statement is quadratic in a run of them.
+        entry_reaches = self._normally_reachable()
+        first = self.cfg.containing(start)
+        wanted = {self.cfg.containing(h.start).id for h in ranges}
+        if first.id in entry_reaches:
+            wanted &= entry_reaches
         seen = set()
-        work = [self.cfg.containing(start)]
-        while work:
+        work = [first]
+        while work and wanted:
             b = work.pop()
             if b.id in seen:
                 continue
             seen.add(b.id)
+            wanted.discard(b.id)
             work.extend(b.succs)
-        ends = [h.end for h in self.program.handlers
-                if h.target == handler and self.cfg.containing(h.start).id in seen]
+        ends = [h.end for h in ranges if self.cfg.containing(h.start).id in seen]
         if not ends:
-            ends = [h.end for h in self.program.handlers if h.target == handler]
+            ends = [h.end for h in ranges]
         return max(ends)
+
+    def _ranges_to(self, handler):
+        """The exception table's ranges that go to ``handler``, in order."""
+        if not hasattr(self, "_ranges_by_target"):
+            self._ranges_by_target = {}
+            for h in self.program.handlers:
+                self._ranges_by_target.setdefault(h.target, []).append(h)
+        return self._ranges_by_target.get(handler, [])
+
+    def _normally_reachable(self):
+        """Ids of the blocks normal control flow reaches from the entry."""
+        if not hasattr(self, "_entry_reaches"):
+            seen = set()
+            work = self.cfg.blocks[:1]
+            while work:
+                b = work.pop()
+                if b.id not in seen:
+                    seen.add(b.id)
+                    work.extend(b.succs)
+            self._entry_reaches = seen
+        return self._entry_reaches
 
     # ------------------------------------------------------------ async for
     def async_for_header(self, header):

@@ -54,14 +54,25 @@ class CFG:
                     b.succs.append(t)
             for s in b.succs:
                 s.preds.append(b)
-            for h in program.handlers:
-                if h.start <= b.start < h.end:
-                    b.handler = h.target
-                    break
+        self._assign_handlers(program.handlers)
         for b in self.blocks:
             if b.handler is not None and b.handler < n:
                 self.block_at[b.handler].exc_preds.append(b)
         self._dominators()
+
+    def _assign_handlers(self, handlers):
+        """Each block's handler: that of the first range (in table order)
+        holding its start. Ranges are painted last to first over the blocks
+        they hold, found by bisection (the ranges do not overlap, so this is
+        linear; a test of every range per block is quadratic in a run of try
+        statements)."""
+        import bisect
+        starts = self._starts
+        for h in reversed(handlers):
+            k = bisect.bisect_left(starts, h.start)
+            while k < len(starts) and starts[k] < h.end:
+                self.blocks[k].handler = h.target
+                k += 1
 
     def at(self, index) -> Optional[Block]:
         return self.block_at.get(index)
@@ -72,14 +83,12 @@ class CFG:
         k = bisect.bisect_right(self._starts, index) - 1
         return self.blocks[k]
 
-    # Cooper, Harvey & Kennedy, "A Simple, Fast Dominance Algorithm".
     def _dominators(self):
         blocks = self.blocks
         if not blocks:
             self.idom = {}
+            self._enter, self._exit, self._children = {}, {}, {}
             return
-        order = []
-        seen = set()
 
         def succs_all(b):
             out = list(b.succs)
@@ -88,61 +97,114 @@ class CFG:
             # SETUP_* (<=3.10) reaches its handler too
             return out
 
-        stack = [(blocks[0], iter(succs_all(blocks[0])))]
-        seen.add(blocks[0].id)
+        self.idom = self._lengauer_tarjan(blocks[0], succs_all)
+        self._number_dominator_tree(blocks[0].id)
+
+    @staticmethod
+    def _lengauer_tarjan(entry, succs_all) -> Dict[int, int]:
+        """Immediate dominators (block id -> block id; the entry maps to
+        itself) by Lengauer & Tarjan, "A Fast Algorithm for Finding Dominators
+        in a Flowgraph" (the simple version, with path compression), without
+        recursion. (The iterative algorithm of Cooper, Harvey & Kennedy walks
+        the dominator tree once per predecessor: quadratic where thousands of
+        jumps meet, as at the end of a long ``and`` chain.)"""
+        # depth-first preorder numbers, the spanning tree's parents, predecessors
+        vertex, parent, preds = [entry], [-1], [[]]
+        number = {entry.id: 0}
+        stack = [(entry, iter(succs_all(entry)))]
         while stack:
             b, it = stack[-1]
             nxt = next(it, None)
             if nxt is None:
-                order.append(b)
                 stack.pop()
-            elif nxt.id not in seen:
-                seen.add(nxt.id)
+                continue
+            if nxt.id not in number:
+                number[nxt.id] = len(vertex)
+                vertex.append(nxt)
+                parent.append(number[b.id])
+                preds.append([])
                 stack.append((nxt, iter(succs_all(nxt))))
-        order.reverse()  # reverse postorder
-        rpo = {b.id: i for i, b in enumerate(order)}
-        preds: Dict[int, List[Block]] = {b.id: [] for b in blocks}
-        for b in order:
-            for s in succs_all(b):
-                preds[s.id].append(b)
-        idom = {order[0].id: order[0].id}
+            preds[number[nxt.id]].append(number[b.id])
+        n = len(vertex)
+        semi = list(range(n))
+        label = list(range(n))
+        ancestor = [-1] * n
+        idom = [0] * n
+        bucket: List[List[int]] = [[] for _ in range(n)]
 
-        def intersect(a, b):
-            while a != b:
-                while rpo[a] > rpo[b]:
-                    a = idom[a]
-                while rpo[b] > rpo[a]:
-                    b = idom[b]
-            return a
+        def evaluate(v):
+            if ancestor[v] < 0:
+                return v
+            path = []
+            while ancestor[ancestor[v]] >= 0:
+                path.append(v)
+                v = ancestor[v]
+            for y in reversed(path):  # path compression, from the top down
+                a = ancestor[y]
+                if semi[label[a]] < semi[label[y]]:
+                    label[y] = label[a]
+                ancestor[y] = ancestor[a]
+            return label[path[0]] if path else label[v]
 
-        changed = True
-        while changed:
-            changed = False
-            for b in order[1:]:
-                ps = [p.id for p in preds[b.id] if p.id in idom]
-                if not ps:
-                    continue
-                new = ps[0]
-                for p in ps[1:]:
-                    new = intersect(p, new)
-                if idom.get(b.id) != new:
-                    idom[b.id] = new
-                    changed = True
-        self.idom = idom
-        self.rpo = rpo
+        for w in range(n - 1, 0, -1):
+            for v in preds[w]:
+                u = evaluate(v)
+                if semi[u] < semi[w]:
+                    semi[w] = semi[u]
+            bucket[semi[w]].append(w)
+            p = parent[w]
+            ancestor[w] = p
+            for v in bucket[p]:
+                u = evaluate(v)
+                idom[v] = u if semi[u] < semi[v] else p
+            bucket[p] = []
+        for w in range(1, n):
+            if idom[w] != semi[w]:
+                idom[w] = idom[idom[w]]
+        return {vertex[w].id: vertex[idom[w]].id for w in range(n)}
+
+    def _number_dominator_tree(self, root):
+        """Preorder entry and exit numbers of the dominator tree: ``a``
+        dominates ``b`` when ``b``'s interval lies inside ``a``'s, a test in
+        constant time (walking the idom chain costs the depth of the tree,
+        which grows with the function in a run of ifs)."""
+        children: Dict[int, List[int]] = {}
+        for b, d in self.idom.items():
+            if b != d:
+                children.setdefault(d, []).append(b)
+        self._children = children
+        self._enter: Dict[int, int] = {}
+        self._exit: Dict[int, int] = {}
+        clock = 0
+        stack = [(root, False)]
+        while stack:
+            b, done = stack.pop()
+            clock += 1
+            if done:
+                self._exit[b] = clock
+                continue
+            self._enter[b] = clock
+            stack.append((b, True))
+            stack.extend((c, False) for c in children.get(b, ()))
+
+    def dominated_blocks(self, head: Block) -> List[Block]:
+        """The blocks ``head`` dominates (itself included): its subtree of
+        the dominator tree, without looking at the other blocks."""
+        if head.id not in self._enter:
+            return []
+        out, todo = [], [head.id]
+        while todo:
+            b = todo.pop()
+            out.append(self.blocks[b])
+            todo.extend(self._children.get(b, ()))
+        return out
 
     def dominates(self, a: Block, b: Block) -> bool:
         """Whether every path from the entry to ``b`` passes ``a``."""
-        if b.id not in self.idom:
+        enter = self._enter
+        if a.id not in enter or b.id not in enter:
             return False
-        x = b.id
-        while True:
-            if x == a.id:
-                return True
-            nxt = self.idom[x]
-            if nxt == x:
-                return False
-            x = nxt
+        return enter[a.id] <= enter[b.id] and self._exit[b.id] <= self._exit[a.id]
 
     def back_edge_sources(self, header: Block) -> List[Block]:
         """Blocks that jump back to ``header`` and are dominated by it."""

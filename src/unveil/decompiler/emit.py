@@ -7,12 +7,15 @@ taken from a code object are data until they pass."""
 import ast
 import sys
 
+from .depth import check_tree_depth
 from .safety import boundary, check_tree
 
 
 def to_source(node) -> str:
     """The text of ``node``; :class:`~unveil.decompiler.errors.UnsafeInput` if a name,
     constant or flag in it would not be written as itself."""
+    flatten_bool_ops(node)
+    check_tree_depth(node)  # the unparsers recurse once per level
     check_tree(node)
     with boundary(_defined_name(node)):
         _number_statements(node)
@@ -30,6 +33,25 @@ def _defined_name(node):
         if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             return child.name
     return None
+
+
+def flatten_bool_ops(node):
+    """``a and (b and c)`` as ``a and b and c`` everywhere in ``node`` (the
+    same bytecode; structure.bool_op leaves right operands whole), without
+    recursion: a long chain nests as deep as it is long."""
+    todo = [node]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, ast.BoolOp):
+            flat, parts = [], list(reversed(n.values))
+            while parts:
+                v = parts.pop()
+                if isinstance(v, ast.BoolOp) and type(v.op) is type(n.op) and not getattr(v, "_paren", False):
+                    parts.extend(reversed(v.values))
+                else:
+                    flat.append(v)
+            n.values = flat
+        todo.extend(ast.iter_child_nodes(n))
 
 
 _BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")

@@ -11,6 +11,7 @@ import types
 
 from . import expressions as E
 from . import values as V
+from .depth import Nested
 from .errors import DecompilationError
 from .exceptstar import TRY_STATEMENTS
 from .instructions import COPIES_EXIT_BLOCKS, read
@@ -517,10 +518,13 @@ def decompile_code(code, consts=None):
     program = read(code)
     ctx.instrs = program.instrs
     try:
-        body = Structurer(ctx, program).run()
+        with Nested(lambda: (ctx.name, None, None)):
+            body = Structurer(ctx, program).run()
     except RecursionError:
-        raise DecompilationError("control flow could not be structured (the walk did not "
-                                 "terminate)", ctx.name) from None
+        raise DecompilationError("control flow could not be structured: the walk went past "
+                                 "Python's recursion limit (nesting too deep from where "
+                                 "decompile was called, or a walk that does not end)",
+                                 ctx.name) from None
     body = tidy(body)
     check_evaluated_once(body, ctx.name)
     if code.co_name not in COMPREHENSIONS and code.co_name != "<lambda>":

@@ -746,8 +746,8 @@ class LegacyBlocks:
             fex = self.walk(H, hf, lambda i: region(i) and hdom(i), loop)
             ends = {n._index for st in hf.stmts for n in ast.walk(st) if getattr(n, "_reraise", False)}
             # (a statement inside that goes on to a copy of the re-raise)
-            ends.update(i for i in getattr(self, "_lfollows", ()) if hdom(self.cfg.containing(i).start)
-                        and self.instrs[i].op == "RERAISE")
+            ends.update(i for i in getattr(self, "_lfollows", ()) if self.instrs[i].op == "RERAISE"
+                        and hdom(self.cfg.containing(i).start))
             fin = _structure().strip_tail_reraise(hf.stmts)
             if _structure().leaves_reraise(fin):
                 self.fail("finally body re-raises where no branch ends", H)
@@ -779,7 +779,8 @@ class LegacyBlocks:
         copy goes on to the code after the statement."""
         H = blk.handler
         ins = self.instrs
-        end = max(b.end for b in self.cfg.blocks if hdom(b.start))
+        # (the blocks the handler dominates: its subtree, not every block of the function)
+        end = max(b.end for b in self.cfg.dominated_blocks(self.cfg.at(H)) if hdom(b.start))
         seq = ins[H:end]
         if not seq or seq[-1].op != "RERAISE":
             self.fail("finally handler does not end in RERAISE", H)
@@ -790,8 +791,10 @@ class LegacyBlocks:
             seq = seq[:-1]
         # an exit's unwinding is reached by falling, never by a jump (a
         # with's or an except clause's own POP_TOPs are jump targets)
-        targets = {x.target for x in ins if x.target is not None}
-        targets.update(h.target for h in self.program.handlers)
+        if not hasattr(self, "_ltargets"):
+            self._ltargets = {x.target for x in ins if x.target is not None}
+            self._ltargets.update(h.target for h in self.program.handlers)
+        targets = self._ltargets
         pattern = []
         j = 0
         while j < len(seq):

@@ -7,12 +7,15 @@ the same way. Used by the tests and by ``bench/corpus.py``.
 import dis
 import types
 
+from .instructions import _get_instructions as get_instructions
+
 _DROP = {"NOP", "EXTENDED_ARG", "CACHE", "RESUME"}
 
 
 def normalized(code):
     """A comparable form of ``code``'s bytecode."""
-    ins = [i for i in dis.get_instructions(code) if i.opname not in _DROP]
+    # (dis.get_instructions is quadratic in the number of jumps; see instructions.py)
+    ins = [i for i in get_instructions(code) if i.opname not in _DROP]
     index = {i.offset: k for k, i in enumerate(ins)}
     out = []
     for i in ins:

@@ -21,6 +21,7 @@ from typing import Callable, List, NamedTuple, Optional
 from . import expressions as E
 from . import values as V
 from .cfg import CFG, Block
+from .depth import Nested
 from .errors import DecompilationError
 from .function import last_return_into_else
 from .asyncs import ASYNC_OPS, AsyncConstructs
@@ -46,6 +47,75 @@ class Loop(NamedTuple):
     continue_targets: frozenset
     break_target: Optional[int]
     header: int
+
+
+class BlockIds:
+    """The ids of the blocks a condition spans, as the union of the parts
+    merged into it: a union links its parts instead of copying them (the
+    links of a chain of n conditions, each merged with those below it, would
+    copy n^2 ids). The extent of the blocks and the handlers covering them
+    are kept up to date; membership looks at the extent first, then at the
+    ids, flattened once."""
+    __slots__ = ("parts", "start", "end", "handlers", "_flat")
+
+    def __init__(self, block=None):
+        self._flat = None
+        if block is not None:
+            self.parts = (block.id,)
+            self.start, self.end = block.start, block.end
+            self.handlers = frozenset((block.handler,))
+
+    def __or__(self, other):
+        if not isinstance(other, BlockIds):
+            raise TypeError("a union of block ids takes block ids")
+        new = BlockIds()
+        new.parts = (self, other)
+        new.start, new.end = min(self.start, other.start), max(self.end, other.end)
+        new.handlers = self.handlers | other.handlers
+        return new
+
+    def flat(self):
+        if self._flat is None:
+            out, work, seen = set(), [self], set()
+            while work:
+                x = work.pop()
+                for p in x.parts:
+                    if isinstance(p, BlockIds):
+                        if id(p) not in seen:
+                            seen.add(id(p))
+                            work.append(p)
+                    else:
+                        out.add(p)
+            self._flat = out
+        return self._flat
+
+    def __iter__(self):
+        return iter(self.flat())
+
+    def holds(self, block) -> bool:
+        return self.start <= block.start < self.end and block.id in self.flat()
+
+
+class AllOf:
+    """A region: the indices every one of ``tests`` holds. Nested branches
+    each add a test; kept in one flat tuple, asking stays one call deep
+    (``lambda i: region(i) and dom(i)`` costs a frame per level of nesting)."""
+    __slots__ = ("tests",)
+
+    def __init__(self, tests):
+        self.tests = tests
+
+    def __call__(self, i):
+        for test in self.tests:
+            if not test(i):
+                return False
+        return True
+
+
+def both(region, test) -> AllOf:
+    """The region ``region`` narrowed to the indices ``test`` holds."""
+    tests = region.tests if isinstance(region, AllOf) else (region,)
+    return AllOf(tests + (test,))
 
 
 class Cond:
@@ -126,13 +196,16 @@ def flips(e):
 
 
 def bool_op(op, a, b):
-    """``a op b`` with same-operator operands flattened (same bytecode)."""
+    """``a op b`` with same-operator operands flattened (same bytecode). A
+    right operand with the same operator stays whole until the text is
+    written (emit.flatten_bool_ops): a chain reduced from its end would copy
+    every tail, n^2 operands for n links."""
     vals = []
-    for x in (a, b):
-        if isinstance(x, ast.BoolOp) and isinstance(x.op, op) and not getattr(x, "_paren", False):
-            vals.extend(x.values)
-        else:
-            vals.append(x)
+    if isinstance(a, ast.BoolOp) and isinstance(a.op, op) and not getattr(a, "_paren", False):
+        vals.extend(a.values)
+    else:
+        vals.append(a)
+    vals.append(b)
     return ast.BoolOp(op=op(), values=vals)
 
 
@@ -186,14 +259,20 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         self.finally_copies = {}  # start index -> index after the copy
         self.active_latches = set()  # starts of the bottom tests of the loops being structured
         self._doms = {}
+        self._reduced = {}  # see reduced_condition
+        self._reduced_below = set()
+        self._reducing = False
 
     # ------------------------------------------------------------ regions
     def dominated_by(self, head: Block) -> Callable[[int], bool]:
-        key = head.id
-        if key not in self._doms:
-            self._doms[key] = {b.start for b in self.cfg.blocks if self.cfg.dominates(head, b)}
-        s = self._doms[key]
-        return lambda i: i in s
+        """Whether the block starting at an index is dominated by ``head``
+        (False for an index inside a block)."""
+        at, dominates = self.cfg.block_at.get, self.cfg.dominates
+
+        def test(i):
+            b = at(i)
+            return b is not None and dominates(head, b)
+        return test
 
     def fail(self, msg, index):
         ins = self.instrs[index] if 0 <= index < self.n else None
@@ -212,6 +291,16 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
              skip_header=None) -> Exit:
         """Structure the code from ``start`` into ``frame`` until control
         leaves ``region`` or ends."""
+        with Nested(lambda: self.where(start)):
+            return self._walk(start, frame, region, loop, skip_header)
+
+    def where(self, index):
+        """(function, offset, instruction) of ``index``, for an error."""
+        ins = self.instrs[index] if 0 <= index < self.n else None
+        return self.ctx.name, ins.offset if ins else None, ins.op if ins else None
+
+    def _walk(self, start: int, frame: E.Frame, region, loop: Optional[Loop],
+              skip_header=None) -> Exit:
         i = start
         first = True
         seen = set()
@@ -527,10 +616,71 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         b = self.cfg.at(index)
         if b is None or not self.cfg.is_conditional(b) or index in self.active_latches:
             return None  # (a loop's bottom test is not a link of an ``if`` in its body)
-        if any(p.id not in chain_blocks for p in b.preds) or b.exc_preds:
+        if any(not chain_blocks.holds(p) for p in b.preds) or b.exc_preds:
             return None
-        if any(self.cfg.blocks[k].handler != b.handler for k in chain_blocks):
+        if any(h != b.handler for h in chain_blocks.handlers):
             return None  # a test inside a try does not join one outside it
+        return self.reduced_condition(b, frame)
+
+    def reduced_condition(self, b: Block, frame):
+        """The condition of block ``b`` run in a copy of ``frame``, merged with
+        the conditions that follow it (:meth:`pure_condition` without the
+        test of how ``b`` is reached), or None.
+
+        Remembered per block, values on the stack and facts the structuring
+        has registered so far: the merge tries each link's successors on
+        both sides, which repeats the work below a link exponentially in a
+        chain of asserts, and every link of a chain starts the same search
+        again. The first search reduces the deepest links first, so the
+        recursion through :meth:`merge_next` stays shallow in a long chain."""
+        key = (b.id, tuple(map(id, frame.stack)), tuple(id(x) for p in frame.pending for x in p),
+               frame.loop, len(self.finally_copies), len(getattr(self, "_lfollows", ())))
+        if key in self._reduced:
+            return self._reduced[key][0]
+        if not self._reducing and b.id not in self._reduced_below:
+            self._reducing = True
+            try:
+                below = self.chain_below(b)
+                # once per chain: links reached with other stacks (a chained
+                # comparison's kept operand) do not match and are reduced as met
+                self._reduced_below.update(d.id for d in below)
+                self._reduced_below.add(b.id)
+                for d in below:
+                    try:
+                        self.reduced_condition(d, frame)
+                    except DecompilationError:
+                        pass  # (a link only reached another way, with another stack)
+            finally:
+                self._reducing = False
+            if key in self._reduced:
+                return self._reduced[key][0]
+        sub = self._reduce_condition(b, frame)
+        self._reduced[key] = (sub, frame)  # (the frame keeps the ids in the key alive)
+        return sub
+
+    def chain_link(self, b: Block) -> bool:
+        """Whether ``b`` could be a later link of a condition chain."""
+        return (self.cfg.is_conditional(b) and not b.exc_preds and not self.is_loop_header(b)
+                and all(self.cfg.is_conditional(p) for p in b.preds))
+
+    def chain_below(self, b: Block) -> List[Block]:
+        """The condition blocks after ``b`` that could join its chain, each
+        after those below it (post-order)."""
+        out, seen = [], {b.id}
+        stack = [(b, iter(b.succs))]
+        while stack:
+            node, succs = stack[-1]
+            s = next(succs, None)
+            if s is None:
+                stack.pop()
+                if node is not b:
+                    out.append(node)
+            elif s.id not in seen and self.chain_link(s):
+                seen.add(s.id)
+                stack.append((s, iter(s.succs)))
+        return out
+
+    def _reduce_condition(self, b: Block, frame):
         if self.is_loop_header(b):
             return None
         last = self.instrs[b.end - 1]
@@ -576,13 +726,13 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         test = f.pop_expr(last)
         nxt, tgt = block.end, last.target
         if last.op == "POP_JUMP_IF_FALSE":
-            c = Cond(test, nxt, tgt, f, {block.id})
+            c = Cond(test, nxt, tgt, f, BlockIds(block))
         elif last.op == "POP_JUMP_IF_TRUE":
-            c = Cond(test, tgt, nxt, f, {block.id})
+            c = Cond(test, tgt, nxt, f, BlockIds(block))
         elif last.op == "POP_JUMP_IF_NONE":
-            c = Cond(ast.Compare(left=test, ops=[ast.IsNot()], comparators=[E.const(None)]), nxt, tgt, f, {block.id})
+            c = Cond(ast.Compare(left=test, ops=[ast.IsNot()], comparators=[E.const(None)]), nxt, tgt, f, BlockIds(block))
         else:
-            c = Cond(ast.Compare(left=test, ops=[ast.Is()], comparators=[E.const(None)]), nxt, tgt, f, {block.id})
+            c = Cond(ast.Compare(left=test, ops=[ast.Is()], comparators=[E.const(None)]), nxt, tgt, f, BlockIds(block))
         return c
 
     def merge_next(self, c: Cond) -> bool:
@@ -675,9 +825,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if (b is None or b.end - b.start != 1 or self.instrs[index].op != "JUMP"
                 or index + 1 >= self.n or self.instrs[index + 1].op != "POP_TOP"
                 or self.instrs[index].target <= index + 1
-                or any(p.id not in chain_blocks for p in b.preds)):
+                or any(not chain_blocks.holds(p) for p in b.preds)):
             return None
-        return self.instrs[index].target, chain_blocks | {b.id}
+        return self.instrs[index].target, chain_blocks | BlockIds(b)
 
     def is_jump_body(self, c: Cond, index):
         """Whether ``index``, where ``c`` falls through, is a lone jump that
@@ -686,7 +836,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if not LONE_JUMP_IS_BODY or not isinstance(index, int):
             return False
         b = self.cfg.at(index)
-        fall = max(self.cfg.blocks[k].end for k in c.blocks)
+        fall = c.blocks.end
         if b is None or index != fall or b.end - b.start != 1 or self.instrs[index].op != "JUMP":
             return False
         # a chained comparison's true path jumps over the false path's POP_TOP
@@ -729,7 +879,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         ``start``'s block dominates: an except clause's or a match case's own code."""
         block = self.cfg.containing(start)
         dom = self.dominated_by(block)
-        inside = lambda i: region(i) and dom(i)
+        inside = both(region, dom)
         if block.start != start:
             return self.block_then_walk(block, start, frame, inside, loop)
         return self.walk(start, frame, inside, loop)
@@ -739,7 +889,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if b is None:
             return region
         dom = self.dominated_by(b)
-        return lambda i: region(i) and dom(i)
+        return both(region, dom)
 
     def if_(self, c: Cond, frame, region, loop):
         # a chained comparison's cleanup that could not be merged is
@@ -753,7 +903,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                       self.instrs[max(self.cfg.blocks[k].end for k in c.blocks) - 1].index)
         # the compiler puts an if's body right after its test: the branch
         # that falls through is the body (``if not x`` jumps when x is true)
-        fall = max(self.cfg.blocks[k].end for k in c.blocks)
+        fall = c.blocks.end
         if fl == fall and t != fall:
             t, fl, test = fl, t, negate(test)
         split = self.copied_exit_split(c, t, fl, region)
@@ -767,7 +917,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if (not jump_body and t_block is not None and t_block.end - t_block.start == 1
                 and self.instrs[t].op == "JUMP" and region(self.instrs[t].target)
                 and (loop is None or self.instrs[t].target not in loop.continue_targets)
-                and not self.shared_try(self.instrs[t].target, c.blocks | {t_block.id})):
+                and not self.shared_try(self.instrs[t].target, c.blocks | BlockIds(t_block))):
             t = self.instrs[t].target
         then = frame.copy()
         then.stmts = []
@@ -949,7 +1099,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         than ``block_ids`` also lead to."""
         b = self.cfg.at(index)
         return (b is not None and self.new_try(b) is not None
-                and any(p.id not in block_ids for p in b.preds))
+                and any(not block_ids.holds(p) for p in b.preds))
 
     def dead_jump_else(self, test, then, t, fl, frame, region, loop):
         """An if statement whose body never falls through, with the
@@ -1162,14 +1312,18 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         reaches, which neither loops back nor is after the loop."""
         header = self.cfg.at(min(natural))
         in_loop = self.dominated_by(header)
-        # (``while True``: no normal exit, only jumps to outside the loop's
-        # code, an enclosing loop's header say, tell where break goes)
-        after = self.blocks_reachable_from(normal_exit) if normal_exit is not None else set() if normal_exit is not None else set()
+        # (the code after the loop, found only when a handler asks: it is all
+        # the rest of the function, too much to walk for every loop)
+        after = None
         work = [self.cfg.at(s).handler for s in natural]
         seen, jumps = set(), []
         while work:
             i = work.pop()
-            if i is None or i >= self.n or i in seen or i in natural or i in after or not in_loop(i):
+            if i is None or i >= self.n or i in seen or i in natural or not in_loop(i):
+                continue
+            if after is None:
+                after = self.blocks_reachable_from(normal_exit) if normal_exit is not None else set()
+            if i in after:
                 continue
             seen.add(i)
             b = self.cfg.at(i)
@@ -1226,22 +1380,44 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             block = nxt
         return None
 
-    def loop_region(self, header: Block, exits):
+    def loop_region(self, header: Block, exits, natural=frozenset()):
         """The blocks inside the loop: dominated by its header and not
-        reachable from where it exits."""
+        reachable from where it exits. The blocks of the natural loop
+        (``natural``) are inside without a search: an exit that reached one
+        without passing the header would be in the natural loop itself. The
+        search from the exits, which covers the rest of the function, runs
+        only when the walk asks about a block outside the natural loop."""
         dom = self.dominated_by(header)
-        after = set()
-        work = [e for e in exits if e is not None and e < self.n]
+        exits = {e for e in exits if e is not None and e < self.n}
+        after = []
+
+        def inside(i):
+            if i == header.start or not dom(i):
+                return False
+            if i in natural:
+                return True
+            if i in exits:
+                return False
+            if not after:
+                after.append(self.reachable_inside(header, dom, exits))
+            return i not in after[0]
+        return inside
+
+    def reachable_inside(self, header, dom, starts):
+        """Block starts reachable from ``starts`` through blocks that ``dom``
+        holds, without passing ``header``."""
+        seen = set()
+        work = list(starts)
         while work:
             i = work.pop()
-            if i in after or i == header.start or not dom(i):
+            if i in seen or i == header.start or not dom(i):
                 continue
-            after.add(i)
+            seen.add(i)
             b = self.cfg.at(i)
             work.extend(x.start for x in b.succs)
             if b.handler is not None:
                 work.append(b.handler)
-        return lambda i: dom(i) and i not in after and i != header.start
+        return seen
 
     def loop(self, header: Block, frame, outer: Optional[Loop]):
         natural = self.natural(header)
@@ -1296,7 +1472,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         out of the loop (see WHILE_BODY_FALLS_FROM_TEST)."""
         if not WHILE_BODY_FALLS_FROM_TEST:
             return False
-        fall = max(self.cfg.blocks[k].end for k in c.blocks)
+        fall = c.blocks.end
         return (c.false if inside_true else c.true) == fall
 
     def for_loop(self, header, frame, natural, outer):
@@ -1320,7 +1496,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         group = V.TargetGroup(1, lambda node: target_box.append(node))
         body.push(V.UnpackSlot(group, 0))
         loop = Loop(frozenset({header.start}), brk if brk is not None else exit_, header.start)
-        region = self.loop_region(header, {exit_, brk})
+        region = self.loop_region(header, {exit_, brk}, natural)
         ex = self.walk(body_start, body, region, loop)
         if ex.kind == "leave" and not any(x is it for x in body.stack) and self.same_place(
                 ex.target, loop.break_target):
@@ -1369,7 +1545,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if latch is not None:
             conts.add(latch)
         loop = Loop(frozenset(conts), brk if brk is not None else exit_, header.start)
-        inside = self.loop_region(header, {exit_, brk})
+        inside = self.loop_region(header, {exit_, brk}, natural)
         if test is None:
             region = lambda i: inside(i) or i == header.start
             ex = self.walk(start, body, lambda i: inside(i), loop, skip_header=header.start)
@@ -1681,10 +1857,13 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         return self.past_finally_copies(a) == self.past_finally_copies(b)
 
     def program_handler(self, target):
-        for h in self.program.handlers:
-            if h.target == target:
-                return h
-        self.fail("unknown handler", target)
+        if not hasattr(self, "_handler_at"):
+            self._handler_at = {}
+            for h in self.program.handlers:
+                self._handler_at.setdefault(h.target, h)  # the first range with that target
+        if target not in self._handler_at:
+            self.fail("unknown handler", target)
+        return self._handler_at[target]
 
     def handler_frame(self, H, frame, depth):
         f = frame.copy()
@@ -1735,6 +1914,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 end = self.match_finally_copy(pattern, k, p)
                 if end is not None and end != p:
                     self.finally_copies[p] = end
+                    self._reduced.clear()  # conditions read where copies end
         return stmts
 
     def match_finally_copy(self, pattern, reraise, p):
@@ -1982,6 +2162,16 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             hb = self.cfg.at(h)
             h = hb.handler if hb else None
         return False
+
+
+def _window_key(op, arg):
+    """(op, arg) as a dictionary key; an unhashable argument keys by its op
+    alone (the full comparison decides)."""
+    try:
+        hash(arg)
+    except TypeError:
+        return op, "<unhashable>"
+    return op, arg
 
 
 def save_computed(frame, depth):
