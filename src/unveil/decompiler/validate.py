@@ -79,11 +79,6 @@ def const(value, codes):
     return ("c", type(value).__name__, repr(value))
 
 
-def is_ground(v) -> bool:
-    """Values the join keeps as they are (everything else becomes a variable)."""
-    return v[0] in ("c", "null", "unbound", "cell", "lasti", "code")
-
-
 def is_bool(v) -> bool:
     """Whether ``v`` is certainly a bool (testing it runs no code)."""
     return v[0] in ("t", "vb", "is", "not") or v in (TRUE, FALSE)
@@ -932,11 +927,15 @@ ATOMS = frozenset({"r", "t", "exc", "arg", "v", "vb", "v?", "esc", "gout"})  # o
 GROUND = frozenset({"c", "null", "unbound", "cell", "lasti", "code", "global"})
 
 
+def _side_values(side: Side, names) -> list:
+    """Every value one side holds: its stack, its locals (in ``names`` order), the
+    exception being handled."""
+    return list(side.stack) + [side.env.get(n, UNBOUND) for n in names] + [side.exc]
+
+
 def _positions(a: Side, b: Side, names) -> tuple:
     """Every value both sides hold, in a fixed order of positions."""
-    out = list(a.stack) + [a.env.get(n, UNBOUND) for n in names[0]] + [a.exc]
-    out += list(b.stack) + [b.env.get(n, UNBOUND) for n in names[1]] + [b.exc]
-    return tuple(out)
+    return tuple(_side_values(a, names[0]) + _side_values(b, names[1]))
 
 
 def _set_positions(a: Side, b: Side, names, values):
@@ -1094,8 +1093,8 @@ class Prover:
         """At a join the lists the two sides still hold become opaque objects: the
         k-th list reachable on one side must have the items of the k-th on the other."""
         tag = ("esc", "join", self.fresh())
-        wa = escape(a, _positions(a, a, (self.names[0], self.names[0]))[:len(a.stack) + len(self.names[0]) + 1], tag)
-        wb = escape(b, _positions(b, b, (self.names[1], self.names[1]))[:len(b.stack) + len(self.names[1]) + 1], tag)
+        wa = escape(a, _side_values(a, self.names[0]), tag)
+        wb = escape(b, _side_values(b, self.names[1]), tag)
         la = [v for v in _walk(wa) if v[0] == "list"]
         lb = [v for v in _walk(wb) if v[0] == "list"]
         if la != lb:
