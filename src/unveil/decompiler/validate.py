@@ -37,6 +37,7 @@ Anything the model does not know (an unknown instruction, 3.8's finally
 subroutines, a state too large) makes the proof fail: unproved is refused.
 """
 import ast
+import bisect
 import builtins
 import dis
 import heapq
@@ -116,7 +117,7 @@ def unpart(v):
 
 class Side:
     """One code object's symbolic state: program point, value stack, locals,
-    block stack (<=3.10), the exception being handled, and a pending branch."""
+    block stack (<=3.10), the exception being handled, and the lists it built."""
 
     __slots__ = ("prog", "pc", "stack", "env", "blocks", "exc", "lists")
 
@@ -160,15 +161,21 @@ class Program:
         self.ops = read_ops(code)
         self.codes: List[types.CodeType] = []
         self.prefix = qualname_prefix
-        self.table = _exception_table(code) if not BLOCK_STACK else []
-        self.index = {off: k for k, (off, _) in enumerate(self.ops)}
+        #: 3.11+: per instruction, (target index, depth, lasti) of the handler covering it
+        self.handlers = _handlers(code, self.ops) if not BLOCK_STACK else [None] * len(self.ops)
         self.lists_made = 0
+        self.joins = self.live = None  # see analyse()
+
+    def analyse(self):
+        """Where paths meet (states are joined only there) and which locals each
+        instruction may still read: needed only when the symbolic run is."""
+        if self.joins is not None:
+            return
         succ = _successors(self)
         preds = [0] * (len(self.ops) + 1)
         for nxt in succ:
             for k in nxt:
                 preds[k] += 1
-        #: where paths meet (or may meet again): states are joined only there
         self.joins = frozenset(k for k, n in enumerate(preds) if n > 1)
         self.live = _liveness(self, succ)
 
@@ -178,11 +185,7 @@ class Program:
 
     def handler(self, pc):
         """3.11+: (target index, depth, lasti) of the handler covering ``pc``, or None."""
-        off = self.ops[pc][0]
-        for start, end, target, depth, lasti in self.table:
-            if start <= off < end:
-                return self.index[target], depth, lasti
-        return None
+        return self.handlers[pc]
 
     def value_of_const(self, value):
         return const(value, self.codes)
@@ -280,6 +283,18 @@ def _liveness(prog, succ) -> Optional[List[frozenset]]:
                 live[pc] = new
                 changed = True
     return live
+
+
+def _handlers(code, ops) -> list:
+    """The handler covering each instruction: the first entry of the exception table
+    whose range holds its offset (entries applied last to first, so the first wins)."""
+    offsets = [off for off, _ in ops]
+    index = {off: k for k, off in enumerate(offsets)}
+    out = [None] * len(ops)
+    for start, end, target, depth, lasti in reversed(_exception_table(code)):
+        for pc in range(bisect.bisect_left(offsets, start), bisect.bisect_left(offsets, end)):
+            out[pc] = (index[target], depth, lasti)
+    return out
 
 
 def _exception_table(code):
@@ -1017,6 +1032,8 @@ class Prover:
 
     def __init__(self, a: Program, b: Program, budget: int):
         self.a, self.b = a, b
+        a.analyse()
+        b.analyse()
         self.names = (tuple(sorted(a.code.co_varnames)), tuple(sorted(b.code.co_varnames)))
         self.states: Dict[tuple, tuple] = {}
         self.work: List[tuple] = []  # heap of (pc, pc, seq, item)
