@@ -285,6 +285,11 @@ def _read_one(ins, index, cells, kw_names) -> Op:
         return Op("build_slice", ins.arg)
     if name == "IS_OP":
         return Op("is", ins.arg)
+    if name == "COMPARE_OP" and ins.argval in ("is", "is not"):  # 3.8: no IS_OP yet
+        return Op("is", int(ins.argval == "is not"))
+    if name == "COMPARE_OP" and ins.argval in ("in", "not in"):  # 3.8: no CONTAINS_OP yet
+        return Op("contains", int(ins.argval == "not in"), key=("CONTAINS_OP",), pops=2, pushes=1,
+                  bool_result=True)
     if name == "UNARY_NOT":
         return Op("not")
     if name == "TO_BOOL":

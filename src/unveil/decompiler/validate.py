@@ -445,7 +445,7 @@ def _step(s: Side):
         s.pc += 1
     elif kind == "is":
         if _has_list(s.stack[-2:]):  # identity of a list: an event that lets it escape
-            return Obs("event", ("IS_OP", op.arg), tuple(s.stack[-2:]), s, op)
+            return Obs("event", ("IS_OP",), tuple(s.stack[-2:]), s, op)  # ``is not``: negated
         a, b = s.pop(2)
         v = ("is", a, b)
         s.stack.append(("not", v) if op.arg else v)
@@ -846,6 +846,11 @@ def after_event(obs: Obs, results):
         return s
     if key[0] == "RAISE_VARARGS":
         return None
+    if key[0] == "IS_OP":  # the identity of a list (which escaped): a bool
+        s.pop(2)
+        s.stack.append(("not", results[0]) if op.arg else results[0])
+        s.pc += 1
+        return s
     if key[0] == "END_ASYNC_FOR" and BLOCK_STACK:
         # StopAsyncIteration caught: the handler's block goes as at POP_EXCEPT, then the
         # async iterator below it
@@ -878,7 +883,7 @@ def after_event(obs: Obs, results):
 def results_for(obs: Obs, ident) -> tuple:
     """Fresh values for the results of event number ``ident``."""
     op, key = obs.op, obs.key
-    if key == ("bool",):
+    if key == ("bool",) or key[0] == "IS_OP":
         return (("t", ident, 0),)
     if op is not None and op.kind in ("for_iter", "send"):
         return (("r", ident, 0), ("t", ident, 1))
