@@ -45,7 +45,6 @@ _EVENTS_FIXED = {
     "LOAD_NAME": (0, 1), "LOAD_DEREF": (0, 1), "LOAD_CLASSDEREF": (0, 1),
     "LOAD_ASSERTION_ERROR": (0, 1), "LOAD_BUILD_CLASS": (0, 1), "LOAD_LOCALS": (0, 1),
     "LOAD_FROM_DICT_OR_GLOBALS": (1, 1), "LOAD_FROM_DICT_OR_DEREF": (1, 1),
-    "LOAD_METHOD": (1, 2),
     # stores and deletes outside the frame
     "STORE_NAME": (1, 0), "STORE_GLOBAL": (1, 0), "STORE_DEREF": (1, 0), "STORE_ATTR": (2, 0),
     "STORE_SUBSCR": (3, 0), "STORE_SLICE": (4, 0), "DELETE_NAME": (0, 0), "DELETE_GLOBAL": (0, 0),
@@ -57,7 +56,7 @@ _EVENTS_FIXED = {
     "GET_ITER": (1, 1), "GET_YIELD_FROM_ITER": (1, 1), "GET_AWAITABLE": (1, 1),
     "GET_AITER": (1, 1), "YIELD_FROM": (2, 1), "UNPACK_SEQUENCE": None, "UNPACK_EX": None,
     "IMPORT_NAME": (2, 1), "IMPORT_STAR": (1, 0), "PRINT_EXPR": (1, 0), "SETUP_ANNOTATIONS": (0, 0),
-    "BEFORE_WITH": (1, 2), "BEFORE_ASYNC_WITH": (1, 2), "LOAD_SUPER_ATTR": None,
+    "BEFORE_WITH": (1, 2), "BEFORE_ASYNC_WITH": (1, 2),
     "CALL_INTRINSIC_1": (1, 1), "CALL_INTRINSIC_2": (2, 1), "LIST_TO_TUPLE": (1, 1),
     "ASYNC_GEN_WRAP": (1, 1), "PREP_RERAISE_STAR": (2, 1),
     "CHECK_EG_MATCH": (2, 2), "CLEANUP_THROW": (3, 2), "END_ASYNC_FOR": None,
@@ -69,8 +68,6 @@ _EVENTS_FIXED = {
     "BUILD_TUPLE_UNPACK_WITH_CALL": None, "BUILD_MAP_UNPACK": None,
     "BUILD_MAP_UNPACK_WITH_CALL": None,
     "MAKE_FUNCTION": None, "FORMAT_VALUE": None, "RAISE_VARARGS": None,
-    "CALL_FUNCTION": None, "CALL_FUNCTION_KW": None, "CALL_METHOD": None, "CALL": None,
-    "CALL_KW": None, "CALL_FUNCTION_EX": None, "LOAD_GLOBAL": None, "LOAD_ATTR": None,
 }
 for _name in dis.opname:
     if _name.startswith(("BINARY_", "INPLACE_")) and _name not in _EVENTS_FIXED:
@@ -103,7 +100,7 @@ class Op(NamedTuple):
     callee_slots: int = 0        # calls: stack entries holding the callable (NULLs are dropped)
 
 
-def _call_pops(name, arg, kwnames_len):
+def _call_pops(name, arg):
     if name == "CALL_FUNCTION":
         return arg + 1
     if name in ("CALL_FUNCTION_KW", "CALL_METHOD"):
@@ -149,15 +146,6 @@ def _event_shape(ins) -> Tuple[int, int]:
         return 1 + bool(arg & 4), 1
     if name == "RAISE_VARARGS":
         return arg, 0
-    if name in ("CALL_FUNCTION", "CALL_FUNCTION_KW", "CALL_METHOD", "CALL", "CALL_KW",
-                "CALL_FUNCTION_EX"):
-        return _call_pops(name, arg, 0), 1
-    if name == "LOAD_GLOBAL":
-        return 0, 1 + (PY >= (3, 11) and arg & 1)
-    if name == "LOAD_ATTR":
-        return 1, 1 + (PY >= (3, 12) and arg & 1)
-    if name == "LOAD_SUPER_ATTR":
-        return 3, 1 + (arg & 1)
     if name == "END_ASYNC_FOR":
         return (2, 0) if PY >= (3, 11) else (7, 0)
     if name == "MATCH_CLASS":
@@ -170,14 +158,6 @@ def _arg_key(ins):
     op = ins.opcode
     if ins.opname == "YIELD_VALUE":
         return None  # 3.12+: a stack depth / a flag about the caller, no meaning for the value
-    # flag bits beside the name index: NULL pushed (3.11+ LOAD_GLOBAL), method load
-    # (3.12+ LOAD_ATTR), method/two-argument form (LOAD_SUPER_ATTR)
-    if ins.opname == "LOAD_GLOBAL" and PY >= (3, 11):
-        return (ins.argval, ins.arg & 1)
-    if ins.opname == "LOAD_ATTR" and PY >= (3, 12):
-        return (ins.argval, ins.arg & 1)
-    if ins.opname == "LOAD_SUPER_ATTR":
-        return (ins.argval, ins.arg & 3)
     if ins.opname == "COMPARE_OP":
         return ins.argval
     if op in dis.hasconst or op in dis.hasname or op in dis.haslocal or op in dis.hasfree:
@@ -334,7 +314,7 @@ def _read_one(ins, index, cells, kw_names) -> Op:
         return Op("contains", ins.arg, key=(name,), pops=2, pushes=1, bool_result=True)
     if name in _CALLS:
         # one key for every layout of a call: the callable and its arguments, NULLs aside
-        pops = _call_pops(name, ins.arg, 0)
+        pops = _call_pops(name, ins.arg)
         slots = 1 if name in ("CALL_FUNCTION", "CALL_FUNCTION_KW") or (
             name == "CALL_FUNCTION_EX" and PY < (3, 11)) else 2
         key = ("CALL", name == "CALL_FUNCTION_EX" and ins.arg & 1,
