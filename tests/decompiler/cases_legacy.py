@@ -132,16 +132,7 @@ def chain_ifexp_in_call(a, b, c):
 
 
 # ------------------------------------------------------ break ending a loop body
-
-def break_after_inner_for(b):
-    log = []
-    for i in range(3):
-        for j in [b]:
-            pass
-        break
-    log.append(i)
-    return log
-
+# (``break`` right after an inner for: cases_control.break_after_inner_for, every version)
 
 def break_in_if_after_test(xs):
     found = None
@@ -312,7 +303,6 @@ CASES = [
     (chain_ifexp_effect, ABC),
     (chain_ifexp_class_body, ABC),
     (chain_ifexp_in_call, ABC),
-    (break_after_inner_for, [(0,), (1,)]),
     (break_in_if_after_test, [([],), ([0, 0],), ([0, 2, 3],), ([0, 5],)]),
     (break_in_if_after_test_while, [(0,), (2,), (3,), (6,)]),
     (break_behind_test_in_while_true, [([],), ([1, 2, 3, 0, 5],), ([1, 0],), ([1, 2, 0, 4, 0],)]),
