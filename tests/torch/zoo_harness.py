@@ -1,6 +1,7 @@
 """Machinery of the torch.compile zoo: run a program under plain ``torch.compile``
 and again with every code object Dynamo writes replaced by
-``unveil.torch.hook.recompile_proved(new_code, "<zoo>")`` (what the dump does); compare.
+the code the dump's ``unveil.torch.hook.transform`` compiles (decompiled, recompiled as
+file ``<zoo>``, proved); compare.
 
 Run as a script to print the table of docs/zoo.md (and the failures, if any)::
 
@@ -23,7 +24,8 @@ from typing import Any, List, Optional
 
 import torch
 
-from unveil.torch.hook import recompile_proved
+from unveil.decompiler.api import _source_name
+from unveil.torch.hook import transform
 
 ZOO_FILENAME = "<zoo>"
 RESUME_PREFIX = "torch_dynamo_resume_in_"
@@ -61,8 +63,8 @@ def disassembly(code: types.CodeType, width: int = 70) -> str:
 
 
 class RecompileHook:
-    """A Dynamo bytecode hook. With ``replace``: returns ``recompile_proved(new_code)`` (what the
-    dump does: decompile, recompile, prove the same program) for every
+    """A Dynamo bytecode hook. With ``replace``: returns the code the dump's ``transform``
+    compiles (decompiled, recompiled, proved the same program) for every
     code object Dynamo writes and records failures (returning None, so Dynamo's code runs).
     Without: only counts what Dynamo writes."""
 
@@ -102,14 +104,18 @@ class RecompileHook:
                 self.resume_checked.append(code)
 
     def _recompile(self, original, code, what):
+        """The dump's own step (decompile, compile, prove; it never raises), as a file named
+        ZOO_FILENAME; a failure is recorded and fails the test."""
         try:
-            new = recompile_proved(code, ZOO_FILENAME)
-            assert new.co_filename == ZOO_FILENAME
-            return new
+            done = transform(code, _source_name(code.co_name), ZOO_FILENAME, header="")
+            if done.code is not None:
+                assert done.code.co_filename == ZOO_FILENAME
+                return done.code
+            error, trace = done.error, ""
         except Exception as exc:  # noqa: BLE001 - every failure is recorded and fails the test
-            self.failures.append(Failure(original, code, what, "%s: %s" % (type(exc).__name__, exc),
-                                         traceback.format_exc()))
-            return None
+            error, trace = "%s: %s" % (type(exc).__name__, exc), traceback.format_exc()
+        self.failures.append(Failure(original, code, what, error, trace))
+        return None
 
 
 @dataclasses.dataclass
@@ -220,11 +226,8 @@ def show(code: types.CodeType, label: str) -> str:
     from unveil.decompiler.recompile import source_for
     out = ["#### %s: `%s`" % (label, code.co_name),
            "co_varnames=%r co_cellvars=%r co_freevars=%r" % (code.co_varnames, code.co_cellvars, code.co_freevars)]
-    try:
-        recompile(code, ZOO_FILENAME)
-        out.append("recompile: ok")
-    except Exception as exc:  # noqa: BLE001 - shown, not raised
-        out.append("recompile: %s: %s" % (type(exc).__name__, str(exc).splitlines()[0]))
+    done = transform(code, _source_name(code.co_name), ZOO_FILENAME, header="")
+    out.append("recompile: ok" if done.code is not None else "recompile: %s" % done.error.splitlines()[0])
     try:
         out.append("```python\n%s\n```" % source_for(code)[0].rstrip())
     except Exception as exc:  # noqa: BLE001

@@ -67,18 +67,6 @@ def prove_same(new: types.CodeType, like: types.CodeType) -> None:
                             % (reason, exc)) from None
 
 
-def recompile_proved(code: types.CodeType, filename: str) -> types.CodeType:
-    """Dynamo's ``code`` decompiled and compiled back as file ``filename``, laid out like it
-    and proved the same program by the dump's proof (:func:`prove_same`); raises otherwise."""
-    from unveil.decompiler.api import _source_name
-    from unveil.decompiler.recompile import compile_source
-    name = _source_name(code.co_name)
-    text = decompile_as(code, name, declare_slots=True)
-    new = compile_source(text, code, filename, name, text.consts)
-    prove_same(new, code)
-    return new
-
-
 class Decompiled(str):
     """Decompiled text; ``consts`` maps the ``__unveil_const_<k>`` names in it to the
     constants of the code that have no literal form."""
