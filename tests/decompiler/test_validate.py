@@ -49,6 +49,14 @@ DIFFERENT = {
     "identity of a list": ("def f(a):\n    x = [a]\n    if x is a:\n        return 1\n    return x\n",
                            "def f(a):\n    x = [a]\n    if x is a:\n        return x\n    return 1\n"),
     "list contents": ("def f(a, b):\n    return g([a, b])\n", "def f(a, b):\n    return g([b, a])\n"),
+    # the outer code differs in layout only (a temporary), so the proof is the symbolic
+    # run; the comprehensions are each side's first <listcomp> yet their bodies differ
+    "comprehension body behind a layout change": (
+        "def f(xs):\n    t = [x < 0 for x in xs]\n    return t\n",
+        "def f(xs):\n    return [x < 1 for x in xs]\n"),
+    "lambda body behind a layout change": (
+        "def f(a):\n    t = g(lambda p: p + a)\n    return t\n",
+        "def f(a):\n    return g(lambda p: a + p)\n"),
     "loop that never ends": ("def f(n):\n    while n:\n        n = g(n)\n    return n\n",
                              "def f(n):\n    while n:\n        g(n)\n    return n\n"),
 }

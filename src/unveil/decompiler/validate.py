@@ -1183,8 +1183,10 @@ class Prover:
 
     def same(self, u, v, x, y):
         """``u`` (the original's) and ``v`` are the same value; the functions they
-        make from nested code objects are the same when those are proved the same."""
-        if u != v and not self.same_but_code(u, v):
+        make from nested code objects are the same when those are proved the same.
+        (Equal is not enough: ``("code", name, k)`` names the k-th nested ``name`` of
+        each side, whose bodies may differ.)"""
+        if not self.same_but_code(u, v):
             nested = "; %s" % self.nested_reason if self.nested_reason else ""
             raise NotEquivalent(self.where(x, y, "different values: %s and %s%s" % (
                 _short(u), _short(v), nested)))
@@ -1198,7 +1200,7 @@ class Prover:
         if (not isinstance(u, tuple) or not isinstance(v, tuple) or len(u) != len(v)
                 or (u and u[0] in ATOMS)):
             return u == v
-        return all(p == q or self.same_but_code(p, q) for p, q in zip(u, v))
+        return all(self.same_but_code(p, q) for p, q in zip(u, v))
 
     def nested_same(self, u, v) -> bool:
         """Whether the nested code objects behind ``u`` and ``v`` are proved the same."""
