@@ -5,7 +5,8 @@ proved equivalent to the bytecode, so the whole "never wrong" promise rests on t
 validator being sound. This script attacks it: for each function of the
 differential fuzzer (bench/fuzz.py) that decompiles, it makes small edits to the
 proved text -- a statement deleted, duplicated or swapped with its neighbour, a
-test negated, an if's branches swapped, a constant or operator changed, two
+test negated, an if's branches swapped, a statement moved into or out of a block
+(loop, try, except, finally, with), a constant or operator changed, two
 arguments swapped, a name replaced by another -- and asks the validator to prove
 each mutant against the *original* bytecode. Then every mutant it accepts is run on
 the fuzzer's inputs:
@@ -56,6 +57,16 @@ def _sites(tree):
                         lambda seq=seq, k=k: seq.__setitem__(k, ast.Pass())))
             out.append(("duplicate line %d" % s.lineno,
                         lambda seq=seq, k=k: seq.insert(k, copy.deepcopy(seq[k]))))
+            compound = [f for f in ("body", "orelse", "finalbody", "handlers") if getattr(s, f, None)]
+            for field in compound:
+                inner = getattr(s, field)
+                if field == "handlers":
+                    inner = inner[-1].body
+                out.append(("last statement of line %d's %s moved after it" % (s.lineno, field),
+                            lambda seq=seq, k=k, inner=inner: _move_out(seq, k, inner)))
+                if k + 1 < len(seq):
+                    out.append(("line %d moved into line %d's %s" % (seq[k + 1].lineno, s.lineno, field),
+                                lambda seq=seq, k=k, inner=inner: inner.append(seq.pop(k + 1))))
             if k + 1 < len(seq):
                 out.append(("swap lines %d and %d" % (s.lineno, seq[k + 1].lineno),
                             lambda seq=seq, k=k: seq.__setitem__(slice(k, k + 2), [seq[k + 1], seq[k]])))
@@ -92,6 +103,12 @@ def _sites(tree):
             out.append(("%s -> %s on line %d" % (node.id, other, node.lineno),
                         lambda n=node, o=other: setattr(n, "id", o)))
     return out
+
+
+def _move_out(seq, k, inner):
+    seq.insert(k + 1, inner.pop())
+    if not inner:
+        inner.append(ast.Pass())
 
 
 _FLIP = {ast.Lt: ast.LtE, ast.LtE: ast.Lt, ast.Gt: ast.GtE, ast.GtE: ast.Gt, ast.Eq: ast.NotEq,
