@@ -871,7 +871,27 @@ def star_call_dict_literals(a, b):
     return out
 
 
+class LoudStr:
+    """A value whose str() shows when it runs."""
+
+    def __init__(self, log, tag):
+        self.log, self.tag = log, tag
+
+    def __str__(self):
+        self.log.append(("str", self.tag))
+        return str(self.tag)
+
+
+def percent_format_of_fstring(log, a, b):
+    # the f-prefix keeps the compiler (3.11+) from folding the % into an f-string:
+    # both operands are computed before either is turned into text
+    x = f"<%s|%r>" % (LoudStr(log, a), log.append(("second", b)))
+    y = "<%s|%s>" % (LoudStr(log, b), log.append(("third", a)))   # folded on 3.11+
+    return x, y, log
+
+
 CASES = [
+    (percent_format_of_fstring, [([], 1, 2), ([], "a", None)]),
     (arith_precedence, INTS3),
     (arith_power_assoc, INTS2),
     (arith_division, INTS2 + [(1, 0), (-7, 2)]),

@@ -5,7 +5,7 @@ source would, while an ``if ...: raise AssertionError`` written as such stays.
 import pytest
 
 import unveil
-from assert_funcs import (assert_chain, assert_in_loop, assert_message, assert_or, if_raise,
+from assert_funcs import (assert_chain, assert_false, assert_in_loop, assert_message, assert_or, if_raise,
                           if_raise_message, plain_assert)
 
 
@@ -16,7 +16,8 @@ def _optimized(fn):
     return ns[fn.__name__]
 
 
-@pytest.mark.parametrize("fn", [plain_assert, assert_message, assert_chain, assert_or, assert_in_loop],
+@pytest.mark.parametrize("fn", [plain_assert, assert_message, assert_chain, assert_or, assert_in_loop,
+                                assert_false],
                          ids=lambda f: f.__name__)
 def test_assert_vanishes_under_optimize(fn):
     log = []

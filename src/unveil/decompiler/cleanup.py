@@ -13,8 +13,24 @@ def _live(stmts):
     return [s for s in stmts if not getattr(s, "_cancelled", False)]
 
 
+def _as_assert(stmt):
+    """``raise AssertionError(msg)`` whose error is LOAD_ASSERTION_ERROR is an ``assert``
+    whose test the compiler folded away (``assert False, msg``): only ``assert`` loads it,
+    and under ``python -O`` the statement must vanish, not raise."""
+    if not isinstance(stmt, ast.Raise) or stmt.cause is not None or stmt.exc is None:
+        return stmt
+    exc = stmt.exc
+    call = exc if isinstance(exc, ast.Call) else None
+    if not getattr(call.func if call else exc, "_assertion", False):
+        return stmt
+    if call is not None and (call.keywords or len(call.args) > 1):
+        return stmt
+    msg = call.args[0] if call is not None and call.args else None
+    return ast.Assert(test=ast.Constant(value=False), msg=msg)
+
+
 def tidy(stmts):
-    stmts = [as_try_star(s) for s in _live(stmts)]
+    stmts = [_as_assert(as_try_star(s)) for s in _live(stmts)]
     for s in stmts:
         for field in ("body", "orelse", "finalbody"):
             sub = getattr(s, field, None)

@@ -5,8 +5,10 @@ far. :func:`execute` runs one instruction that does not transfer control;
 control flow is the structurer's job.
 """
 import ast
+import re
 from typing import List
 
+from . import instructions as I
 from . import values as V
 from .errors import DecompilationError
 from .instructions import is_walrus_store, pops_pushes
@@ -499,7 +501,23 @@ def _binary_op(f, ins):
         f.push(V.InPlace(_as_store(left), BINOPS[op[:-1]](), right))
         return
     left = f.expr(left_v, ins)
+    if op == "%" and _folded_by_compiler(left, right):
+        left = ast.JoinedStr(values=[left])   # f'...' is the same constant, not folded
     f.push(ast.BinOp(left=left, op=BINOPS[op](), right=right))
+
+
+_PERCENT_SPEC = re.compile(r"%(.)", re.S)
+
+
+def _folded_by_compiler(left, right) -> bool:
+    """Would the compiler turn ``left % right`` into an f-string (FOLDS_PERCENT_FORMAT)?
+    Says yes for every string of only %s/%r/%a/%% specs: a wrongly kept ``f''`` prefix
+    costs nothing, a missing one changes the order of evaluation."""
+    if not (I.FOLDS_PERCENT_FORMAT and isinstance(left, ast.Constant) and isinstance(left.value, str)
+            and isinstance(right, ast.Tuple)
+            and not any(isinstance(e, ast.Starred) for e in right.elts)):
+        return False
+    return all(c in "sra%" for c in _PERCENT_SPEC.findall(left.value))
 
 
 def _as_store(e):

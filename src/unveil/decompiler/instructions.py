@@ -51,6 +51,11 @@ WHILE_BODY_FALLS_FROM_TEST = PY <= (3, 10)
 #: it itself (a ``return`` the jump was threaded to).
 BREAK_POPS_ITERATOR = PY <= (3, 10)
 
+#: 3.11+ compiles ``'%s-%r' % (a, b)`` (a str constant, a tuple display, only
+#: %s/%r/%a) as an f-string: each value is formatted before the next is computed.
+#: A ``%`` the bytecode does as an operator must not be printed in that form.
+FOLDS_PERCENT_FORMAT = PY >= (3, 11)
+
 #: Operator text for the <=3.10 operator opcodes.
 _OLD_BINARY = {
     "POWER": "**", "MULTIPLY": "*", "MATRIX_MULTIPLY": "@", "FLOOR_DIVIDE": "//",

@@ -2105,6 +2105,14 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             # a value computed inside (``return x`` in the body): the exit
             # call runs, then the statement that uses the value
             ex = self.walk(ex.target, body, region, loop)
+        if (ex.kind == "leave" and self.instrs[ex.target].op == "RETURN_VALUE"
+                and len(body.stack) == len(frame.stack) - 1):
+            # ``return x`` whose RETURN_VALUE lies just past a try's region: a return
+            # cannot raise, so the exception table stops before it; it is still the
+            # with body's own return (a temporary set inside would be unbound when
+            # ``__exit__`` swallows an exception from computing it)
+            body.emit(ast.Return(value=body.pop_expr(self.instrs[ex.target])))
+            ex = END
         if ex.kind == "leave":
             # ... unless that statement lies past the region (a try's
             # ``finally`` runs first): the value waits in a temporary, set
