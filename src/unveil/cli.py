@@ -4,7 +4,7 @@ Commands::
 
     unveil decompile TARGET [--out FILE]     module:qualname, a .py file or a .pyc file
     unveil run [--dump DIR] [--backend B] SCRIPT [ARGS...]
-    unveil show DIR
+    unveil show DIR [--entry ID]
 
 Exit codes: 0 success, 1 decompilation error, 2 bad input (one-line reason on
 stderr, never a traceback) - a code object holding a name that is not an
@@ -64,6 +64,9 @@ def _build_parser():
     s.add_argument("dir", metavar="DIR", help="the dump directory")
     s.add_argument("--brief", action="store_true",
                    help="count the guards of each entry instead of listing them")
+    s.add_argument("--entry", metavar="ID",
+                   help="only this cache entry, with its guard and why it was compiled: a compile "
+                        "id (0/1), FN:INDEX (f:1) or a transformed file name")
     return p
 
 
@@ -585,7 +588,15 @@ def format_show(index, path, brief=False):
 def _show(args):
     try:
         index = load_index(args.dir)
-        text = format_show(index, args.dir, brief=args.brief)
+        if getattr(args, "entry", None):
+            from .torch.explain import find_dump_entry, format_dump_entry
+            found = find_dump_entry(index, args.entry)
+            if found is None:
+                raise BadInput("%s has no cache entry %r (give a compile id such as 0/1, FN:INDEX "
+                               "or a transformed file name)" % (args.dir, args.entry))
+            text = format_dump_entry(*found)
+        else:
+            text = format_show(index, args.dir, brief=args.brief)
     except BadInput as e:
         _err(e)
         return 2
