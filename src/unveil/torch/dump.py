@@ -339,6 +339,7 @@ class Session:
             try:
                 from .guard_runtime import Executable
                 e.executable = Executable(info.compile_id, info.guard_manager)
+                e.guard_lines = e.executable.complete(e.guard_lines)
             except Exception as err:  # the guard then stays torch's text, as before
                 self.error("guards of %s entry %d" % (rec.qualname, e.index), "%s: %s" % (type(err).__name__, err))
             e.resume_codes = []

@@ -149,8 +149,17 @@ class Executable:
     def __init__(self, compile_id: str, guard_manager):
         self.compile_id = str(compile_id)
         self.forms = {}
+        self.parts = []
         for leaf in leaves(guard_manager) if guard_manager is not None else []:
+            if leaf.part not in self.forms:
+                self.parts.append(leaf.part)
             self.forms.setdefault(leaf.part, python_form(leaf))
+
+    def complete(self, lines) -> list:
+        """``lines`` and, after them, every condition of the guard manager they lack (the
+        epilogue guards torch runs last), so the guard function checks all torch checks."""
+        have = set(lines)
+        return list(lines) + [p for p in self.parts if p not in have]
 
     def __call__(self, part, expr, note):
         from .guards import split_comment

@@ -61,6 +61,14 @@ def original_source(code) -> str:
     return code_or_comment(text, "source of " + code.co_name)
 
 
+def for_reading(text: str) -> str:
+    """The original source under ``if False:``, so loading the file (to run its guard functions)
+    does not run the source's decorators and defaults, which name what the file does not import."""
+    wrapped = ("if False:  # (unveil) the original source, for reading: loading this file does not run it\n"
+               + textwrap.indent(text, "    "))
+    return wrapped if valid(text) and valid(wrapped) else text
+
+
 def reason_text(reason_pairs, index_of) -> list:
     """Lines explaining why an entry exists, from torch's recompile reasons."""
     out = []
@@ -111,7 +119,7 @@ class FullCode:
             self.out.append(comment_block("Dynamo generated this function; its bytecode:\n"
                                           + disassembly(rec.code)))
         else:
-            self.out.append(original_source(rec.code))
+            self.out.append(for_reading(original_source(rec.code)))
         return "".join(self.out)
 
     def entries(self, rec, depth):
