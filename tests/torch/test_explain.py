@@ -5,13 +5,13 @@ import os
 import random
 import re
 import runpy
-import subprocess
 import sys
 
 import pytest
 import torch
 
 import unveil
+from unveil import cli
 from torch._dynamo.eval_frame import _debug_get_cache_entry_list
 from unveil.torch.guard_runtime import GuardNotLive
 
@@ -213,7 +213,7 @@ def test_not_yet_compiled():
     assert ex.will_compile and ex.entries == [] and "first compilation" in ex.reasons[0]
 
 
-def test_dump_records_why_each_recompile_happened_and_show_entry_prints_it(tmp_path, static_shapes):
+def test_dump_records_why_each_recompile_happened_and_show_entry_prints_it(tmp_path, static_shapes, capsys):
     d = str(tmp_path / "dump")
     f = seed_fn()
     x = torch.tensor([1.0])
@@ -230,15 +230,13 @@ def test_dump_records_why_each_recompile_happened_and_show_entry_prints_it(tmp_p
     with open(os.path.join(d, load_index(d)["functions"][0]["full_code"])) as fh:
         full = fh.read()
     assert "#   entry 0/0 failed: L['b'] == 1 (from: return a + b" in full
-    out = subprocess.run([sys.executable, "-m", "unveil", "show", d, "--entry", "0/2"],
-                         capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
-    assert out.returncode == 0, out.stderr
-    assert "entry 0/1 failed: tensor 'L['a']' size mismatch at index 0. expected 1, actual 2" in out.stdout
-    assert "entry 0/0 failed: L['b'] == 1" in out.stdout
-    assert "L['b'] == 2" in out.stdout  # its own guard
-    bad = subprocess.run([sys.executable, "-m", "unveil", "show", d, "--entry", "9/9"],
-                         capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
-    assert bad.returncode == 2 and "no cache entry" in bad.stderr
+    assert cli.main(["show", d, "--entry", "0/2"]) == 0
+    out = capsys.readouterr().out
+    assert "entry 0/1 failed: tensor 'L['a']' size mismatch at index 0. expected 1, actual 2" in out
+    assert "entry 0/0 failed: L['b'] == 1" in out
+    assert "L['b'] == 2" in out  # its own guard
+    assert cli.main(["show", d, "--entry", "f:0"]) == 0 and "first compilation" in capsys.readouterr().out
+    assert cli.main(["show", d, "--entry", "9/9"]) == 2 and "no cache entry" in capsys.readouterr().err
 
 
 def random_call(rng):
@@ -284,3 +282,43 @@ def test_dumped_guard_functions_return_torchs_verdict(tmp_path, static_shapes):
     with pytest.raises(GuardNotLive, match="not live"):
         guards["0/0"]({"a": torch.ones(1), "b": 1}, G)
 
+
+
+def test_another_backend_does_not_reuse_the_entry():
+    def g(a):
+        return a * 2
+
+    eager = torch.compile(g, backend="eager")
+    other = torch.compile(g, backend="aot_eager")
+    eager(torch.ones(2))
+    assert unveil.explain(eager, torch.ones(2)).action == "run"
+    ex = unveil.explain(other, torch.ones(2))
+    assert ex.will_compile and ex.failures[0][1].kind == "BACKEND_MATCH"
+
+
+SCRIPT = """
+import torch
+
+@torch.compile(backend="eager")
+def f(a, b):
+    return a + b
+
+x = torch.tensor([1.0])
+for b in (1, 2, 3):
+    f(x, b)
+"""
+
+
+def test_cli_explain_runs_the_script_then_explains_the_call(tmp_path, static_shapes, capsys):
+    script = tmp_path / "prog.py"
+    script.write_text(SCRIPT)
+    d = str(tmp_path / "dump")
+    assert cli.main(["explain", str(script), "--call", "f(x, 2)", "--dump", d]) == 0
+    out = capsys.readouterr().out
+    chosen = [line for line in out.splitlines() if line.startswith("=> runs entry")]
+    assert len(chosen) == 1 and os.path.join(d, "__transformed_code_") in chosen[0]
+    assert "failed: L['b'] == 3" in out
+    assert cli.main(["explain", str(script), "--call", "f(x, 4)"]) == 0
+    assert "torch compiles a new entry" in capsys.readouterr().out
+    assert cli.main(["explain", str(script), "--call", "f(x,"]) == 2
+    assert "not a Python expression" in capsys.readouterr().err

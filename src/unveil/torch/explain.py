@@ -330,6 +330,19 @@ def _resume_names(code):
     return resume_globals_of(code) if isinstance(code, types.CodeType) else []
 
 
+def _resume_entries(entry, names):
+    """[(resume function, "entries 1/0, 1/1" or "not compiled yet")] for an entry's resume functions."""
+    from . import cache
+    from torch._dynamo.eval_frame import _debug_get_cache_entry_list
+    G = (getattr(entry.guard_manager, "global_scope", None) or {}).get("G")
+    out = []
+    for name in names:
+        code = cache.resume_code(G, name)
+        cids = [str(e.compile_id) for e in _debug_get_cache_entry_list(code)] if code is not None else []
+        out.append((name, "cache entries %s" % ", ".join(cids) if cids else "not compiled yet"))
+    return out
+
+
 def explain_locals(code, L, backend=None, name=None, source=None, entries=None) -> Explanation:
     """What torch does with frame ``code`` entered with locals ``L`` (see :func:`explain`)."""
     import torch
@@ -373,11 +386,12 @@ def explain_locals(code, L, backend=None, name=None, source=None, entries=None) 
             notes.append("torch moves entry %s to the front of the list: it is checked first on the next call"
                          % chosen.compile_id)
         if chosen.resume_functions:
-            resume_note = ("after a graph break entry %s continues in %s; the guards of %s run later, "
-                           "at the graph break, on values (stack and locals there) that exist only when "
-                           "the code runs" % (chosen.compile_id, ", ".join(chosen.resume_functions),
-                                             "its entries" if len(chosen.resume_functions) == 1
-                                             else "their entries"))
+            known = _resume_entries(entries[chosen.position], chosen.resume_functions)
+            resume_note = ("after a graph break entry %s continues in %s; %s guards are checked later, "
+                           "at the graph break, on values (the stack and locals there) that exist only "
+                           "when the code runs, so unveil does not explain them before the call"
+                           % (chosen.compile_id, ", ".join("%s (%s)" % (n, k) for n, k in known),
+                              "its" if len(known) == 1 else "their"))
     elif not entries:
         action = "compile"
         reasons.append("%s has no cache entries: the call compiles it (first compilation)" % name)
@@ -479,9 +493,10 @@ def compiling_frame_locals(code):
     on the stack, during the bytecode hook), or None."""
     frame = sys._getframe(1)
     while frame is not None:
-        loc = frame.f_locals
-        if frame.f_code.co_name == "_compile" and loc.get("code") is code and isinstance(loc.get("locals"), dict):
-            return loc["locals"]
+        if frame.f_code.co_name == "_compile":  # f_locals only of that frame: it copies
+            loc = frame.f_locals
+            if loc.get("code") is code and isinstance(loc.get("locals"), dict):
+                return loc["locals"]
         frame = frame.f_back
     return None
 
@@ -586,3 +601,42 @@ def find_dump_entry(index: dict, key: str):
             if fn_name and idx.isdigit() and int(idx) == e.get("index") and fn_name in (fn.get("name"), fn.get("qualname")):
                 return fn, e, k
     return None
+
+
+# -- command line ---------------------------------------------------------------
+
+def call_parts(call: str):
+    """``"f(x, 2)"`` -> an expression that, evaluated where ``f`` and ``x`` live, calls
+    ``__unveil_explain(f, x, 2)``; ValueError unless ``call`` is one call expression."""
+    import ast
+    try:
+        tree = ast.parse(call.strip(), mode="eval")
+    except SyntaxError as err:
+        raise ValueError("--call %r is not a Python expression (%s)" % (call, err.msg))
+    node = tree.body
+    if not isinstance(node, ast.Call):
+        raise ValueError("--call %r is not a call such as 'f(x, 2)'" % call)
+    node.args.insert(0, node.func)
+    node.func = ast.Name(id="__unveil_explain", ctx=ast.Load())
+    return compile(ast.fix_missing_locations(tree), "<--call>", "eval")
+
+
+def explain_script(script: str, call: str, script_args=(), dump_dir=None) -> Explanation:
+    """Run ``script`` as ``__main__`` (inside ``prepare_debug(dump_dir)`` when given, so the
+    entries run from dumped files), then explain ``call`` evaluated in the script's globals."""
+    import runpy
+    code = call_parts(call)
+    saved_argv = sys.argv[:]
+    sys.argv = [script] + list(script_args)
+    try:
+        if dump_dir:
+            import unveil
+            with unveil.prepare_debug(dump_dir):
+                scope = runpy.run_path(script, run_name="__main__")
+        else:
+            scope = runpy.run_path(script, run_name="__main__")
+    finally:
+        sys.argv = saved_argv
+    scope = dict(scope)
+    scope["__unveil_explain"] = explain
+    return eval(code, scope)
