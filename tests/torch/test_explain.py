@@ -229,7 +229,7 @@ def test_dump_records_why_each_recompile_happened_and_show_entry_prints_it(tmp_p
     assert "size mismatch" in last["entries"][0]["failure"]["text"]
     with open(os.path.join(d, load_index(d)["functions"][0]["full_code"])) as fh:
         full = fh.read()
-    assert "#   entry 0/0 failed: L['b'] == 1 (from: return a + b" in full
+    assert "#   entry 0/0 failed: L['b'] == 1  (from: return a + b" in full
     assert cli.main(["show", d, "--entry", "0/2"]) == 0
     out = capsys.readouterr().out
     assert "entry 0/1 failed: tensor 'L['a']' size mismatch at index 0. expected 1, actual 2" in out

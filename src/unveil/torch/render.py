@@ -137,7 +137,7 @@ class FullCode:
         explained = recompile_lines(e.explanation) if getattr(e, "explanation", None) else []
         if explained:
             out.append("# Why it exists: torch compiled it because, for the call that compiled it,\n")
-            out.extend("#   %s\n" % " ".join(r.split()) for r in explained)
+            out.extend("#   %s\n" % r.replace("\n", " ") for r in explained)
         elif reasons:
             out.append("# Why it exists: torch compiled it because, for that call,\n")
             out.extend("#   %s\n" % r for r in reasons)
