@@ -13,6 +13,7 @@ import torch
 import unveil
 from unveil import cli
 from torch._dynamo.eval_frame import _debug_get_cache_entry_list
+from unveil.torch.explain import frame_locals
 from unveil.torch.guard_runtime import GuardNotLive
 
 HERE = os.path.abspath(__file__)
@@ -322,3 +323,60 @@ def test_cli_explain_runs_the_script_then_explains_the_call(tmp_path, static_sha
     assert "torch compiles a new entry" in capsys.readouterr().out
     assert cli.main(["explain", str(script), "--call", "f(x,"]) == 2
     assert "not a Python expression" in capsys.readouterr().err
+
+
+class Rich(torch.nn.Module):
+    """Guards of many kinds: module attributes, None, bools, lists, dicts, floats, strings."""
+
+    def __init__(self):
+        super().__init__()
+        self.lin = torch.nn.Linear(3, 3)
+        self.mode = "a"
+
+    def forward(self, x, opt=None, flag=True, xs=(), d=None, k=1, name="n"):
+        y = self.lin(x)
+        if opt is not None:
+            y = y + opt
+        if flag:
+            y = y * 2
+        for t in xs:
+            y = y + t
+        if d:
+            y = y + d["w"]
+        if self.mode == "a":
+            y = y * k
+        return y - 1 if name == "n" else y
+
+
+def rich_call(rng):
+    x = torch.randn(rng.choice([1, 2, 4]), 3)
+    if rng.random() < 0.2:
+        torch._dynamo.mark_dynamic(x, 0)
+    return (x,), dict(opt=rng.choice([None, torch.ones(3), 1.5]), flag=rng.choice([True, False, 1, 0]),
+                      xs=rng.choice([(), (torch.ones(3),), [torch.ones(3), torch.ones(3)]]),
+                      d=rng.choice([None, {"w": torch.ones(3)}, {}]), k=rng.choice([1, 2, 2.0, True]),
+                      name=rng.choice(["n", "m"]))
+
+
+def test_dumped_guards_of_many_kinds_agree_with_torch(tmp_path):
+    d = str(tmp_path / "dump")
+    module = Rich()
+    m = torch.compile(module, backend="eager")
+    rng = random.Random(5)
+    compiled = [rich_call(rng) for _ in range(10)]
+    with torch._dynamo.config.patch(recompile_limit=64):
+        with unveil.prepare_debug(d):
+            for args, kwargs in compiled:
+                m(*args, **kwargs)
+    live = _debug_get_cache_entry_list(Rich.forward.__code__)
+    fn = [f for f in load_index(d)["functions"] if f["name"] == "forward"][0]
+    ns = runpy.run_path(os.path.join(d, fn["full_code"]))
+    guards = {e["compile_id"]: ns["__guard_%d_for_forward" % e["index"]] for e in fn["entries"]}
+    accepted = 0
+    for args, kwargs in compiled + [rich_call(rng) for _ in range(100)]:
+        L = frame_locals(Rich.forward, module, args, kwargs)
+        for entry in live:
+            torch_says = bool(entry.guard_manager.check(L))
+            assert guards[str(entry.compile_id)](L, globals()) is torch_says, (entry.compile_id, args, kwargs)
+            accepted += torch_says
+    assert accepted

@@ -364,8 +364,13 @@ def explain_locals(code, L, backend=None, name=None, source=None, entries=None) 
             failure = Condition("the entry was compiled with another backend (%r); this call uses %r"
                                 % (entry.backend, backend), kind="BACKEND_MATCH")
         else:
-            accepted = bool(entry.guard_manager.check(L))
-            if not accepted:
+            try:
+                accepted = bool(entry.guard_manager.check(L))
+            except Exception as err:  # torch's own lookup would raise it from the call too
+                accepted = False
+                failure = Condition("evaluating the guard raises %s: %s (the call raises it too)"
+                                    % (type(err).__name__, err), kind="ERROR")
+            if not accepted and failure is None:
                 try:
                     failure = _failure(entry, L, code)
                 except Exception as err:  # explaining never breaks the user's program

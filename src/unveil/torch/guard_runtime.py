@@ -21,8 +21,11 @@ _PER_ENTRY = frozenset(["___check_global_state", "___check_torch_function_mode_s
 
 # Leaf guards whose text is exactly the check torch runs in C++ (same operands, same result,
 # no exception swallowed that Python would raise on the values the guard accepts).
+# A LAMBDA_GUARD whose text is Python runs that very text (torch compiles its code parts with the
+# same helper names), e.g. the shape guards ``2 <= L['x'].size()[0]``.
 _EXACT_KINDS = frozenset(["ID_MATCH", "TYPE_MATCH", "NONE_MATCH", "NOT_NONE", "DEFAULT_DEVICE",
-                          "DIMENSION_DYNAMIC_MARKING_GUARD", "NO_HASATTR"])
+                          "DIMENSION_DYNAMIC_MARKING_GUARD", "NO_HASATTR", "LENGTH_CHECK",
+                          "DICT_LENGTH", "DICT_CONTAINS", "LAMBDA_GUARD"])
 
 # Leaf guards that also require the exact type of the value torch saw: ``L['b'] == 1`` fails
 # for ``True`` and ``1.0``, ``L['f'] == True`` (TRUE_MATCH is an identity test) fails for ``1``.
@@ -150,10 +153,13 @@ class Executable:
         self.compile_id = str(compile_id)
         self.forms = {}
         self.parts = []
+        self.relational = set()
         for leaf in leaves(guard_manager) if guard_manager is not None else []:
             if leaf.part not in self.forms:
                 self.parts.append(leaf.part)
             self.forms.setdefault(leaf.part, python_form(leaf))
+            if leaf.relational:
+                self.relational.add(leaf.part)
 
     def complete(self, lines) -> list:
         """``lines`` and, after them, every condition of the guard manager they lack (the
@@ -167,9 +173,10 @@ class Executable:
         if form is not None:
             return form, note
         text = split_comment(part)[0].strip()
-        return ("___torch_guard(%r, L, G, %r)" % (self.compile_id, text),
-                "checked only in C++: evaluated through torch's guard manager of entry %s"
-                % self.compile_id)
+        how = ("checked only in C++, across several values: evaluated through the whole guard manager "
+               "of entry %s" if part in self.relational else
+               "checked only in C++: evaluated through torch's guard manager of entry %s")
+        return "___torch_guard(%r, L, G, %r)" % (self.compile_id, text), how % self.compile_id
 
 
 # -- running ------------------------------------------------------------------
