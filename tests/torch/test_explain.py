@@ -192,6 +192,10 @@ def test_module_and_defaults_and_closure(static_shapes):
     assert unveil.explain(m, x, n=1).action == "run"
     ex = unveil.explain(m, x, 3)
     assert ex.will_compile and "L['n'] == 1" in ex.failures[0][1].text
+    seq = torch.compile(torch.nn.Sequential(torch.nn.Linear(2, 2)), backend="eager")
+    seq(x)  # torch's own modules are compiled through a wrapper frame
+    assert unveil.explain(seq, x).action == "run"
+    assert unveil.explain(seq, torch.ones(1, 2, dtype=torch.float64)).will_compile
 
 
 def test_graph_break_resume_functions_are_checked_later():

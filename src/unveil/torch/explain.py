@@ -164,12 +164,25 @@ def _innermost(fn):
         return fn
 
 
+def _with_entries(fn):
+    """``fn`` when it is a plain function whose code has cache entries, else None."""
+    from torch._dynamo.eval_frame import _debug_get_cache_entry_list
+    code = getattr(fn, "__code__", None)
+    if isinstance(fn, types.FunctionType) and isinstance(code, types.CodeType) \
+            and _debug_get_cache_entry_list(code):
+        return fn
+    return None
+
+
 def _target(fn) -> _Target:
     import torch
     OptimizedModule = getattr(torch._dynamo.eval_frame, "OptimizedModule", ())
     context = None
     if OptimizedModule and isinstance(fn, OptimizedModule):
         context = getattr(fn, "dynamo_ctx", None)
+        inner = _with_entries(_innermost(getattr(fn, "forward", None)))
+        if inner is not None:  # torch's own modules are compiled through a wrapper frame
+            return _Target(inner.__code__, inner, None, context, getattr(inner, "__qualname__", "?"))
         fn = fn._orig_mod
     if isinstance(fn, torch.nn.Module):
         method = fn.forward
