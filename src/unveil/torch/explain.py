@@ -193,7 +193,6 @@ def _target(fn) -> _Target:
     bound_self = None
     if isinstance(method, types.MethodType):
         bound_self, method = method.__self__, method.__func__
-    method = inspect.unwrap(method, stop=lambda f: hasattr(f, "__code__"))
     code = getattr(method, "__code__", None)
     if not isinstance(code, types.CodeType):
         raise TypeError("unveil.explain: %r is not a Python function compiled with torch.compile" % (fn,))
