@@ -143,12 +143,18 @@ def test_tensor_changes_give_torchs_own_reason(change, static_shapes):
     assert torch_reasons(code_of(f)) == ["%s: %s" % (cid, strip_L(c.text))]
 
 
-def test_automatic_dynamic_shapes_decision_is_reported():
+def test_automatic_dynamic_shapes_decision_is_reported_and_torch_takes_it():
     f = seed_fn()
     f(torch.ones(3), 1)
     ex = unveil.explain(f, torch.ones(5), 1)
     assert ex.will_compile
-    assert any("treats that dimension as dynamic" in r and "(3 -> 5" in r for r in ex.dynamic)
+    assert ex.dynamic == ["automatic_dynamic_shapes: L['a'] size 0 changes (3 -> 5): that dimension becomes dynamic"]
+    assert unveil.explain(f, torch.ones(3), 2).dynamic == [
+        "automatic_dynamic_shapes: L['b'] changes (1 -> 2): it becomes a dynamic int (a SymInt) in the new entry"]
+    f(torch.ones(5), 1)  # torch compiles the entry explain announced: dynamic in a's size
+    assert unveil.explain(f, torch.ones(7), 1).action == "run"
+    assert unveil.explain(f, torch.ones(7), 2).dynamic == [
+        "automatic_dynamic_shapes: L['b'] changes (1 -> 2): it becomes a dynamic int (a SymInt) in the new entry"]
 
 
 def test_recompile_limit_and_stances(static_shapes):

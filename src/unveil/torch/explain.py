@@ -355,7 +355,7 @@ def _resume_entries(entry, names):
     return out
 
 
-def explain_locals(code, L, backend=None, name=None, source=None, entries=None) -> Explanation:
+def explain_locals(code, L, backend=None, name=None, source=None, entries=None, closure=None) -> Explanation:
     """What torch does with frame ``code`` entered with locals ``L`` (see :func:`explain`)."""
     import torch
     from torch._dynamo.eval_frame import _debug_get_cache_entry_list
@@ -414,7 +414,8 @@ def explain_locals(code, L, backend=None, name=None, source=None, entries=None) 
         reasons.append("%s has no cache entries: the call compiles it (first compilation)" % name)
     else:
         action, reasons = _miss(entries, L, stance)
-        dynamic = _dynamic_decisions(verdicts, backend)
+        if action == "compile":
+            dynamic = _dynamic_decisions(verdicts, backend, code, closure, L, entries)
     return Explanation(name, source, verdicts, action, chosen, reasons, dynamic, resume_note, notes)
 
 
@@ -457,10 +458,57 @@ _SIZE = re.compile(r"tensor '(?P<src>.+?)' (?P<what>size|stride) mismatch at ind
                    r"expected (?P<exp>\S+), actual (?P<act>\S+)")
 
 
-def _dynamic_decisions(verdicts, backend):
+def _automatic_dynamic_state(code, closure):
+    """torch's record of the sizes and scalars it saw for ``code`` (automatic dynamic shapes:
+    ``torch._dynamo.pgo``), or None where this torch does not expose it."""
+    try:
+        from torch._dynamo import pgo
+        states = getattr(pgo, "_CODE_STATE", None)
+        if not states:
+            return None
+        state = states.get(pgo.CodeId.make(code, closure))  # .get: never adds to torch's dict
+        return state.automatic_dynamic if state is not None else None, pgo.auto_dynamic
+    except Exception:
+        return None
+
+
+def _recorded_changes(recorded, marker, L, G):
+    """What torch's automatic dynamic shapes make dynamic when this call is compiled: a size or an
+    int that differs from every one torch recorded for the frame becomes dynamic."""
+    from .guard_runtime import _value_of
+    import torch
+    out = []
+    for source, entry in recorded.items():
+        try:
+            value = _value_of(source, L, G)
+        except Exception:
+            continue
+        if isinstance(value, torch.Tensor) and isinstance(entry.size, tuple):
+            if len(entry.size) != value.dim():
+                out.append("%s changes rank (%d -> %d): all its sizes become dynamic"
+                           % (source, len(entry.size), value.dim()))
+                continue
+            for i, (old, new) in enumerate(zip(entry.size, value.shape)):
+                if old is not marker and old != new:
+                    out.append("%s size %d changes (%s -> %s): that dimension becomes dynamic"
+                               % (source, i, old, new))
+        elif type(value) is int and isinstance(entry.scalar, int) and entry.scalar is not marker \
+                and entry.scalar != value:
+            out.append("%s changes (%s -> %s): it becomes a dynamic int (a SymInt) in the new entry"
+                       % (source, entry.scalar, value))
+    return out
+
+
+def _dynamic_decisions(verdicts, backend, code=None, closure=None, L=None, entries=()):
     """Dynamic-shape decisions torch would take on the recompile, as far as torch exposes them."""
     from torch._dynamo import config
     out = []
+    dynamic = getattr(backend, "dynamic", None)
+    automatic = getattr(config, "automatic_dynamic_shapes", False) and dynamic is not False
+    state = _automatic_dynamic_state(code, closure) if automatic and code is not None else None
+    if state is not None and state[0]:
+        G = (getattr(entries[0].guard_manager, "global_scope", None) or {}).get("G", {}) if entries else {}
+        return ["automatic_dynamic_shapes: " + c for c in _recorded_changes(state[0], state[1], L, G)]
     changes = []
     for v in verdicts:
         m = _SIZE.search(v.failure.text) if v.failure else None
@@ -468,7 +516,6 @@ def _dynamic_decisions(verdicts, backend):
             changes.append((v.compile_id, m))
     if not changes:
         return out
-    dynamic = getattr(backend, "dynamic", None)
     if dynamic is False:
         out.append("torch.compile(dynamic=False): the new entry is compiled for the new sizes, static again")
     elif not getattr(config, "automatic_dynamic_shapes", False):
@@ -496,7 +543,8 @@ def explain(fn, *args, **kwargs) -> Explanation:
     notes = []
     if target.bound_self is not None and _has_hooks(target.bound_self):
         notes.append("the module has forward hooks: torch checks the arguments the hooks pass on")
-    out = explain_locals(target.code, L, _backend_of(target.context), target.name, source)
+    out = explain_locals(target.code, L, _backend_of(target.context), target.name, source,
+                         closure=getattr(target.func, "__closure__", None))
     out.notes.extend(notes)
     return out
 
