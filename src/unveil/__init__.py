@@ -12,7 +12,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "DecompilationError", "Decompiler", "decompile", "recompile",
-    "prepare_debug", "debug", "install", "uninstall",
+    "prepare_debug", "debug", "install", "uninstall", "explain",
 ]
 
 
@@ -29,6 +29,14 @@ def debug():
     and stop in the debugger; no new compilation happens inside."""
     from .torch.debug import debug as _debug
     return _debug()
+
+
+def explain(fn, *args, **kwargs):
+    """Which cache entry of ``fn`` (compiled with ``torch.compile``) the call ``fn(*args, **kwargs)``
+    would run and why, or why torch would compile a new one -- without running it. Returns an
+    :class:`unveil.torch.explain.Explanation` (``print`` it, or read its fields)."""
+    from .torch.explain import explain as _explain
+    return _explain(fn, *args, **kwargs)
 
 
 def install():

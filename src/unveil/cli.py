@@ -4,7 +4,8 @@ Commands::
 
     unveil decompile TARGET [--out FILE]     module:qualname, a .py file or a .pyc file
     unveil run [--dump DIR] [--backend B] SCRIPT [ARGS...]
-    unveil show DIR
+    unveil show DIR [--entry ID]
+    unveil explain SCRIPT --call 'f(x, 2)' [--dump DIR]
 
 Exit codes: 0 success, 1 decompilation error, 2 bad input (one-line reason on
 stderr, never a traceback) - a code object holding a name that is not an
@@ -64,7 +65,37 @@ def _build_parser():
     s.add_argument("dir", metavar="DIR", help="the dump directory")
     s.add_argument("--brief", action="store_true",
                    help="count the guards of each entry instead of listing them")
+    s.add_argument("--entry", metavar="ID",
+                   help="only this cache entry, with its guard and why it was compiled: a compile "
+                        "id (0/1), FN:INDEX (f:1) or a transformed file name")
+    x = sub.add_parser(
+        "explain", help="which cache entry a call would run, and why",
+        description="Run SCRIPT as __main__, then explain CALL (e.g. 'f(x, 2)', evaluated in the "
+                    "script's globals) with unveil.explain: per cache entry torch's verdict and "
+                    "failing condition, then the entry that would run or why torch would compile.")
+    x.add_argument("script", metavar="SCRIPT", help="the Python script that compiles and calls the function")
+    x.add_argument("--call", required=True, metavar="CALL", help="the call to explain, e.g. 'f(x, 2)'")
+    x.add_argument("--dump", metavar="DIR", help="run the script inside unveil.prepare_debug(DIR)")
     return p
+
+
+def _explain(args):
+    if not os.path.isfile(args.script):
+        _err("no such file: %s" % args.script)
+        return 2
+    try:
+        from .torch.explain import call_parts, explain_script
+        call_parts(args.call)
+    except (ImportError, ValueError) as e:
+        _err(e)
+        return 2
+    try:
+        result = explain_script(args.script, args.call, (), args.dump)
+    except Exception as e:
+        _err("%s: %s" % (type(e).__name__, _one_line(e)))
+        return 1
+    sys.stdout.write(str(result))
+    return 0
 
 
 def _err(message):
@@ -585,7 +616,15 @@ def format_show(index, path, brief=False):
 def _show(args):
     try:
         index = load_index(args.dir)
-        text = format_show(index, args.dir, brief=args.brief)
+        if getattr(args, "entry", None):
+            from .torch.explain import find_dump_entry, format_dump_entry
+            found = find_dump_entry(index, args.entry)
+            if found is None:
+                raise BadInput("%s has no cache entry %r (give a compile id such as 0/1, FN:INDEX "
+                               "or a transformed file name)" % (args.dir, args.entry))
+            text = format_dump_entry(*found)
+        else:
+            text = format_show(index, args.dir, brief=args.brief)
     except BadInput as e:
         _err(e)
         return 2
@@ -735,5 +774,7 @@ def main(argv=None) -> int:
         return _run(args)
     if args.command == "show":
         return _show(args)
+    if args.command == "explain":
+        return _explain(args)
     parser.print_help()
     return 0

@@ -12,6 +12,7 @@ class EntryInfo:
         self.compile_id = compile_id
         self.guard_lines = guard_lines
         self.global_scope = global_scope
+        self.guard_manager = None  # torch's GuardManagerWrapper (unveil.torch.guard_runtime reads it)
 
 
 def _compile_id(entry) -> str:
@@ -37,6 +38,7 @@ def entries(code: types.CodeType) -> list:
             scope = scope["G"]
         out.append(EntryInfo(e.code, _compile_id(e), guard_parts(gm) if gm is not None else [],
                              scope if isinstance(scope, dict) else None))
+        out[-1].guard_manager = gm
     return out
 
 

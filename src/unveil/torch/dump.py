@@ -39,6 +39,8 @@ class EntryRecord:
         self.resume_functions = []
         self.guard_lines = []
         self.reasons = []
+        self.executable = None  # guard_runtime.Executable: how each guard line runs
+        self.explanation = None  # explain.Explanation.to_dict() of the call that compiled it
 
 
 class FnRecord:
@@ -180,8 +182,10 @@ class Session:
             cid, attempt = capture.current_compile()
             cid = cid or "?/%d" % len(self.cid_fns)
             rec = self.record(code)
+            explanation = self.explain_recompile(code)
             try:
                 e = self.new_entry(rec, cid, new_code, for_running=True)
+                e.explanation = explanation
             except Exception as err:
                 self.error("%s (compile id %s)" % (rec.qualname, cid), "%s: %s" % (type(err).__name__, err))
                 self.warn("unveil: dumping %s failed (%s); torch runs Dynamo's own code" % (rec.qualname, err))
@@ -191,6 +195,21 @@ class Session:
                 if attempt is None or ev.attempt is None or ev.attempt == attempt:
                     self.place(ev)
             return e.run_code
+
+    def explain_recompile(self, code):
+        """Which condition of each earlier entry the call being compiled failed (None for a
+        first compilation, or when torch's frame is not found)."""
+        try:
+            from .explain import compiling_frame_locals, explain_locals
+            from torch._dynamo.eval_frame import _debug_get_cache_entry_list
+            entries = _debug_get_cache_entry_list(code)
+            L = compiling_frame_locals(code) if entries else None
+            if L is None:
+                return None
+            return explain_locals(code, L, entries=entries).to_dict()
+        except Exception as err:  # the dump never breaks the user's compile
+            self.error("explaining the recompile of %s" % code.co_name, "%s: %s" % (type(err).__name__, err))
+            return None
 
     def on_event(self, ev):
         with self.lock:
@@ -317,6 +336,12 @@ class Session:
             if e is None:
                 e = self.new_entry(rec, info.compile_id, info.code, for_running=False)
             e.guard_lines = info.guard_lines
+            try:
+                from .guard_runtime import Executable
+                e.executable = Executable(info.compile_id, info.guard_manager)
+                e.guard_lines = e.executable.complete(e.guard_lines)
+            except Exception as err:  # the guard then stays torch's text, as before
+                self.error("guards of %s entry %d" % (rec.qualname, e.index), "%s: %s" % (type(err).__name__, err))
             e.resume_codes = []
             for alias in e.resume_globals:
                 rc = cache.resume_code(info.global_scope, alias)
@@ -348,7 +373,8 @@ class Session:
                 entries.append({"index": e.index, "transformed_file": e.transformed_file,
                                 "guard": [one_line(p) for p in e.guard_lines], "reason": reason,
                                 "compiled_fns": list(e.compiled_fns),
-                                "resume_functions": list(e.resume_functions), "error": e.error})
+                                "resume_functions": list(e.resume_functions), "error": e.error,
+                                "compile_id": e.cid, "explanation": e.explanation})
             functions.append({"name": rec.name, "qualname": rec.qualname, "source_file": rec.source_file,
                               "first_line": rec.first_line, "full_code": rec.full_code, "entries": entries})
         by_cid = {}

@@ -76,14 +76,19 @@ def _comment(text: str, indent: str) -> str:
     return ("\n" + indent + "# ").join(lines)
 
 
-def guard_function(name: str, parts, notes=()) -> str:
-    """``def <name>(L, G, **___kwargs_ignored):`` returning True when all guard lines hold."""
+def guard_function(name: str, parts, notes=(), executable=None) -> str:
+    """``def <name>(L, G, **___kwargs_ignored):`` returning True when all guard lines hold.
+
+    ``executable(part, expr, note) -> (expr, note)`` (:class:`.guard_runtime.Executable`) may
+    replace a line's Python by what decides it exactly as torch does."""
     out = ["def %s(L, G, **___kwargs_ignored):" % name]
     for n in notes:
         out.append("    # " + _comment(n, "    "))
     out.append("    __guard_hit = True")
     for part in parts:
         expr, note, location = to_python(part)
+        if executable is not None:
+            expr, note = executable(part, expr, note)
         if "\n" in expr:
             expr = "(\n        " + "\n        ".join(expr.splitlines()) + ")"
         elif expr[:1] != "(" or not expr.endswith(")"):

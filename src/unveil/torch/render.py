@@ -3,10 +3,21 @@ import inspect
 import re
 import textwrap
 
+from .explain import recompile_lines
 from .guards import guard_function
 from .hook import comment_block, disassembly
 
 RULE = "# " + "=" * 76 + "\n"
+
+# Makes the guard functions of a full_code file run (unveil.torch.guard_runtime).
+GUARD_NAMES = (
+    "# (unveil) The guard functions below run: __guard_<i>_for_<fn>(L, G) returns torch's verdict for a\n"
+    "# frame's locals L and globals G. Conditions written in Python use torch's own guard helpers\n"
+    "# (___check_type_id, ___check_obj_id, torch, ...), taken from the running torch here; conditions\n"
+    "# torch checks only in C++ call ___torch_guard(compile id, L, G, torch's text), which runs that\n"
+    "# condition of the live cache entry's guard manager (it raises when the entry is not live).\n"
+    "from unveil.torch.guard_runtime import guard_globals as ___guard_globals\n"
+    "globals().update(___guard_globals())\n\n")
 
 
 def valid(text: str) -> bool:
@@ -48,6 +59,14 @@ def original_source(code) -> str:
         return comment_block("(source of %s is not available)" % code.co_name)
     text = textwrap.dedent("".join(lines))
     return code_or_comment(text, "source of " + code.co_name)
+
+
+def for_reading(text: str) -> str:
+    """The original source under ``if False:``, so loading the file (to run its guard functions)
+    does not run the source's decorators and defaults, which name what the file does not import."""
+    wrapped = ("if False:  # (unveil) the original source, for reading: loading this file does not run it\n"
+               + textwrap.indent(text, "    "))
+    return wrapped if valid(text) and valid(wrapped) else text
 
 
 def reason_text(reason_pairs, index_of) -> list:
@@ -93,14 +112,14 @@ class FullCode:
         else:
             self.out.append("# %s has no cache entries (it was not compiled inside prepare_debug).\n"
                             % rec.qualname)
-        self.out.append("\n")
+        self.out.append("\n" + GUARD_NAMES)
         self.entries(rec, depth=0)
         self.out.append("\n" + RULE + "# Original source of %s (%s)\n" % (rec.qualname, where) + RULE)
         if rec.resume_of:
             self.out.append(comment_block("Dynamo generated this function; its bytecode:\n"
                                           + disassembly(rec.code)))
         else:
-            self.out.append(original_source(rec.code))
+            self.out.append(for_reading(original_source(rec.code)))
         return "".join(self.out)
 
     def entries(self, rec, depth):
@@ -115,7 +134,11 @@ class FullCode:
         out.append("# %sentry %d of %s -- checked %s -- compile id %s\n"
                    % ("resume function: " if depth else "", e.index, rec.qualname, ordinal(k), e.cid))
         reasons = reason_text(e.reasons, lambda cid: rec.index_of(cid))
-        if reasons:
+        explained = recompile_lines(e.explanation) if getattr(e, "explanation", None) else []
+        if explained:
+            out.append("# Why it exists: torch compiled it because, for the call that compiled it,\n")
+            out.extend("#   %s\n" % r.replace("\n", " ") for r in explained)
+        elif reasons:
             out.append("# Why it exists: torch compiled it because, for that call,\n")
             out.extend("#   %s\n" % r for r in reasons)
         elif e.pre_existing:
@@ -126,7 +149,8 @@ class FullCode:
         out.append(RULE + "\n")
         out.append(code_or_comment(guard_function("__guard_%d_for_%s" % (e.index, rec.fn), e.guard_lines,
                                                   ["guard of entry %d (compile id %s), torch's text turned into Python"
-                                                   % (e.index, e.cid)]), "guard"))
+                                                   % (e.index, e.cid)],
+                                                  executable=getattr(e, "executable", None)), "guard"))
         out.append("\n")
         for fn in e.compiled_fns:
             files = [g["file"] for g in s.graphs if g["compiled_fn"] == fn]
