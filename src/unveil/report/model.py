@@ -114,6 +114,7 @@ class Dump:
         for g in self.graphs:
             self.graphs_of.setdefault(g.get("compiled_fn"), []).append(g)
         self._full_code_text = {}
+        self._texts = {}
         self.link_resume_functions()
         for fn in self.functions:
             for e in fn.entries:
@@ -124,7 +125,9 @@ class Dump:
     def file_text(self, name):
         if not name:
             return None
-        return read_text(os.path.join(self.path, os.path.basename(name)))
+        if name not in self._texts:  # graph files are read for several pages
+            self._texts[name] = read_text(os.path.join(self.path, os.path.basename(name)))
+        return self._texts[name]
 
     def full_code_text(self, fn):
         if fn.full_code not in self._full_code_text:

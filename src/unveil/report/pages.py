@@ -72,6 +72,10 @@ class Report:
         for fn in dump.functions:
             for e in fn.entries:
                 e.page = "entry_%d_%s.html" % (fn.number, e.index if isinstance(e.index, int) else e.position)
+        self.callers = {}  # compiled fn -> entries that call it
+        for e in dump.entries():
+            for cf in e.compiled_fns:
+                self.callers.setdefault(cf, []).append(e)
         for k, g in enumerate(dump.graphs):
             f = g.get("file")
             if f and f not in self.graph_pages:
@@ -87,13 +91,12 @@ class Report:
         for fn in self.dump.functions:
             for e in fn.entries:
                 yield e.page, self.entry_page(e)
+        done = set()
         for g in self.dump.graphs:
             name = self.graph_pages.get(g.get("file"))
-            if name and g is self._first_graph(g.get("file")):
+            if name and name not in done:
+                done.add(name)
                 yield name, self.graph_page(g)
-
-    def _first_graph(self, file):
-        return next(g for g in self.dump.graphs if g.get("file") == file)
 
     # -- landing page ------------------------------------------------------
     def landing(self):
@@ -164,7 +167,7 @@ class Report:
         resumes = ", ".join(self.resume_links(e)) or "<span class=\"muted\">-</span>"
         search = " ".join([e.label, e.fn.title, e.fn.name, str(e.reason or ""), " ".join(e.compiled_fns),
                            " ".join(e.resume_functions), e.transformed_file or ""])
-        return ("<tr class=\"entry\" data-search=\"%s\" data-guards=\"%s\"><td>%s</td><td><a class=\"cid\" href=\"%s\">%s</a></td>"
+        return ("<tr class=\"entry\" data-search=\"%s\" data-guards=\"%s\"><td>%s</td><td><a class=\"cid entry-link\" href=\"%s\">%s</a></td>"
                 "<td>entry %s</td><td>%s</td><td>%s<div class=\"hits\"></div></td><td>%s</td><td>%s</td></tr>"
                 % (attr(search), attr(json.dumps(e.guard)), ordinal(e.position), attr(e.page), esc(e.label),
                    esc(e.index), why, guard, graphs, resumes))
@@ -379,7 +382,7 @@ class Report:
         f = g.get("file")
         cf = g.get("compiled_fn")
         text = self.dump.file_text(f)
-        users = [e for e in self.dump.entries() if cf in e.compiled_fns]
+        users = self.callers.get(cf, [])
         out = ["<header><nav><a href=\"index.html\">report</a> &rsaquo; %s</nav><h1>%s <small class=\"muted\">%s</small>"
                "</h1><div class=\"meta\">%s &middot; <a href=\"%s\">%s</a></div></header><main>"
                % (esc(cf), esc(cf), esc(STAGE_NAMES.get(g.get("stage"), g.get("stage"))),
