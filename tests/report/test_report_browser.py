@@ -80,7 +80,10 @@ def test_landing_page_to_entry_page(page, seed_report):
     assert "compile id 0/0" in pg.locator("#reasons").inner_text()
     assert "failed guard: b == 1" in pg.locator("#reasons").inner_text()
     assert pg.locator("#guard-differs li").all_inner_texts() == ["L['b'] == 2"]
+    assert pg.locator("#guard-all").is_hidden()  # a long guard is folded: one click opens it
+    pg.locator("#guard summary, details summary", has_text="Every condition").click()
     assert "check_tensor(L['a']" in pg.locator("#guard-all").inner_text()
+    assert "L['b']" in pg.locator("#guard-all h4").all_inner_texts()
     # both sources side by side
     original = pg.locator("#original").inner_text()
     transformed = pg.locator("#transformed").inner_text()

@@ -33,7 +33,7 @@ th{font-size:12px;color:var(--muted);font-weight:600}
 ul.guards{list-style:none;padding-left:0;margin:4px 0}
 ul.guards li{font-family:ui-monospace,monospace;font-size:12.5px;padding:2px 6px;border-bottom:1px solid #eef0f4;word-break:break-word}
 .differs li{background:#fff6d6}
-.sbs{display:grid;grid-template-columns:1fr 1fr;gap:12px}
+.sbs{display:grid;grid-template-columns:minmax(0,2fr) minmax(0,3fr);gap:12px}
 .pane{border:1px solid var(--line);border-radius:4px;overflow:auto;max-height:80vh}
 .pane h3{margin:0;padding:6px 10px;background:var(--soft);border-bottom:1px solid var(--line);font-size:13px;position:sticky;top:0}
 .code{font-family:ui-monospace,"SFMono-Regular",Menlo,Consolas,monospace;font-size:12.5px;line-height:1.5}
@@ -44,6 +44,7 @@ ul.guards li{font-family:ui-monospace,monospace;font-size:12.5px;padding:2px 6px
 .ln.linked>.lno{color:var(--acc)}
 .ln.hl{background:var(--hl)}
 .ln:target{background:var(--hl)}
+summary{cursor:pointer;margin:14px 0 6px;font-size:15px}
 .legend{font-size:12px;color:var(--muted)}
 """
 

@@ -299,11 +299,14 @@ class Report:
                            % "".join("<li>%s</li>" % esc(g) for g in differing))
             else:
                 out.append("<p class=\"muted\" id=\"guard-differs\">Nothing: every condition is shared with another entry.</p>")
-        out.append("<h3>Every condition, by what it checks</h3><div id=\"guard-all\">")
+        # a long guard is folded (one click opens it) so the code stays near the top of the page
+        out.append("<details%s><summary><b>Every condition, by what it checks</b> (%s)</summary><div id=\"guard-all\">"
+                   % (" open" if len(e.guard) <= 8 or len(e.fn.entries) == 1 else "",
+                      plural(len(groups), "group")))
         for subject, lines in groups:
             out.append("<h4>%s</h4><ul class=\"guards\">%s</ul>" % (esc(subject), "".join(
                 "<li%s>%s</li>" % (" class=\"d\"" if g in differing else "", esc(g)) for g in lines)))
-        out.append("</div>")
+        out.append("</div></details>")
         return "".join(out)
 
     def code_html(self, e):
