@@ -45,6 +45,9 @@ ul.guards li{font-family:ui-monospace,monospace;font-size:12.5px;padding:2px 6px
 .ln.hl{background:var(--hl)}
 .ln:target{background:var(--hl)}
 summary{cursor:pointer;margin:14px 0 6px;font-size:15px}
+.whole{display:flex}
+.whole pre{margin:0;border:0;border-radius:0;background:none;white-space:pre;padding:0 10px 0 0;font:inherit}
+.whole .gutter{text-align:right;color:#9aa3b2;user-select:none;min-width:3.6em}
 .legend{font-size:12px;color:var(--muted)}
 """
 
@@ -53,6 +56,8 @@ JS = """
 (function(){
   var box=document.getElementById('search');
   if(box){
+    var table=document.getElementById('guard-lines');
+    var lines=table?JSON.parse(table.textContent):[];
     var run=function(){
       var q=box.value.trim().toLowerCase();
       Array.prototype.slice.call(document.querySelectorAll('[data-fn]')).reverse().forEach(function(fn){
@@ -61,8 +66,8 @@ JS = """
         fn.querySelectorAll(':scope > table > tbody > tr.entry').forEach(function(tr){
           var hits=tr.querySelector('.hits'); hits.innerHTML='';
           var match=!q||own||tr.getAttribute('data-search').toLowerCase().indexOf(q)>=0;
-          var guards=JSON.parse(tr.getAttribute('data-guards')||'[]');
-          if(q){guards.forEach(function(g){if(g.toLowerCase().indexOf(q)>=0){
+          var ids=(tr.getAttribute('data-guards')||'').split(' ').filter(function(x){return x!=='';});
+          if(q){ids.forEach(function(i){var g=lines[+i]||'';if(g.toLowerCase().indexOf(q)>=0){
             var d=document.createElement('div');d.textContent=g;hits.appendChild(d);match=true;}});}
           tr.classList.toggle('hidden',!match); any=any||match;
         });

@@ -13,12 +13,19 @@ try:
 except ImportError:  # the report still works, without colours
     PythonLexer = None
 
-#: files larger than this are shown plain: lexing them would dominate the report's time
-MAX_HIGHLIGHTED = 400_000
+#: text larger than this is shown plain. Pygments lexes about 0.5 MB of graph code a second, and a
+#: training dump holds megabytes of graphs and kernels: colouring them all would take most of the
+#: report's time (bench/report.py), while sources and transformed code stay far below this.
+MAX_HIGHLIGHTED = 64000
 
 
 def available() -> bool:
     return PythonLexer is not None
+
+
+def highlighted(text: str) -> bool:
+    """Whether :func:`lines` colours ``text``."""
+    return PythonLexer is not None and len(text) <= MAX_HIGHLIGHTED
 
 
 def _css_class(ttype, cache):
@@ -37,7 +44,7 @@ _LEXER = []
 
 def lines(text: str) -> list:
     """The HTML of each line of ``text`` (escaped; spans with Pygments' short class names)."""
-    if PythonLexer is None or len(text) > MAX_HIGHLIGHTED:
+    if not highlighted(text):
         return [html.escape(l) for l in text.split("\n")]
     if not _LEXER:
         _LEXER.append(PythonLexer(stripnl=False, ensurenl=False))

@@ -72,6 +72,7 @@ class Report:
         for fn in dump.functions:
             for e in fn.entries:
                 e.page = "entry_%d_%s.html" % (fn.number, e.index if isinstance(e.index, int) else e.position)
+        self.guard_ids = {}  # guard line -> its index in the landing page's table
         self.callers = {}  # compiled fn -> entries that call it
         for e in dump.entries():
             for cf in e.compiled_fns:
@@ -119,6 +120,7 @@ class Report:
         for fn in d.functions:  # resume functions whose caller is not in the dump
             if id(fn) not in shown:
                 out.append(self.function_block(fn, shown))
+        out.append(self.guard_table())
         out.append(self.timeline())
         out.append(self.graph_breaks())
         out.append(self.recompiles())
@@ -167,10 +169,23 @@ class Report:
         resumes = ", ".join(self.resume_links(e)) or "<span class=\"muted\">-</span>"
         search = " ".join([e.label, e.fn.title, e.fn.name, str(e.reason or ""), " ".join(e.compiled_fns),
                            " ".join(e.resume_functions), e.transformed_file or ""])
+        ids = " ".join(str(self.guard_id(g)) for g in e.guard)
         return ("<tr class=\"entry\" data-search=\"%s\" data-guards=\"%s\"><td>%s</td><td><a class=\"cid entry-link\" href=\"%s\">%s</a></td>"
                 "<td>entry %s</td><td>%s</td><td>%s<div class=\"hits\"></div></td><td>%s</td><td>%s</td></tr>"
-                % (attr(search), attr(json.dumps(e.guard)), ordinal(e.position), attr(e.page), esc(e.label),
+                % (attr(search), ids, ordinal(e.position), attr(e.page), esc(e.label),
                    esc(e.index), why, guard, graphs, resumes))
+
+    def guard_id(self, line):
+        """Index of a guard line in the landing page's table of distinct lines (entries of one
+        frame share most of their lines: each is written once)."""
+        k = self.guard_ids.get(line)
+        if k is None:
+            k = self.guard_ids[line] = len(self.guard_ids)
+        return k
+
+    def guard_table(self):
+        text = json.dumps(list(self.guard_ids), separators=(",", ":")).replace("</", "<\\/")
+        return "<script type=\"application/json\" id=\"guard-lines\">%s</script>" % text
 
     def resume_links(self, e):
         out = []
@@ -401,13 +416,20 @@ class Report:
         if text is None:
             out.append("<p class=\"err\">The file is missing from the dump.</p>")
         else:
+            if not highlight.highlighted(text):
+                out.append("<p class=\"muted\">Shown without colours: %s (%d KB; colouring files this large "
+                           "would make the report slow to write).</p>" % (esc(f), len(text) // 1000)
+                           if highlight.available() else "<p class=\"muted\">Shown without colours "
+                           "(pip install 'unveil[report]' for Pygments).</p>")
             out.append("<div class=\"pane\" id=\"graph\" style=\"max-height:none\"><h3>%s</h3>%s</div>"
                        % (esc(f), self.plain_code(text)))
         out.append("</main>")
         return page("%s %s" % (cf, g.get("stage")), "".join(out), self.code_css)
 
     def plain_code(self, text):
+        """A whole file: a gutter of line numbers beside one <pre> (graphs run to thousands of
+        lines; three elements per line would make their pages slow to open)."""
         body = text[:-1] if text.endswith("\n") else text
-        return "<div class=\"code\">%s</div>" % "".join(
-            "<div class=\"ln\" id=\"l%d\"><span class=\"lno\">%d</span><span class=\"src\">%s</span></div>" % (k, k, frag)
-            for k, frag in enumerate(highlight.lines(body), start=1))
+        frags = highlight.lines(body)
+        return ("<div class=\"code whole\"><pre class=\"gutter\">%s</pre><pre class=\"body\">%s</pre></div>"
+                % ("\n".join(str(k) for k in range(1, len(frags) + 1)), "\n".join(frags)))
