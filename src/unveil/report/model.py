@@ -88,7 +88,7 @@ class Function:
         """The name users know: the qualname, or for a resume function where it continues."""
         if self.is_resume and self.resume_of is not None:
             line = " line %s" % self.first_line if self.first_line else ""
-            return "%s (resumed at%s)" % (self.resume_of.qualname, line or " a graph break")
+            return "%s (resumed at%s)" % (self.root().qualname, line or " a graph break")
         return self.qualname
 
     def root(self):

@@ -134,7 +134,7 @@ class Report:
         title = esc(fn.title)
         sub = []
         if fn.resume_of is not None:
-            sub.append("resume function %s, run after a graph break in %s" % (esc(fn.name), esc(fn.resume_of.qualname)))
+            sub.append("resume function %s, run after a graph break in %s" % (esc(fn.name), esc(fn.resume_of.title)))
         if where(fn):
             sub.append(esc(where(fn)))
         sub.append(plural(len(fn.entries), "entry", "entries"))
@@ -274,7 +274,7 @@ class Report:
                        % "".join("<li><code>%s</code></li>" % esc(r) for r in reasons))
         elif fn.resume_of is not None:
             out.append("<p id=\"reasons\">First call of this resume function: %s jumped here after a graph break.</p>"
-                       % esc(fn.resume_of.qualname))
+                       % esc(fn.resume_of.title))
             out.append(self.breaks_html(fn.root()))
         else:
             out.append("<p id=\"reasons\">First compilation of %s.</p>" % esc(fn.qualname))
