@@ -130,3 +130,11 @@ def test_report_of_a_dump_whose_files_are_gone(tmp_path):
     out = write_report(os.path.join(FIXTURES, "dump_basic"), str(tmp_path / "r"))
     text = open(out, encoding="utf-8").read()
     assert "Model.forward" in text and "[?]" in text
+
+
+def test_the_report_imports_no_torch():
+    import subprocess
+    import sys
+    code = "import sys, unveil.report.pages, unveil.report.model; print('torch' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"
