@@ -138,3 +138,20 @@ def test_the_report_imports_no_torch():
     code = "import sys, unveil.report.pages, unveil.report.model; print('torch' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
+
+
+def test_names_and_guards_from_the_program_are_text_not_markup(tmp_path):
+    d = make_dump(tmp_path)
+    with open(os.path.join(d, "index.json")) as fh:
+        index = json.load(fh)
+    evil = "</script><script>alert(1)</script><!--"
+    index["functions"][0]["qualname"] = "f" + evil
+    index["functions"][0]["entries"][0]["guard"].append("L['s'] == '%s'" % evil)
+    with open(os.path.join(d, "index.json"), "w") as fh:
+        json.dump(index, fh)
+    report = os.path.dirname(write_report(d))
+    for name in os.listdir(report):
+        with open(os.path.join(report, name), encoding="utf-8") as fh:
+            text = fh.read()
+        assert "<script>alert" not in text and "<!--" not in text, name
+        assert text.count("<script") == text.count("</script>"), name

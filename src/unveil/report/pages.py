@@ -2,6 +2,7 @@
 import html
 import json
 import os
+import pathlib
 
 from . import assets, highlight
 from .model import group_guards, line_links
@@ -84,7 +85,11 @@ class Report:
 
     def raw_link(self, name):
         """Relative link from the report to a file of the dump."""
-        return os.path.relpath(os.path.join(self.dump.path, os.path.basename(name)), self.out).replace(os.sep, "/")
+        path = os.path.join(self.dump.path, os.path.basename(name))
+        try:
+            return os.path.relpath(path, self.out).replace(os.sep, "/")
+        except ValueError:  # another drive (Windows): an absolute file:// link
+            return pathlib.Path(path).as_uri()
 
     def pages(self):
         """(file name, html) of every page."""
@@ -184,7 +189,8 @@ class Report:
         return k
 
     def guard_table(self):
-        text = json.dumps(list(self.guard_ids), separators=(",", ":")).replace("</", "<\\/")
+        # no "<" at all inside the script element: neither "</script>" nor "<!--" can end or bend it
+        text = json.dumps(list(self.guard_ids), separators=(",", ":")).replace("<", "\\u003c")
         return "<script type=\"application/json\" id=\"guard-lines\">%s</script>" % text
 
     def resume_links(self, e):
