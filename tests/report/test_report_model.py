@@ -28,7 +28,8 @@ def make_dump(tmp_path, with_compile_id=False):
             "# %s: cache entry %d of f (compile id %s), written by unveil.\n\n"
             "def __transformed_code_%d_for_f(a, b):\n"
             "    graph_out_0 = __compiled_fn_%d_0a1b(a)\n"
-            "    y = graph_out_0[0]\n"
+            "    __temp_1 = graph_out_0[0]\n"
+            "    y = __temp_1\n"
             "    __temp_2 = __builtins_dict___%d['print']('hi')\n"
             "    return __resume_at_40_3(y)\n" % (name, index, cid, index, index + 1, index))
         (d / ("__compiled_fn_%d.captured.py" % (index + 1))).write_text(
@@ -85,7 +86,8 @@ def test_original_source_and_line_links(tmp_path):
     by_text = {text[t - 1].strip(): o for t, o in links.items()}
     assert by_text["def __transformed_code_1_for_f(a, b):"] == [11]
     assert by_text["graph_out_0 = __compiled_fn_2_0a1b(a)"] == [12]  # the graph's "# File:" line
-    assert by_text["y = graph_out_0[0]"] == [12]  # assigns y, as line 12 does
+    assert by_text["__temp_1 = graph_out_0[0]"] == [12]  # reads the graph's output
+    assert by_text["y = __temp_1"] == [12]  # assigns y, as line 12 does
     assert by_text["__temp_2 = __builtins_dict___1['print']('hi')"] == [13]
     assert by_text["return __resume_at_40_3(y)"] == [13]  # where the graph break is
 

@@ -340,6 +340,7 @@ def line_links(dump, entry):
     links = {}
     in_body = False
     skip = 0
+    graph_vars = {}
     for k, line in enumerate(text.splitlines(), start=1):
         stripped = line.strip()
         if stripped.startswith(SLOTS_MARK):
@@ -360,8 +361,15 @@ def line_links(dump, entry):
         found = set()
         for cf in _COMPILED_FN_CALL.findall(line):
             found |= {n for n in graph_lines(dump, cf, fn.root().source_file) if lo <= n <= hi}
+        m = _ASSIGNED.match(line)
+        if found and m:  # graph_out_0 = __compiled_fn_3(...): what reads graph_out_0 comes from there too
+            for name in m.group(1).split(","):
+                graph_vars[name.strip()] = found
         if not found and _RESUME_CALL.search(line):
             found = {n for n in break_lines if lo <= n <= hi}
+        if not found and not stripped.startswith("del "):
+            for name in set(re.findall(r"[A-Za-z_]\w*", line)) & set(graph_vars):
+                found |= graph_vars[name]
         if not found:
             found = best_matches(line, orig_names, orig_assigned)
         if found:
