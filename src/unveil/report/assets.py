@@ -34,7 +34,7 @@ ul.guards{list-style:none;padding-left:0;margin:4px 0}
 ul.guards li{font-family:ui-monospace,monospace;font-size:12.5px;padding:2px 6px;border-bottom:1px solid #eef0f4;word-break:break-word}
 .differs li{background:#fff6d6}
 .sbs{display:grid;grid-template-columns:minmax(0,2fr) minmax(0,3fr);gap:12px}
-.pane{border:1px solid var(--line);border-radius:4px;overflow:auto;max-height:80vh}
+.pane{position:relative;border:1px solid var(--line);border-radius:4px;overflow:auto;max-height:80vh}
 .pane h3{margin:0;padding:6px 10px;background:var(--soft);border-bottom:1px solid var(--line);font-size:13px;position:sticky;top:0}
 .code{font-family:ui-monospace,"SFMono-Regular",Menlo,Consolas,monospace;font-size:12.5px;line-height:1.5}
 .ln{display:flex;white-space:pre;min-height:1.5em}
@@ -83,9 +83,16 @@ JS = """
   var clear=function(){document.querySelectorAll('.ln.hl').forEach(function(e){e.classList.remove('hl');});};
   var light=function(el){
     clear(); el.classList.add('hl');
+    var first=null;
     (el.getAttribute('data-l')||'').split(' ').forEach(function(id){
-      var o=document.getElementById(id); if(o){o.classList.add('hl');}
+      var o=document.getElementById(id); if(o){o.classList.add('hl'); first=first||o;}
     });
+    if(first){  // bring the first linked line into view inside its own pane
+      var pane=first.closest('.pane');
+      if(pane&&(first.offsetTop<pane.scrollTop||first.offsetTop>pane.scrollTop+pane.clientHeight-30)){
+        pane.scrollTop=Math.max(0,first.offsetTop-pane.clientHeight/3);
+      }
+    }
   };
   document.querySelectorAll('.ln.linked').forEach(function(el){
     el.addEventListener('click',function(){light(el);});
