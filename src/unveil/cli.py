@@ -6,6 +6,7 @@ Commands::
     unveil run [--dump DIR] [--backend B] SCRIPT [ARGS...]
     unveil show DIR [--entry ID]
     unveil explain SCRIPT --call 'f(x, 2)' [--dump DIR]
+    unveil report DIR [-o OUT]
 
 Exit codes: 0 success, 1 decompilation error, 2 bad input (one-line reason on
 stderr, never a traceback) - a code object holding a name that is not an
@@ -54,6 +55,8 @@ def _build_parser():
     r.add_argument("--backend", metavar="B",
                    help="backend for torch.compile calls that do not name one "
                         "(e.g. eager, aot_eager, inductor)")
+    r.add_argument("--report", action="store_true",
+                   help="write the HTML report of the dump (DIR/report/index.html) after the run")
     r.add_argument("script", metavar="SCRIPT", help="the Python script to run")
     r.add_argument("args", nargs=argparse.REMAINDER, metavar="ARGS",
                    help="arguments passed to the script")
@@ -76,6 +79,14 @@ def _build_parser():
     x.add_argument("script", metavar="SCRIPT", help="the Python script that compiles and calls the function")
     x.add_argument("--call", required=True, metavar="CALL", help="the call to explain, e.g. 'f(x, 2)'")
     x.add_argument("--dump", metavar="DIR", help="run the script inside unveil.prepare_debug(DIR)")
+
+    h = sub.add_parser(
+        "report", help="write a browsable HTML report of a dump",
+        description="Write a static HTML report of a dump (functions, cache entries in the order "
+                    "torch checks them, guards, reasons, source beside transformed code, graphs). "
+                    "It works offline: open OUT/index.html in a browser.")
+    h.add_argument("dir", metavar="DIR", help="the dump directory")
+    h.add_argument("-o", "--out", metavar="OUT", help="output directory (default: DIR/report)")
     return p
 
 
@@ -760,7 +771,32 @@ def _run(args):
     print("unveil: %s" % summary_line(index), file=sys.stderr)
     print("unveil: dump in %s (see: unveil show %s)" % (os.path.abspath(dump_dir), dump_dir),
           file=sys.stderr)
+    if getattr(args, "report", False):
+        _write_report(dump_dir, None)  # a report that fails is said, the script's exit code stays
     return code
+
+
+# ---------------------------------------------------------------------------
+# unveil report
+
+def _write_report(dump_dir, out):
+    """Write the report; 0, or 2 with a one-line reason on stderr."""
+    from .report import ReportError, write_report
+    try:
+        load_index(dump_dir)
+        path = write_report(dump_dir, out)
+    except (BadInput, ReportError) as e:
+        _err(e)
+        return 2
+    except OSError as e:
+        _err("cannot write the report: %s" % (e.strerror or e))
+        return 2
+    print("unveil: report written to %s (open it in a browser)" % path, file=sys.stderr)
+    return 0
+
+
+def _report(args):
+    return _write_report(args.dir, args.out)
 
 
 # ---------------------------------------------------------------------------
@@ -776,5 +812,7 @@ def main(argv=None) -> int:
         return _show(args)
     if args.command == "explain":
         return _explain(args)
+    if args.command == "report":
+        return _report(args)
     parser.print_help()
     return 0

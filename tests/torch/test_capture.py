@@ -6,6 +6,7 @@ import torch
 from torch._logging._internal import trace_log
 
 import unveil
+from unveil.torch import capture
 from unveil.torch.capture import TraceCapture
 
 
@@ -58,3 +59,19 @@ def test_prepare_debug_leaves_the_trace_logger_as_it_was(tmp_path):
         compile_once()
         assert vars(trace_log).get("debug") is not None  # the direct path was in use
     assert (list(trace_log.handlers), dict(vars(trace_log)).get("debug")) == before
+
+
+def test_graph_break_reason_keeps_torchs_explanation_and_drops_tracebacks():
+    payload = ("Graph break in user code at /x/seed.py:9\n"
+               "Graph Break Reason: Encountered graph break when attempting to trace CALL:\n\n"
+               "Failed to trace builtin operator\n"
+               "  Explanation: Dynamo does not know how to trace builtin operator `print`\n"
+               "  Hint: Avoid calling builtin `print`\n\n"
+               "User code traceback:\n  File \"/x/seed.py\", line 9, in f\n    print('hi')\n\n"
+               "Traceback (most recent call last):\n  File \"torch/_dynamo/x.py\", line 1\n")
+    reason, location = capture.graph_break_of(payload)
+    assert location == "/x/seed.py:9"
+    assert reason.startswith("Encountered graph break when attempting to trace CALL:")
+    assert "Explanation: Dynamo does not know how to trace builtin operator `print`" in reason
+    assert "Hint: Avoid calling builtin `print`" in reason
+    assert "User code traceback" not in reason and "Traceback" not in reason and "line 9" not in reason

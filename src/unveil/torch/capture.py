@@ -150,7 +150,8 @@ def reason_lines(payload) -> list:
 
 
 def graph_break_of(payload: str):
-    """(reason, location) from a ``dynamo_graph_break_reason`` payload."""
+    """(reason, location) from a ``dynamo_graph_break_reason`` payload; the reason is torch's
+    whole text (the first line, then its explanation and hints), without the tracebacks."""
     text = payload if isinstance(payload, str) else str(payload)
     location = None
     lines = text.splitlines()
@@ -158,9 +159,15 @@ def graph_break_of(payload: str):
     if " at " in first:
         location = first.rsplit(" at ", 1)[1].strip()
     reason = ""
-    for line in lines:
+    for k, line in enumerate(lines):
         if line.startswith("Graph Break Reason:"):
-            reason = line[len("Graph Break Reason:"):].strip()
+            # the reason goes on to torch's explanation and hints, up to the user's traceback
+            rest = []
+            for more in lines[k + 1:]:
+                if more.startswith(("User code traceback:", "Traceback (most recent call last)")):
+                    break
+                rest.append(more.rstrip())
+            reason = "\n".join([line[len("Graph Break Reason:"):].strip()] + rest).strip()
             break
     if not reason:
         reason = first.strip()
