@@ -510,12 +510,33 @@ def _breaks_of(fn, breaks):
     return found
 
 
+def _break_cause(b):
+    """One line for a graph break: what Dynamo could not do (older dumps: the reason's first line)."""
+    return _one_line(b.get("cause") or b.get("reason"))
+
+
+def _break_details(w, b, indent):
+    """torch's whole reason for a graph break, and the user code stack that led to it."""
+    if b.get("stack"):
+        w("%sstack, outermost first:" % indent)
+        for frame in b["stack"]:
+            w("%s  %s" % (indent, frame))
+    reason = [line for line in str(b.get("reason") or "").splitlines() if line.strip()]
+    if len(reason) > 1:
+        w("%storch's reason:" % indent)
+        for line in reason:
+            w("%s  %s" % (indent, line.strip()))
+
+
 def format_show(index, path, brief=False):
     """The text ``unveil show`` prints for a dump index."""
     out = []
     w = out.append
     w("unveil dump %s (torch %s, unveil %s)" % (path, index.get("torch", "?"), index.get("unveil", "?")))
     w(summary_line(index))
+    if index.get("complete") is False:
+        w("incomplete: a process writing this dump is still running or was killed; what it wrote "
+          "whole is listed (guards and full_code files are written when prepare_debug exits)")
     graphs_by_fn = {}
     for g in index.get("graphs", []):
         graphs_by_fn.setdefault(g.get("compiled_fn"), []).append(g)
@@ -531,7 +552,7 @@ def format_show(index, path, brief=False):
                 where += ":%d" % fn["first_line"]
         entries = fn.get("entries", [])
         w("function %s%s" % (fn.get("qualname") or fn.get("name"), where))
-        w("  full code: %s" % fn.get("full_code"))
+        w("  full code: %s" % (fn.get("full_code") or "(not written: the run did not finish)"))
         w("  %s%s" % (_plural(len(entries), "entry").replace("entrys", "entries"),
                       ", in the order torch checks them" if len(entries) > 1 else ""))
         for entry in entries:
@@ -560,7 +581,9 @@ def format_show(index, path, brief=False):
         for b in _breaks_of(fn, breaks):
             breaks.remove(b)
             loc = " at %s" % b["location"] if b.get("location") else ""
-            w("  graph break%s: %s" % (loc, _one_line(b.get("reason"))))
+            w("  graph break%s: %s" % (loc, _break_cause(b)))
+            if not brief:
+                _break_details(w, b, "    ")
 
     other = [g for g in index.get("graphs", []) if g.get("compiled_fn") not in shown_graphs]
     if other:
@@ -573,7 +596,9 @@ def format_show(index, path, brief=False):
         w("graph breaks:")
         for b in breaks:
             loc = " at %s" % b["location"] if b.get("location") else ""
-            w("  %s%s: %s" % (b.get("function"), loc, _one_line(b.get("reason"))))
+            w("  %s%s: %s" % (b.get("function"), loc, _break_cause(b)))
+            if not brief:
+                _break_details(w, b, "    ")
     if index.get("errors"):
         w("")
         w("errors:")

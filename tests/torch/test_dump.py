@@ -20,7 +20,7 @@ STAGES = {"captured", "aot_joint", "aot_forward", "aot_backward", "post_grad", "
 def load_index(d):
     with open(os.path.join(d, "index.json")) as fh:
         index = json.load(fh)
-    assert set(index) == {"format", "torch", "unveil", "functions", "graphs", "graph_breaks", "errors"}
+    assert set(index) == {"format", "torch", "unveil", "complete", "functions", "graphs", "graph_breaks", "errors"}
     assert index["format"] == 1
     for f in index["functions"]:
         assert set(f) == SCHEMA_FUNCTION
@@ -31,7 +31,7 @@ def load_index(d):
     for g in index["graphs"]:
         assert g["stage"] in STAGES and os.path.isfile(os.path.join(d, g["file"]))
     for b in index["graph_breaks"]:
-        assert set(b) == {"function", "reason", "location"}
+        assert set(b) == {"function", "reason", "cause", "location", "stack"}
     return index
 
 

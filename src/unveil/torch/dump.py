@@ -86,6 +86,7 @@ class Session:
         self.hook = None
         self.trace = None
         self.graph_runner = None
+        self.disabled = False  # True when the directory could not be used: nothing is dumped
 
     # -- context ---------------------------------------------------------
     def __enter__(self):
@@ -94,9 +95,18 @@ class Session:
         from .store import Store
         self.torch_version = str(torch.__version__)
         self.unveil_version = getattr(unveil, "__version__", "?")
-        os.makedirs(self.dir, exist_ok=True)
-        self.store = Store(self.dir)
-        self.store.start()
+        try:
+            os.makedirs(self.dir, exist_ok=True)
+            store = Store(self.dir)
+            store.start()
+        except Exception as err:  # a path that is a file, a directory that cannot be written...
+            # the user's program runs on, undumped (DESIGN.md section 4): say so once
+            self.warn("unveil: cannot dump to %s (%s: %s); the program runs without the dump"
+                      % (self.dir, type(err).__name__, err))
+            self.disabled = True
+            return self
+        self.store = store
+        self.publish()  # an index from the start: a process killed at any instant leaves a listed dump
         self.trace = capture.TraceCapture(self.on_event)
         self.trace.install()
         self.hook = BytecodeHook(self.on_bytecode)
@@ -107,6 +117,8 @@ class Session:
         return self
 
     def __exit__(self, *exc):
+        if self.disabled:
+            return False
         if self in _ACTIVE:
             _ACTIVE.remove(self)
         if self.hook is not None:
@@ -189,7 +201,8 @@ class Session:
             self.cid_fns[cid] = [e.compiled_fns, -1]
             for ev in self.pending.pop(cid, []):
                 if attempt is None or ev.attempt is None or ev.attempt == attempt:
-                    self.place(ev)
+                    self.place(ev, publish=False)
+            self.publish()
             return e.run_code
 
     def on_event(self, ev):
@@ -197,14 +210,21 @@ class Session:
             if ev.kind == "recompile_reasons":
                 self.reasons[ev.cid] = capture.reason_lines(ev.payload)
             elif ev.kind == "dynamo_graph_break_reason":
-                reason, location = capture.graph_break_of(ev.payload)
-                self.graph_breaks.append((ev.cid, reason, location))
+                self.graph_breaks.append((ev.cid, capture.graph_break_of(ev.payload, self.dir)))
+                self.publish()
             elif ev.cid in self.cid_fns:
                 self.place(ev)
             else:
                 self.pending.setdefault(ev.cid, []).append(ev)
 
-    def place(self, ev):
+    def publish(self):
+        """Rewrite ``index.json`` and ``README.md`` with what this session has written so far."""
+        try:
+            self.store.update(self.index_part(final=False), readme)
+        except Exception as err:
+            self.error("index.json", "%s: %s" % (type(err).__name__, err))
+
+    def place(self, ev, publish=True):
         """Write a graph/kernel event to ``__compiled_fn_<n>.<stage>.py``."""
         fns, pos = self.cid_fns[ev.cid]
         if not fns:
@@ -238,6 +258,8 @@ class Session:
                 self.captured[fn] = payload
         except Exception as err:
             self.error("graph %s (%s)" % (fn, ev.stage), "%s: %s" % (type(err).__name__, err))
+        if publish:
+            self.publish()
 
     # -- exit --------------------------------------------------------------
     def check_graph_files(self):
@@ -331,19 +353,26 @@ class Session:
             e.reasons = self.reasons.get(e.cid, [])
         rec.ordered = ordered
 
-    def index_part(self) -> dict:
+    def index_part(self, final=True) -> dict:
+        """This session's part of ``index.json``. ``final=False``: while the session runs --
+        entries newest first (torch's order is read from its cache on exit), no guards and
+        no full_code file yet."""
         functions = []
         for rec in self.records.values():
-            if not rec.full_code:
+            if final and not rec.full_code:
+                continue
+            ordered = rec.ordered if final else sorted(rec.entries.values(), key=lambda x: -x.index)
+            if not final and not ordered:
                 continue
             entries = []
-            for e in rec.ordered:
+            for e in ordered:
                 reason = None
-                if e.reasons:
+                reasons = e.reasons if final else self.reasons.get(e.cid, [])
+                if reasons:
                     reason = "; ".join(
                         "entry %s (compile id %s) failed guard: %s" % (rec.index_of(cid), cid, g)
                         if rec.index_of(cid) is not None else "compile id %s failed guard: %s" % (cid, g)
-                        for cid, g in e.reasons)
+                        for cid, g in reasons)
                 from .guards import one_line
                 entries.append({"index": e.index, "transformed_file": e.transformed_file,
                                 "guard": [one_line(p) for p in e.guard_lines], "reason": reason,
@@ -355,9 +384,8 @@ class Session:
         for rec in self.records.values():
             for e in rec.entries.values():
                 by_cid[e.cid] = rec.name
-        breaks = [{"function": by_cid.get(cid, "?"), "reason": reason, "location": location}
-                  for cid, reason, location in self.graph_breaks]
-        return {"format": 1, "torch": self.torch_version, "unveil": self.unveil_version,
+        breaks = [dict(brk, function=by_cid.get(cid, "?")) for cid, brk in self.graph_breaks]
+        return {"format": 1, "torch": self.torch_version, "unveil": self.unveil_version, "complete": final,
                 "functions": functions, "graphs": list(self.graphs), "graph_breaks": breaks,
                 "errors": list(self.errors)}
 
