@@ -47,8 +47,9 @@ class FnRecord:
     def __init__(self, code):
         self.code = code
         self.fn = names.sanitize(code.co_name)
-        self.qualname = getattr(code, "co_qualname", code.co_name)
-        self.name = code.co_name
+        # names go into comments and Markdown: escaped (names.printable) so they stay one line
+        self.qualname = names.printable(getattr(code, "co_qualname", code.co_name))
+        self.name = names.printable(code.co_name)
         self.source_file = code.co_filename if os.path.isfile(code.co_filename) else None
         self.first_line = code.co_firstlineno if self.source_file else None
         self.entries = {}  # compile id -> EntryRecord
@@ -86,6 +87,7 @@ class Session:
         self.hook = None
         self.trace = None
         self.graph_runner = None
+        self.graph_names = {}  # torch's __compiled_fn_<n> -> its name in this dump (graph_name)
         self.disabled = False  # True when the directory could not be used: nothing is dumped
 
     # -- context ---------------------------------------------------------
@@ -167,12 +169,23 @@ class Session:
             code, err = None, None
         self.store.write(fname, text)
         e = EntryRecord(i, cid, fname, dynamo_code, code, err, body, pre_existing=not for_running)
+        e.compiled_fns = [self.graph_name(fn) for fn in e.compiled_fns]
         rec.entries[cid] = e
         if err:
             self.error("%s entry %d (%s)" % (rec.qualname, i, fname), err)
             self.warn("unveil: could not make the code torch runs for %s debuggable (%s); torch runs "
                       "Dynamo's own bytecode for it instead. Details: %s" % (rec.qualname, err, path))
         return e
+
+    def graph_name(self, fn):
+        """The dump's name for torch's ``__compiled_fn_<n>``: that name, unless another process
+        writing the same dump claimed it (its numbers count from 1 too), then ``<name>_<k>``; so
+        a name in ``index.json`` always means one graph."""
+        name = self.graph_names.get(fn)
+        if name is None:
+            _, name = self.store.claim(lambda k: fn if k == 0 else "%s_%d" % (fn, k))
+            self.graph_names[fn] = name
+        return name
 
     def readable(self, dynamo_code, def_name, header):
         header += ("# Compiled before prepare_debug: torch runs Dynamo's own bytecode for this entry;\n"
