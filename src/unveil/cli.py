@@ -3,7 +3,7 @@
 Commands::
 
     unveil decompile TARGET [--out FILE]     module:qualname, a .py file or a .pyc file
-    unveil run [--dump DIR] [--backend B] SCRIPT [ARGS...]
+    unveil run [--dump DIR] [--backend B] [--break FILE:LINE] [--pdb] SCRIPT [ARGS...]
     unveil show DIR
 
 Exit codes: 0 success, 1 decompilation error, 2 bad input (one-line reason on
@@ -30,10 +30,20 @@ class BadInput(Exception):
     """Input the command cannot use; the message is the one-line reason (exit 2)."""
 
 
+EXIT_CODES = """exit codes:
+  0  success
+  1  a decompilation failed (decompile), or the script failed (run: the script's own code)
+  2  bad input: a one-line reason on stderr, never a traceback
+"""
+
+
 def _build_parser():
     p = argparse.ArgumentParser(
         prog="unveil",
-        description="Open up torch.compile: decompile bytecode, dump and explain what the compiler did.")
+        description="Open up torch.compile: decompile bytecode, dump and explain what the compiler did.",
+        epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    from . import __version__
+    p.add_argument("--version", action="version", version="unveil %s" % __version__)
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
     d = sub.add_parser(
@@ -47,7 +57,14 @@ def _build_parser():
     r = sub.add_parser(
         "run", help="run a script with everything torch.compile does dumped",
         description="Run SCRIPT as __main__ inside unveil.prepare_debug(DIR), without editing "
-                    "it, then print a summary of the dump.")
+                    "it, then print a summary of the dump. Exits with the script's exit code "
+                    "(2: SCRIPT or an option is bad input).")
+    r.add_argument("--break", dest="breaks", metavar="FILE:LINE", action="append", default=[],
+                   help="stop in pdb at FILE:LINE: a file of the dump (e.g. "
+                        "__transformed_code_0_for_f.py:9) or a line of your source (stops in "
+                        "the dumped code torch runs for it); repeatable")
+    r.add_argument("--pdb", action="store_true",
+                   help="stop in pdb at the first line torch runs from the dump")
     r.add_argument("--dump", metavar="DIR", default=DEFAULT_DUMP_DIR,
                    help="dump directory (default: ./%s)" % DEFAULT_DUMP_DIR)
     r.add_argument("--backend", metavar="B",
@@ -664,9 +681,11 @@ class _DefaultBackend:
         return False
 
 
-def run_script(script, script_args, dump_dir, backend=None):
+def run_script(script, script_args, dump_dir, backend=None, debugger=None):
     """Run ``script`` as __main__ under prepare_debug(dump_dir); return the exit
-    code (an exception in the script is printed and gives 1, as python does)."""
+    code (an exception in the script is printed and gives 1, as python does).
+    ``debugger``: a context manager the script runs inside (``--break`` / ``--pdb``)."""
+    import bdb
     import runpy
     import traceback
     import unveil
@@ -693,9 +712,13 @@ def run_script(script, script_args, dump_dir, backend=None):
     try:
         with _DefaultBackend(backend):
             try:
-                runpy.run_path(script, run_name="__main__")
+                with debugger if debugger is not None else contextlib.nullcontext():
+                    runpy.run_path(script, run_name="__main__")
             except SystemExit as e:
                 code = _exit_code(e.code)
+            except bdb.BdbQuit:
+                _err("quit in the debugger: %s stopped there" % script)
+                code = 1
             except KeyboardInterrupt:
                 traceback.print_exc()
                 code = 130
@@ -736,7 +759,15 @@ def _run(args):
         _err("unveil run needs torch (pip install torch)")
         return 2
     dump_dir = args.dump
-    code = run_script(args.script, args.args, dump_dir, args.backend)
+    debugger = None
+    if args.breaks or args.pdb:
+        from .torch.breakpoints import BadBreak, RunDebugger
+        try:
+            debugger = RunDebugger(args.breaks, args.pdb, dump_dir)
+        except BadBreak as e:
+            _err(e)
+            return 2
+    code = run_script(args.script, args.args, dump_dir, args.backend, debugger)
     sys.stdout.flush()
     try:
         index = load_index(dump_dir)

@@ -17,6 +17,25 @@ from .render import FullCode, as_comment, code_or_comment, readme, valid
 _ACTIVE = []  # sessions currently inside prepare_debug (unveil.debug() refuses to run inside one)
 
 
+_LISTENERS = []  # callbacks told about each file torch will run from (unveil run --break / --pdb)
+
+
+def listen(callback):
+    """Call ``callback(kind, path, **info)`` for each dumped file torch runs code from, as it is
+    written: ``("entry", path, code=<code run>, original=<user's code>)`` for transformed code,
+    ``("graph", path, text=<file text>)`` for graph code. Returns a function that stops it."""
+    _LISTENERS.append(callback)
+    return lambda: _LISTENERS.remove(callback) if callback in _LISTENERS else None
+
+
+def _tell(kind, path, **info):
+    for callback in list(_LISTENERS):
+        try:
+            callback(kind, path, **info)
+        except Exception:  # a listener never breaks the user's compile
+            pass
+
+
 def active() -> bool:
     """True while a ``prepare_debug`` context is open in this process."""
     return bool(_ACTIVE)
@@ -212,6 +231,8 @@ class Session:
                 self.warn("unveil: dumping %s failed (%s); torch runs Dynamo's own code" % (rec.qualname, err))
                 return None
             self.cid_fns[cid] = [e.compiled_fns, -1]
+            if e.run_code is not None:
+                _tell("entry", self.store.path(e.transformed_file), code=e.run_code, original=code)
             for ev in self.pending.pop(cid, []):
                 if attempt is None or ev.attempt is None or ev.attempt == attempt:
                     self.place(ev, publish=False)
@@ -266,6 +287,7 @@ class Session:
             self.unchecked.append((fname, len(header), what))
             if ev.stage in RUNNABLE_STAGES and self.graph_runner is not None:
                 self.graph_runner.add(self.store.path(fname), body, header.count("\n"))
+                _tell("graph", self.store.path(fname), text=header + body)
             self.graphs.append({"compiled_fn": fn, "stage": ev.stage, "file": fname})
             if ev.stage == "captured" and fn not in self.captured:
                 self.captured[fn] = payload
