@@ -36,6 +36,27 @@ def _tell(kind, path, **info):
             pass
 
 
+def current_rank():
+    """This process's rank under torch.distributed: from ``torch.distributed`` when it is
+    initialised, else the ``RANK`` environment variable (torchrun sets it); None outside."""
+    try:
+        import torch.distributed as dist
+        if dist.is_available() and dist.is_initialized():
+            return int(dist.get_rank())
+    except Exception:
+        pass
+    rank = os.environ.get("RANK", "").strip()
+    return int(rank) if rank.isdigit() else None
+
+
+def rank_dir(dump_dir) -> str:
+    """Where this process dumps: ``dump_dir/rank_<r>`` under torch.distributed (each rank its own
+    dump, so no rank's files are lost or clobbered), else ``dump_dir`` itself."""
+    rank = current_rank()
+    path = os.path.abspath(os.fspath(dump_dir))
+    return os.path.join(path, "rank_%d" % rank) if rank is not None else path
+
+
 def active() -> bool:
     """True while a ``prepare_debug`` context is open in this process."""
     return bool(_ACTIVE)
@@ -116,6 +137,7 @@ class Session:
         from .store import Store
         self.torch_version = str(torch.__version__)
         self.unveil_version = getattr(unveil, "__version__", "?")
+        self.dir = rank_dir(self.dir)
         try:
             os.makedirs(self.dir, exist_ok=True)
             store = Store(self.dir)
