@@ -878,8 +878,8 @@ def _run(args):
             return 2
     code = run_script(args.script, args.args, dump_dir, args.backend, debugger)
     sys.stdout.flush()
-    from .torch.dump import rank_dir
-    if not os.path.isfile(os.path.join(dump_dir, "index.json")) and os.path.isdir(rank_dir(dump_dir)):
+    from .torch.dump import current_rank, rank_dir
+    if current_rank() is not None and os.path.isdir(rank_dir(dump_dir)):
         dump_dir = os.path.relpath(rank_dir(dump_dir))  # under torch.distributed: this rank's dump
     try:
         index = load_index(dump_dir)
