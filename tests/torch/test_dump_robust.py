@@ -216,7 +216,10 @@ def test_sigkill_at_any_instant_leaves_a_usable_dump_and_a_rerun_replaces_it_who
     assert [f["name"] for f in index["functions"]] == ["other"]
     left = {n for n in os.listdir(d) if n.endswith(".py")}
     assert not [n for n in left if "grow" in n], left
-    assert "replaces this dump whole" in open(os.path.join(d, "README.md")).read()
+    readme = open(os.path.join(d, "README.md")).read()
+    assert "replaces this dump whole" in readme
+    # the dump says how to stop in it: pdb, VS Code, unveil run --break
+    assert "## Setting breakpoints" in readme and "VS Code" in readme and "--break" in readme
 
 
 def test_a_second_run_into_a_finished_dump_replaces_it_whole(tmp_path):
