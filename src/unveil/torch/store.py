@@ -13,7 +13,11 @@ program) may dump into one directory. Each ``prepare_debug`` session is a
   ``os.replace``, so a reader never sees half a file;
 * each session leaves its part of the index in ``.unveil/parts/<token>.json``
   and ``index.json`` / ``README.md`` are rebuilt from all parts, so no
-  session's functions, graphs or errors are lost.
+  session's functions, graphs or errors are lost -- when the session starts and
+  after everything it writes (:meth:`Store.update`), so a process killed at any
+  instant leaves a listed dump (``"complete": false``);
+* a dump of an earlier run (all its sessions ended before this process started)
+  is replaced whole when a session starts (:meth:`Store.start`): two runs never mix.
 """
 import contextlib
 import json
@@ -162,11 +166,10 @@ class Store:
         return not _alive(pid) and claimed_ns < _STARTED_NS
 
     # -- session ----------------------------------------------------------
-    def start(self, first_part=None, render_readme=None):
+    def start(self):
         """Register this session. A dump left by an earlier run (every session that wrote it
         has ended, and ended before this process started -- finished or killed) is replaced
-        whole; a dump that processes of this run are writing (or wrote) is joined.
-        ``first_part``: this session's empty index part, written at once with ``index.json``."""
+        whole; a dump that processes of this run are writing (or wrote) is joined."""
         os.makedirs(os.path.join(self.meta, "parts"), exist_ok=True)
         with self.locked():
             sessions = self._sessions()
@@ -175,8 +178,6 @@ class Store:
                 sessions = {}
             sessions[self.token] = os.getpid()
             self._write_meta("sessions.json", sessions)
-            if first_part is not None:
-                self._publish(sessions, first_part, render_readme)
 
     def _last_activity_ns(self, token) -> int:
         """When session ``token`` last wrote its index part (its start time if it never did)."""
