@@ -134,3 +134,21 @@ def test_rank_from_the_environment_without_an_initialised_group(tmp_path, monkey
     with unveil.prepare_debug(str(single)):
         f(torch.ones(1))
     assert "index.json" in os.listdir(str(single))  # a single process keeps the flat layout
+
+
+DYING_RANK = '''
+import sys
+import torch.distributed as dist
+
+dist.init_process_group("gloo")
+if dist.get_rank() == 1:
+    sys.exit(3)
+dist.barrier()  # rank 0 would wait here for ever: torchrun stops it when rank 1 dies
+'''
+
+
+def test_a_rank_that_dies_ends_the_run_with_a_clear_message(tmp_path):
+    script = tmp_path / "dying.py"
+    script.write_text(DYING_RANK)
+    with pytest.raises(pytest.fail.Exception, match="a rank failed"):
+        torchrun(script, timeout=120)
