@@ -44,9 +44,18 @@ def line_of(path, text):
 
 
 @needs_dump
-def test_break_in_a_dumped_file_stops_there_and_pdb_reads_its_variables(tmp_path):
-    first = debug_run(tmp_path)  # a first run writes the dump; the second stops in it
-    assert first.returncode == 0, first.stderr
+def test_break_at_a_source_line_then_at_a_line_of_the_dumped_file(tmp_path):
+    # a line of the user's source: stops in the code torch runs for it -- the entry torch runs
+    # for toy(), then the statement of the captured graph for line 5
+    result = debug_run(tmp_path, "--break", "toy.py:5", commands=["p a.shape", "c", "c"])
+    assert result.returncode == 0, result.stderr
+    where = stops(result)
+    assert [f for f, _ in where] == ["__transformed_code_0_for_toy.py", "__compiled_fn_1.captured.py"], where
+    graph = tmp_path / "unveil_dump" / "__compiled_fn_1.captured.py"
+    assert "torch.abs" in open(str(graph)).read().splitlines()[where[1][1] - 1]
+    assert "torch.Size([3])" in result.stdout
+    assert "done" in result.stdout
+    # a line of a dumped file (written by the run above; a new run writes the same names)
     target = tmp_path / "unveil_dump" / "__transformed_code_0_for_toy.py"
     line = line_of(target, "graph_out_0 = ")
     result = debug_run(tmp_path, "--break", "%s:%d" % (target.name, line),
@@ -54,19 +63,6 @@ def test_break_in_a_dumped_file_stops_there_and_pdb_reads_its_variables(tmp_path
     assert result.returncode == 0, result.stderr
     assert stops(result) == [(target.name, line)]
     assert "torch.Size([3])" in result.stdout and "3.0" in result.stdout
-    assert "done" in result.stdout
-
-
-@needs_dump
-def test_break_at_a_line_of_the_source_stops_in_the_code_torch_runs_for_it(tmp_path):
-    result = debug_run(tmp_path, "--break", "toy.py:5", commands=["p a.shape", "c", "c"])
-    assert result.returncode == 0, result.stderr
-    where = stops(result)
-    # the entry torch runs for toy(), then the statement of the captured graph for line 5
-    assert [f for f, _ in where] == ["__transformed_code_0_for_toy.py", "__compiled_fn_1.captured.py"], where
-    graph = tmp_path / "unveil_dump" / "__compiled_fn_1.captured.py"
-    assert "torch.abs" in open(str(graph)).read().splitlines()[where[1][1] - 1]
-    assert "torch.Size([3])" in result.stdout
     assert "done" in result.stdout
 
 
