@@ -3,7 +3,7 @@
 Commands::
 
     unveil decompile TARGET [--out FILE]     module:qualname, a .py file or a .pyc file
-    unveil run [--dump DIR] [--backend B] SCRIPT [ARGS...]
+    unveil run [--dump DIR] [--backend B] [--break FILE:LINE] [--pdb] [--report] SCRIPT [ARGS...]
     unveil show DIR [--entry ID]
     unveil explain SCRIPT --call 'f(x, 2)' [--dump DIR]
     unveil report DIR [-o OUT]
@@ -32,10 +32,20 @@ class BadInput(Exception):
     """Input the command cannot use; the message is the one-line reason (exit 2)."""
 
 
+EXIT_CODES = """exit codes:
+  0  success
+  1  a decompilation failed (decompile), or the script failed (run: the script's own code)
+  2  bad input: a one-line reason on stderr, never a traceback
+"""
+
+
 def _build_parser():
     p = argparse.ArgumentParser(
         prog="unveil",
-        description="Open up torch.compile: decompile bytecode, dump and explain what the compiler did.")
+        description="Open up torch.compile: decompile bytecode, dump and explain what the compiler did.",
+        epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    from . import __version__
+    p.add_argument("--version", action="version", version="unveil %s" % __version__)
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
     d = sub.add_parser(
@@ -49,7 +59,14 @@ def _build_parser():
     r = sub.add_parser(
         "run", help="run a script with everything torch.compile does dumped",
         description="Run SCRIPT as __main__ inside unveil.prepare_debug(DIR), without editing "
-                    "it, then print a summary of the dump.")
+                    "it, then print a summary of the dump. Exits with the script's exit code "
+                    "(2: SCRIPT or an option is bad input).")
+    r.add_argument("--break", dest="breaks", metavar="FILE:LINE", action="append", default=[],
+                   help="stop in pdb at FILE:LINE: a file of the dump (e.g. "
+                        "__transformed_code_0_for_f.py:9) or a line of your source (stops in "
+                        "the dumped code torch runs for it); repeatable")
+    r.add_argument("--pdb", action="store_true",
+                   help="stop in pdb at the first line torch runs from the dump")
     r.add_argument("--dump", metavar="DIR", default=DEFAULT_DUMP_DIR,
                    help="dump directory (default: ./%s)" % DEFAULT_DUMP_DIR)
     r.add_argument("--backend", metavar="B",
@@ -552,12 +569,33 @@ def _breaks_of(fn, breaks):
     return found
 
 
+def _break_cause(b):
+    """One line for a graph break: what Dynamo could not do (older dumps: the reason's first line)."""
+    return _one_line(b.get("cause") or b.get("reason"))
+
+
+def _break_details(w, b, indent):
+    """torch's whole reason for a graph break, and the user code stack that led to it."""
+    if b.get("stack"):
+        w("%sstack, outermost first:" % indent)
+        for frame in b["stack"]:
+            w("%s  %s" % (indent, frame))
+    reason = [line for line in str(b.get("reason") or "").splitlines() if line.strip()]
+    if len(reason) > 1:
+        w("%storch's reason:" % indent)
+        for line in reason:
+            w("%s  %s" % (indent, line.strip()))
+
+
 def format_show(index, path, brief=False):
     """The text ``unveil show`` prints for a dump index."""
     out = []
     w = out.append
     w("unveil dump %s (torch %s, unveil %s)" % (path, index.get("torch", "?"), index.get("unveil", "?")))
     w(summary_line(index))
+    if index.get("complete") is False:
+        w("incomplete: a process writing this dump is still running or was killed; what it wrote "
+          "whole is listed (guards and full_code files are written when prepare_debug exits)")
     graphs_by_fn = {}
     for g in index.get("graphs", []):
         graphs_by_fn.setdefault(g.get("compiled_fn"), []).append(g)
@@ -573,7 +611,7 @@ def format_show(index, path, brief=False):
                 where += ":%d" % fn["first_line"]
         entries = fn.get("entries", [])
         w("function %s%s" % (fn.get("qualname") or fn.get("name"), where))
-        w("  full code: %s" % fn.get("full_code"))
+        w("  full code: %s" % (fn.get("full_code") or "(not written: the run did not finish)"))
         w("  %s%s" % (_plural(len(entries), "entry").replace("entrys", "entries"),
                       ", in the order torch checks them" if len(entries) > 1 else ""))
         for entry in entries:
@@ -602,7 +640,9 @@ def format_show(index, path, brief=False):
         for b in _breaks_of(fn, breaks):
             breaks.remove(b)
             loc = " at %s" % b["location"] if b.get("location") else ""
-            w("  graph break%s: %s" % (loc, _one_line(b.get("reason"))))
+            w("  graph break%s: %s" % (loc, _break_cause(b)))
+            if not brief:
+                _break_details(w, b, "    ")
 
     other = [g for g in index.get("graphs", []) if g.get("compiled_fn") not in shown_graphs]
     if other:
@@ -615,7 +655,9 @@ def format_show(index, path, brief=False):
         w("graph breaks:")
         for b in breaks:
             loc = " at %s" % b["location"] if b.get("location") else ""
-            w("  %s%s: %s" % (b.get("function"), loc, _one_line(b.get("reason"))))
+            w("  %s%s: %s" % (b.get("function"), loc, _break_cause(b)))
+            if not brief:
+                _break_details(w, b, "    ")
     if index.get("errors"):
         w("")
         w("errors:")
@@ -624,8 +666,117 @@ def format_show(index, path, brief=False):
     return "\n".join(out) + "\n"
 
 
+def rank_dirs(path):
+    """{rank: directory} of the per-rank dumps ``path/rank_<r>/`` (written under torch.distributed)."""
+    found = {}
+    if os.path.isdir(path) and not os.path.isfile(os.path.join(path, "index.json")):
+        for name in os.listdir(path):
+            if name.startswith("rank_") and name[5:].isdigit() \
+                    and os.path.isfile(os.path.join(path, name, "index.json")):
+                found[int(name[5:])] = os.path.join(path, name)
+    return dict(sorted(found.items()))
+
+
+def _graph_text(dump_dir, index, compiled_fn):
+    """The captured graph of ``compiled_fn`` without unveil's header and graph numbers (they
+    differ between ranks for the same graph)."""
+    import re
+    for g in index.get("graphs", []):
+        if g.get("compiled_fn") == compiled_fn and g.get("stage") == "captured":
+            try:
+                with open(os.path.join(dump_dir, g["file"]), encoding="utf-8") as fh:
+                    text = fh.read()
+            except OSError:
+                return None
+            body = "".join(l for l in text.splitlines(True)[1:])
+            return re.sub(r"__compiled_fn_\d+(_\d+)?", "__compiled_fn_N", body)
+    return None
+
+
+def _failed_guards(entry):
+    """The guards an entry's reason says failed, without compile ids and entry numbers."""
+    import re
+    reason = entry.get("reason") or ""
+    return sorted({re.sub(r"^.*?failed guard: ", "", part.strip()) for part in reason.split("; ") if part.strip()})
+
+
+def _rank_profile(dump_dir, index):
+    """{function key: (display name, [entry profiles])}; an entry profile is (failed guards, graphs)."""
+    out = {}
+    for fn in index.get("functions", []):
+        key = (fn.get("qualname") or fn.get("name"), fn.get("source_file"), fn.get("first_line"))
+        entries = []
+        for e in sorted(fn.get("entries", []), key=lambda e: e.get("index", 0)):
+            graphs = tuple(_graph_text(dump_dir, index, c) for c in e.get("compiled_fns") or [])
+            entries.append((tuple(_failed_guards(e)), graphs))
+        name = key[0] + ("  %s:%s" % (key[1], key[2]) if key[1] else "")
+        out.setdefault(key, (name, []))[1].extend(entries)
+    return out
+
+
+def divergences(ranks):
+    """Lines "diverge: ..." for every function whose cache entries differ between ranks:
+    ``ranks`` is {rank: (dump dir, index)}."""
+    profiles = {r: _rank_profile(d, index) for r, (d, index) in ranks.items()}
+    keys = []
+    for prof in profiles.values():
+        keys += [k for k in prof if k not in keys]
+    lines = []
+    for key in keys:
+        having = [r for r in ranks if key in profiles[r]]
+        name = next(profiles[r][key][0] for r in having)
+        if len(having) != len(ranks):
+            lines.append("diverge: %s compiled on rank%s %s only (not on %s)" % (
+                name, "s" if len(having) > 1 else "", ", ".join(map(str, having)),
+                ", ".join(str(r) for r in ranks if r not in having)))
+            continue
+        per_rank = {r: profiles[r][key][1] for r in having}
+        counts = {r: len(e) for r, e in per_rank.items()}
+        if len(set(counts.values())) > 1:
+            parts = ", ".join("rank %d: %s" % (r, _plural(n, "entry").replace("entrys", "entries"))
+                              for r, n in counts.items())
+            most = max(counts.values())
+            why = []
+            for r, entries in per_rank.items():
+                for failed, _ in entries[min(counts.values()):]:
+                    if failed and counts[r] == most:
+                        why.append("rank %d recompiled because %s" % (r, "; ".join(failed)))
+            lines.append("diverge: %s: %s%s" % (name, parts, ("; " + "; ".join(why)) if why else ""))
+            continue
+        reasons = {r: [f for f, _ in e] for r, e in per_rank.items()}
+        if len({tuple(v) for v in reasons.values()}) > 1:
+            lines.append("diverge: %s: different failed guards: %s" % (name, "; ".join(
+                "rank %d: %s" % (r, " | ".join("; ".join(f) for f in v if f) or "(none)")
+                for r, v in reasons.items())))
+            continue
+        graphs = {r: [g for _, g in e] for r, e in per_rank.items()}
+        if len({repr(v) for v in graphs.values()}) > 1:
+            lines.append("diverge: %s: different graphs on ranks %s" % (name, ", ".join(map(str, having))))
+    return lines
+
+
+def format_ranks(path, dirs, brief=False):
+    """``unveil show`` of a directory holding per-rank dumps: each rank's summary, then the
+    functions whose cache entries differ between ranks."""
+    ranks = {r: (d, load_index(d)) for r, d in dirs.items()}
+    out = ["unveil dump %s: %d ranks (%s)" % (path, len(ranks), ", ".join("rank_%d" % r for r in ranks))]
+    for r, (d, index) in ranks.items():
+        out.append("rank %d: %s%s" % (r, summary_line(index),
+                                       " (incomplete)" if index.get("complete") is False else ""))
+    lines = divergences(ranks)
+    out.append("")
+    out.extend(lines or ["every function was compiled the same way on every rank"])
+    out.append("")
+    out.append("one rank in full: unveil show %s" % os.path.join(path, "rank_<r>"))
+    return "\n".join(out) + "\n"
+
+
 def _show(args):
     try:
+        dirs = rank_dirs(args.dir)
+        if dirs:
+            sys.stdout.write(format_ranks(args.dir, dirs, brief=args.brief))
+            return 0
         index = load_index(args.dir)
         if getattr(args, "entry", None):
             from .torch.explain import find_dump_entry, format_dump_entry
@@ -689,9 +840,11 @@ class _DefaultBackend:
         return False
 
 
-def run_script(script, script_args, dump_dir, backend=None):
+def run_script(script, script_args, dump_dir, backend=None, debugger=None):
     """Run ``script`` as __main__ under prepare_debug(dump_dir); return the exit
-    code (an exception in the script is printed and gives 1, as python does)."""
+    code (an exception in the script is printed and gives 1, as python does).
+    ``debugger``: a context manager the script runs inside (``--break`` / ``--pdb``)."""
+    import bdb
     import runpy
     import traceback
     import unveil
@@ -718,9 +871,13 @@ def run_script(script, script_args, dump_dir, backend=None):
     try:
         with _DefaultBackend(backend):
             try:
-                runpy.run_path(script, run_name="__main__")
+                with debugger if debugger is not None else contextlib.nullcontext():
+                    runpy.run_path(script, run_name="__main__")
             except SystemExit as e:
                 code = _exit_code(e.code)
+            except bdb.BdbQuit:
+                _err("quit in the debugger: %s stopped there" % script)
+                code = 1
             except KeyboardInterrupt:
                 traceback.print_exc()
                 code = 130
@@ -761,8 +918,19 @@ def _run(args):
         _err("unveil run needs torch (pip install torch)")
         return 2
     dump_dir = args.dump
-    code = run_script(args.script, args.args, dump_dir, args.backend)
+    debugger = None
+    if args.breaks or args.pdb:
+        from .torch.breakpoints import BadBreak, RunDebugger
+        try:
+            debugger = RunDebugger(args.breaks, args.pdb, dump_dir)
+        except BadBreak as e:
+            _err(e)
+            return 2
+    code = run_script(args.script, args.args, dump_dir, args.backend, debugger)
     sys.stdout.flush()
+    from .torch.dump import current_rank, rank_dir
+    if current_rank() is not None and os.path.isdir(rank_dir(dump_dir)):
+        dump_dir = os.path.relpath(rank_dir(dump_dir))  # under torch.distributed: this rank's dump
     try:
         index = load_index(dump_dir)
     except BadInput as e:

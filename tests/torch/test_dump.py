@@ -21,7 +21,7 @@ STAGES = {"captured", "aot_joint", "aot_forward", "aot_backward", "post_grad", "
 def load_index(d):
     with open(os.path.join(d, "index.json")) as fh:
         index = json.load(fh)
-    assert set(index) == {"format", "torch", "unveil", "functions", "graphs", "graph_breaks", "errors"}
+    assert set(index) == {"format", "torch", "unveil", "complete", "functions", "graphs", "graph_breaks", "errors"}
     assert index["format"] == 1
     for f in index["functions"]:
         assert set(f) == SCHEMA_FUNCTION
@@ -32,7 +32,7 @@ def load_index(d):
     for g in index["graphs"]:
         assert g["stage"] in STAGES and os.path.isfile(os.path.join(d, g["file"]))
     for b in index["graph_breaks"]:
-        assert set(b) == {"function", "reason", "location"}
+        assert set(b) == {"function", "reason", "cause", "location", "stack"}
     return index
 
 
@@ -343,6 +343,14 @@ def test_spawned_processes_share_a_dump(tmp_path):
     files = assert_all_python(d)
     assert len([f for f in files if f.startswith("__transformed_code_")]) == 4
     assert not [n for n in os.listdir(d) if n.endswith(".tmp")]
+    # both processes numbered their graphs from 1: in the dump each name means one graph
+    captured = {}
+    for g in index["graphs"]:
+        if g["stage"] == "captured":
+            captured.setdefault(g["compiled_fn"], []).append(g["file"])
+    assert len(captured) == 4 and all(len(files) == 1 for files in captured.values()), captured
+    called = [fn for f in index["functions"] for e in f["entries"] for fn in e["compiled_fns"]]
+    assert sorted(called) == sorted(captured)
 
 
 def test_graph_text_that_is_not_python_becomes_comments(tmp_path):

@@ -123,3 +123,24 @@ def test_forward_made_before_its_file_is_retargeted_when_the_file_comes(tmp_path
     path = str(tmp_path / "g.py")
     runner.add(path, GRAPH, 0)
     assert fn.__code__.co_filename == path and not runner.waiting
+
+
+def test_a_recompiled_graph_with_the_same_statements_runs_from_its_own_file(tmp_path):
+    """torch makes a graph's forward before unveil writes its file: a forward whose statements
+    match an older file first runs from that one, then moves to its own file when it is added."""
+    import torch.fx.graph_module as graph_module
+    runner, first = runner_with_file(tmp_path)
+    src = "\n\n\ndef forward(self, x):\n    a = x + 1;  x = None\n    b = a * 2;  a = None\n    return (b,)\n"
+    runner.install()
+    try:
+        scope = {}
+        graph_module._exec_with_source(src, scope)
+        fn = scope["forward"]
+        assert fn.__code__.co_filename == first  # the older graph's file, for now
+        second = str(tmp_path / "__compiled_fn_3.aot_forward.py")
+        (tmp_path / "__compiled_fn_3.aot_forward.py").write_text(HEADER + GRAPH)
+        runner.add(second, GRAPH, HEADER.count("\n"))
+        assert fn.__code__.co_filename == second
+        assert fn(None, 1) == (4,)
+    finally:
+        runner.remove()

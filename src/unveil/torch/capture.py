@@ -8,6 +8,7 @@ the cache entry -- and so to the ``__compiled_fn_<n>`` -- it belongs to.
 """
 import json
 import logging
+import re
 
 from .hook import gc_paused
 
@@ -149,26 +150,64 @@ def reason_lines(payload) -> list:
     return out
 
 
-def graph_break_of(payload: str):
-    """(reason, location) from a ``dynamo_graph_break_reason`` payload; the reason is torch's
-    whole text (the first line, then its explanation and hints), without the tracebacks."""
+def graph_break_of(payload, dump_dir=None) -> dict:
+    """A ``dynamo_graph_break_reason`` payload as ``{"reason", "cause", "location", "stack"}``.
+
+    ``reason``: torch's whole reason (its first line, then the cause, the explanation and the
+    hints); ``cause``: one line saying what Dynamo could not do; ``stack``: the user code
+    traceback, outermost first, as ``file:line in function``; ``location``: the frame of the
+    user's own code in it -- the innermost frame not in an installed package, the standard
+    library or the dump -- else the innermost."""
     text = payload if isinstance(payload, str) else str(payload)
-    location = None
     lines = text.splitlines()
     first = lines[0] if lines else ""
-    if " at " in first:
-        location = first.rsplit(" at ", 1)[1].strip()
-    reason = ""
-    for k, line in enumerate(lines):
-        if line.startswith("Graph Break Reason:"):
-            # the reason goes on to torch's explanation and hints, up to the user's traceback
-            rest = []
-            for more in lines[k + 1:]:
-                if more.startswith(("User code traceback:", "Traceback (most recent call last)")):
-                    break
-                rest.append(more.rstrip())
-            reason = "\n".join([line[len("Graph Break Reason:"):].strip()] + rest).strip()
+    innermost = first.rsplit(" at ", 1)[1].strip() if " at " in first else None
+    reason_lines, frames, part = [], [], "head"
+    for line in lines:
+        if part == "head" and line.startswith("Graph Break Reason:"):
+            part = "reason"
+            line = line[len("Graph Break Reason:"):].strip()
+        elif line.startswith("User code traceback:"):
+            part = "stack"
+            continue
+        elif line.startswith("Traceback (most recent call last):"):
             break
-    if not reason:
-        reason = first.strip()
-    return reason, location
+        if part == "reason":
+            reason_lines.append(line.rstrip())
+        elif part == "stack":
+            m = _FRAME.match(line)
+            if m:
+                frames.append((m.group(1), int(m.group(2)), m.group(3)))
+    reason = "\n".join(reason_lines).strip() or first.strip()
+    stack = ["%s:%d in %s" % f for f in frames]
+    user = [f for f in frames if not _library_file(f[0], dump_dir)]
+    location = "%s:%d" % user[-1][:2] if user else innermost
+    return {"reason": reason, "cause": cause_of(reason), "location": location, "stack": stack}
+
+
+_FRAME = re.compile(r'^\s*File "(.*)", line (\d+), in (.*)$')
+
+
+def cause_of(reason: str) -> str:
+    """One line for a graph-break reason: what Dynamo could not do (torch's "Explanation"
+    line, after the kind of break), else the reason's first line."""
+    lines = [l.strip() for l in reason.splitlines() if l.strip()]
+    explanation = next((l[len("Explanation:"):].strip() for l in lines if l.startswith("Explanation:")), None)
+    if explanation is None:
+        return lines[0] if lines else ""
+    kind = lines[1] if len(lines) > 1 and not lines[1].startswith(("Explanation:", "Hint:")) else None
+    return "%s: %s" % (kind, explanation) if kind else explanation
+
+
+def _library_file(path: str, dump_dir=None) -> bool:
+    """Whether ``path`` is code the user did not write: an installed package, the standard
+    library, or unveil's own dump (the transformed code stands for the user's function)."""
+    import os
+    import sys
+    real = os.path.abspath(path)
+    if os.sep + "site-packages" + os.sep in real or os.sep + "dist-packages" + os.sep in real:
+        return True
+    if dump_dir and real.startswith(os.path.abspath(dump_dir) + os.sep):
+        return True
+    stdlib = {os.path.abspath(os.path.join(p, "lib")) for p in (sys.base_prefix, sys.prefix)}
+    return any(real.startswith(d + os.sep) for d in stdlib) or path.startswith("<")

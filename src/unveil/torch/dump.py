@@ -17,6 +17,46 @@ from .render import FullCode, as_comment, code_or_comment, readme, valid
 _ACTIVE = []  # sessions currently inside prepare_debug (unveil.debug() refuses to run inside one)
 
 
+_LISTENERS = []  # callbacks told about each file torch will run from (unveil run --break / --pdb)
+
+
+def listen(callback):
+    """Call ``callback(kind, path, **info)`` for each dumped file torch runs code from, as it is
+    written: ``("entry", path, code=<code run>, original=<user's code>)`` for transformed code,
+    ``("graph", path, text=<file text>)`` for graph code. Returns a function that stops it."""
+    _LISTENERS.append(callback)
+    return lambda: _LISTENERS.remove(callback) if callback in _LISTENERS else None
+
+
+def _tell(kind, path, **info):
+    for callback in list(_LISTENERS):
+        try:
+            callback(kind, path, **info)
+        except Exception:  # a listener never breaks the user's compile
+            pass
+
+
+def current_rank():
+    """This process's rank under torch.distributed: from ``torch.distributed`` when it is
+    initialised, else the ``RANK`` environment variable (torchrun sets it); None outside."""
+    try:
+        import torch.distributed as dist
+        if dist.is_available() and dist.is_initialized():
+            return int(dist.get_rank())
+    except Exception:
+        pass
+    rank = os.environ.get("RANK", "").strip()
+    return int(rank) if rank.isdigit() else None
+
+
+def rank_dir(dump_dir) -> str:
+    """Where this process dumps: ``dump_dir/rank_<r>`` under torch.distributed (each rank its own
+    dump, so no rank's files are lost or clobbered), else ``dump_dir`` itself."""
+    rank = current_rank()
+    path = os.path.abspath(os.fspath(dump_dir))
+    return os.path.join(path, "rank_%d" % rank) if rank is not None else path
+
+
 def active() -> bool:
     """True while a ``prepare_debug`` context is open in this process."""
     return bool(_ACTIVE)
@@ -49,8 +89,9 @@ class FnRecord:
     def __init__(self, code):
         self.code = code
         self.fn = names.sanitize(code.co_name)
-        self.qualname = getattr(code, "co_qualname", code.co_name)
-        self.name = code.co_name
+        # names go into comments and Markdown: escaped (names.printable) so they stay one line
+        self.qualname = names.printable(getattr(code, "co_qualname", code.co_name))
+        self.name = names.printable(code.co_name)
         self.source_file = code.co_filename if os.path.isfile(code.co_filename) else None
         self.first_line = code.co_firstlineno if self.source_file else None
         self.entries = {}  # compile id -> EntryRecord
@@ -88,6 +129,8 @@ class Session:
         self.hook = None
         self.trace = None
         self.graph_runner = None
+        self.graph_names = {}  # torch's __compiled_fn_<n> -> its name in this dump (graph_name)
+        self.disabled = False  # True when the directory could not be used: nothing is dumped
 
     # -- context ---------------------------------------------------------
     def __enter__(self):
@@ -96,9 +139,19 @@ class Session:
         from .store import Store
         self.torch_version = str(torch.__version__)
         self.unveil_version = getattr(unveil, "__version__", "?")
-        os.makedirs(self.dir, exist_ok=True)
-        self.store = Store(self.dir)
-        self.store.start()
+        self.dir = rank_dir(self.dir)
+        try:
+            os.makedirs(self.dir, exist_ok=True)
+            store = Store(self.dir)
+            store.start()
+        except Exception as err:  # a path that is a file, a directory that cannot be written...
+            # the user's program runs on, undumped (DESIGN.md section 4): say so once
+            self.warn("unveil: cannot dump to %s (%s: %s); the program runs without the dump"
+                      % (self.dir, type(err).__name__, err))
+            self.disabled = True
+            return self
+        self.store = store
+        self.publish()  # an index from the start: a process killed at any instant leaves a listed dump
         self.trace = capture.TraceCapture(self.on_event)
         self.trace.install()
         self.hook = BytecodeHook(self.on_bytecode)
@@ -109,6 +162,8 @@ class Session:
         return self
 
     def __exit__(self, *exc):
+        if self.disabled:
+            return False
         if self in _ACTIVE:
             _ACTIVE.remove(self)
         if self.hook is not None:
@@ -157,12 +212,23 @@ class Session:
             code, err = None, None
         self.store.write(fname, text)
         e = EntryRecord(i, cid, fname, dynamo_code, code, err, body, pre_existing=not for_running)
+        e.compiled_fns = [self.graph_name(fn) for fn in e.compiled_fns]
         rec.entries[cid] = e
         if err:
             self.error("%s entry %d (%s)" % (rec.qualname, i, fname), err)
             self.warn("unveil: could not make the code torch runs for %s debuggable (%s); torch runs "
                       "Dynamo's own bytecode for it instead. Details: %s" % (rec.qualname, err, path))
         return e
+
+    def graph_name(self, fn):
+        """The dump's name for torch's ``__compiled_fn_<n>``: that name, unless another process
+        writing the same dump claimed it (its numbers count from 1 too), then ``<name>_<k>``; so
+        a name in ``index.json`` always means one graph."""
+        name = self.graph_names.get(fn)
+        if name is None:
+            _, name = self.store.claim(lambda k: fn if k == 0 else "%s_%d" % (fn, k))
+            self.graph_names[fn] = name
+        return name
 
     def readable(self, dynamo_code, def_name, header):
         header += ("# Compiled before prepare_debug: torch runs Dynamo's own bytecode for this entry;\n"
@@ -191,9 +257,12 @@ class Session:
                 self.warn("unveil: dumping %s failed (%s); torch runs Dynamo's own code" % (rec.qualname, err))
                 return None
             self.cid_fns[cid] = [e.compiled_fns, -1]
+            if e.run_code is not None:
+                _tell("entry", self.store.path(e.transformed_file), code=e.run_code, original=code)
             for ev in self.pending.pop(cid, []):
                 if attempt is None or ev.attempt is None or ev.attempt == attempt:
-                    self.place(ev)
+                    self.place(ev, publish=False)
+            self.publish()
             return e.run_code
 
     def explain_recompile(self, code):
@@ -216,14 +285,21 @@ class Session:
             if ev.kind == "recompile_reasons":
                 self.reasons[ev.cid] = capture.reason_lines(ev.payload)
             elif ev.kind == "dynamo_graph_break_reason":
-                reason, location = capture.graph_break_of(ev.payload)
-                self.graph_breaks.append((ev.cid, reason, location))
+                self.graph_breaks.append((ev.cid, capture.graph_break_of(ev.payload, self.dir)))
+                self.publish()
             elif ev.cid in self.cid_fns:
                 self.place(ev)
             else:
                 self.pending.setdefault(ev.cid, []).append(ev)
 
-    def place(self, ev):
+    def publish(self):
+        """Rewrite ``index.json`` and ``README.md`` with what this session has written so far."""
+        try:
+            self.store.update(self.index_part(final=False), readme)
+        except Exception as err:
+            self.error("index.json", "%s: %s" % (type(err).__name__, err))
+
+    def place(self, ev, publish=True):
         """Write a graph/kernel event to ``__compiled_fn_<n>.<stage>.py``."""
         fns, pos = self.cid_fns[ev.cid]
         if not fns:
@@ -252,11 +328,14 @@ class Session:
             self.unchecked.append((fname, len(header), what))
             if ev.stage in RUNNABLE_STAGES and self.graph_runner is not None:
                 self.graph_runner.add(self.store.path(fname), body, header.count("\n"))
+                _tell("graph", self.store.path(fname), text=header + body)
             self.graphs.append({"compiled_fn": fn, "stage": ev.stage, "file": fname})
             if ev.stage == "captured" and fn not in self.captured:
                 self.captured[fn] = payload
         except Exception as err:
             self.error("graph %s (%s)" % (fn, ev.stage), "%s: %s" % (type(err).__name__, err))
+        if publish:
+            self.publish()
 
     # -- exit --------------------------------------------------------------
     def check_graph_files(self):
@@ -356,19 +435,26 @@ class Session:
             e.reasons = self.reasons.get(e.cid, [])
         rec.ordered = ordered
 
-    def index_part(self) -> dict:
+    def index_part(self, final=True) -> dict:
+        """This session's part of ``index.json``. ``final=False``: while the session runs --
+        entries newest first (torch's order is read from its cache on exit), no guards and
+        no full_code file yet."""
         functions = []
         for rec in self.records.values():
-            if not rec.full_code:
+            if final and not rec.full_code:
+                continue
+            ordered = rec.ordered if final else sorted(rec.entries.values(), key=lambda x: -x.index)
+            if not final and not ordered:
                 continue
             entries = []
-            for e in rec.ordered:
+            for e in ordered:
                 reason = None
-                if e.reasons:
+                reasons = e.reasons if final else self.reasons.get(e.cid, [])
+                if reasons:
                     reason = "; ".join(
                         "entry %s (compile id %s) failed guard: %s" % (rec.index_of(cid), cid, g)
                         if rec.index_of(cid) is not None else "compile id %s failed guard: %s" % (cid, g)
-                        for cid, g in e.reasons)
+                        for cid, g in reasons)
                 from .guards import one_line
                 entries.append({"index": e.index, "transformed_file": e.transformed_file,
                                 "guard": [one_line(p) for p in e.guard_lines], "reason": reason,
@@ -381,9 +467,8 @@ class Session:
         for rec in self.records.values():
             for e in rec.entries.values():
                 by_cid[e.cid] = rec.name
-        breaks = [{"function": by_cid.get(cid, "?"), "reason": reason, "location": location}
-                  for cid, reason, location in self.graph_breaks]
-        return {"format": 1, "torch": self.torch_version, "unveil": self.unveil_version,
+        breaks = [dict(brk, function=by_cid.get(cid, "?")) for cid, brk in self.graph_breaks]
+        return {"format": 1, "torch": self.torch_version, "unveil": self.unveil_version, "complete": final,
                 "functions": functions, "graphs": list(self.graphs), "graph_breaks": breaks,
                 "errors": list(self.errors)}
 

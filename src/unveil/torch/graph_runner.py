@@ -141,6 +141,10 @@ class GraphRunner:
     def __init__(self):
         self.files = []  # GraphFile, most recent last
         self.waiting = []  # (weakref to forward, its source): made before their file was written
+        # (weakref to forward, its source) made since a file was last added: torch makes a
+        # graph's forward before unveil writes its file, so a forward whose statements match an
+        # older file (a recompile with the same graph) moves to its own file when that is added
+        self.fresh = []
         self.forwards = {}  # torch's source -> its _Forward
         self.made = {}  # (source, file path) -> the code compiled from that file
         self.original = None
@@ -156,6 +160,10 @@ class GraphRunner:
             fn = ref()
             if fn is None or self.retarget(fn, src, [f]):
                 self.waiting.remove((ref, src))
+        for ref, src in list(self.fresh):
+            fn = ref()
+            if fn is None or self.retarget(fn, src, [f]):
+                self.fresh.remove((ref, src))
 
     def install(self):
         import torch.fx.graph_module as graph_module
@@ -169,6 +177,8 @@ class GraphRunner:
                     with gc_paused():
                         if not self.retarget(fn, src, self.files):
                             self.waiting = self.waiting[-31:] + [(weakref.ref(fn), src)]
+                        else:
+                            self.fresh = self.fresh[-31:] + [(weakref.ref(fn), src)]
                 except Exception:  # never break torch: the graph runs from torch's own code
                     pass
         graph_module._exec_with_source = _exec_with_source
@@ -179,6 +189,7 @@ class GraphRunner:
             graph_module._exec_with_source = self.original
             self.original = None
         self.waiting = []
+        self.fresh = []
 
     def retarget(self, fn, src, files) -> bool:
         """Run ``fn`` (torch's ``forward`` compiled from ``src``) from the last of ``files``

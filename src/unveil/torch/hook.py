@@ -134,6 +134,9 @@ class Transformed:
 
 
 def comment_block(text: str, prefix: str = "# ") -> str:
+    # a comment can hold any character but NUL (the compiler refuses it) and lone surrogates
+    # (UTF-8 cannot write them); a code name can hold both
+    text = text.replace("\x00", "\\x00").encode("utf-8", "backslashreplace").decode("utf-8")
     return "\n".join((prefix + line).rstrip() for line in text.splitlines()) + "\n"
 
 

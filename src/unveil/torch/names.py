@@ -18,6 +18,15 @@ def sanitize(name: str) -> str:
     return clean
 
 
+def printable(text: str) -> str:
+    """``text`` with every character that is not printable written as its escape (``\\n``,
+    ``\\u2028``...): a code name can hold any character, and the dump writes names into
+    comments and Markdown, where a line break would end the comment and start code."""
+    text = str(text)
+    return text if text.isprintable() else "".join(
+        c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
 def inside(root: str, filename: str) -> str:
     """Absolute path of ``filename`` in ``root``; refuses anything that would land elsewhere."""
     root = os.path.abspath(root)

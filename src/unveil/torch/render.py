@@ -185,6 +185,25 @@ class FullCode:
             self.entries(target, depth + 1)
 
 
+BREAKPOINTS = """## Setting breakpoints
+
+Torch runs the code compiled from each `__transformed_code_<i>_for_<fn>.py` (and, for the
+`eager` / `aot_eager` backends, the graph files `__compiled_fn_<n>.*.py`), so a breakpoint on
+one of their lines stops there when that entry runs:
+
+* no edit: `unveil run --break __transformed_code_0_for_f.py:LINE script.py` (or `--break
+  script.py:LINE`, a line of your source: it stops where the dump runs that line; `--pdb` stops
+  at the first line torch runs from the dump);
+* pdb: `b /abs/path/to/__transformed_code_0_for_f.py:LINE` in a pdb session, or `breakpoint()`
+  in your script right before the compiled call, then `b` as above and `c`;
+* VS Code: open the file from this directory, click in the gutter, and run your script under the
+  Python debugger (`"justMyCode": false` so files outside your workspace stop too);
+* already compiled: `with unveil.debug(): f(x)` runs the entries from these files without
+  compiling and stops in the debugger.
+
+"""
+
+
 def readme(index: dict) -> str:
     """The human index of a dump (``README.md``), from the merged ``index.json``."""
     out = ["# torch.compile dump (unveil %s, torch %s)\n\n" % (index.get("unveil"), index.get("torch")),
@@ -192,7 +211,15 @@ def readme(index: dict) -> str:
            "entries in the order torch checks them (guard, reason, graph, transformed code, resume\n"
            "functions), then the original source. Torch runs the code compiled from each\n"
            "`__transformed_code_<i>_for_<fn>.py`, so breakpoints set there are hit.\n"
-           "The same information, machine-readable: `index.json`.\n\n## Functions\n\n"]
+           "The same information, machine-readable: `index.json`.\n\n"]
+    if not index.get("complete", True):
+        out.append("**This dump is incomplete**: a process that writes it is still running, or was killed\n"
+                   "before it finished. Everything listed below was written whole; guards and the\n"
+                   "`full_code_for_*` files are written when `prepare_debug` exits.\n\n")
+    out.append("A new run into this directory replaces this dump whole (its files are deleted when\n"
+               "the new run starts); processes of one run writing at the same time share it.\n\n")
+    out.append(BREAKPOINTS)
+    out.append("## Functions\n\n")
     for f in index.get("functions", []):
         where = " (%s:%s)" % (f["source_file"], f["first_line"]) if f.get("source_file") else ""
         out.append("### `%s`%s\n\n[%s](%s)\n\n" % (f["name"], where, f["full_code"], f["full_code"]))
@@ -218,7 +245,11 @@ def readme(index: dict) -> str:
     out.append("\n## Graph breaks\n\n")
     for b in index.get("graph_breaks", []):
         out.append("- `%s`%s: %s\n" % (b["function"], " at %s" % b["location"] if b.get("location") else "",
-                                        b["reason"].replace("\n", " ")))
+                                        (b.get("cause") or b["reason"]).replace("\n", " ")))
+        if b.get("stack"):
+            out.append("  - stack (outermost first): %s\n" % " → ".join("`%s`" % f for f in b["stack"]))
+        out.append("  - torch's reason:\n\n")
+        out.append("".join("        %s\n" % line for line in b["reason"].splitlines()) + "\n")
     if index.get("errors"):
         out.append("\n## Errors inside unveil (the program's results are unaffected)\n\n")
         for err in index["errors"]:

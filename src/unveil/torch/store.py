@@ -13,7 +13,11 @@ program) may dump into one directory. Each ``prepare_debug`` session is a
   ``os.replace``, so a reader never sees half a file;
 * each session leaves its part of the index in ``.unveil/parts/<token>.json``
   and ``index.json`` / ``README.md`` are rebuilt from all parts, so no
-  session's functions, graphs or errors are lost.
+  session's functions, graphs or errors are lost -- when the session starts and
+  after everything it writes (:meth:`Store.update`), so a process killed at any
+  instant leaves a listed dump (``"complete": false``);
+* a dump of an earlier run (all its sessions ended before this process started)
+  is replaced whole when a session starts (:meth:`Store.start`): two runs never mix.
 """
 import contextlib
 import json
@@ -46,18 +50,31 @@ def _alive(pid: int) -> bool:
 
 
 def _process_start_ns() -> int:
-    """When this process started (wall clock, ns); import time where /proc is unavailable."""
+    """When this process started (wall clock, ns); import time where /proc is unavailable.
+
+    From the start tick in ``/proc/self/stat`` and the uptime in ``/proc/uptime`` (both
+    1/100 s), not from ``btime`` (whole seconds): a re-run started right after the previous
+    run ended must be told apart from a sibling process of the same run."""
     try:
         with open("/proc/self/stat") as fh:
             ticks = int(fh.read().rsplit(")", 1)[1].split()[19])
-        with open("/proc/stat") as fh:
-            btime = next(int(l.split()[1]) for l in fh if l.startswith("btime"))
-        return int((btime + ticks / os.sysconf("SC_CLK_TCK")) * 1e9) - 10**9  # 1 s of slack
+        with open("/proc/uptime") as fh:
+            uptime = float(fh.read().split()[0])
+        age = uptime - ticks / os.sysconf("SC_CLK_TCK")
+        return time.time_ns() - int(age * 1e9) - 50 * 10**6  # 50 ms of slack for rounding
     except Exception:
         return time.time_ns()
 
 
 _STARTED_NS = _process_start_ns()
+
+
+def _remove(path):
+    try:
+        if os.path.isfile(path) and not os.path.islink(path):
+            os.remove(path)
+    except OSError:
+        pass
 
 
 def _read_json(path, default):
@@ -150,11 +167,73 @@ class Store:
 
     # -- session ----------------------------------------------------------
     def start(self):
+        """Register this session. A dump left by an earlier run (every session that wrote it
+        has ended, and ended before this process started -- finished or killed) is replaced
+        whole; a dump that processes of this run are writing (or wrote) is joined."""
         os.makedirs(os.path.join(self.meta, "parts"), exist_ok=True)
         with self.locked():
             sessions = self._sessions()
+            if self._earlier_run(sessions):
+                self._clear(sessions)
+                sessions = {}
             sessions[self.token] = os.getpid()
             self._write_meta("sessions.json", sessions)
+
+    def _last_activity_ns(self, token) -> int:
+        """When session ``token`` last wrote its index part (its start time if it never did)."""
+        try:
+            return os.stat(os.path.join(self.meta, "parts", token + ".json")).st_mtime_ns
+        except OSError:
+            try:
+                return int(token.split("-")[1])
+            except (ValueError, IndexError):
+                return 0
+
+    def _tokens(self, sessions):
+        tokens = set(sessions) | set(self._claims().values())
+        try:
+            tokens |= {f[:-5] for f in os.listdir(os.path.join(self.meta, "parts")) if f.endswith(".json")}
+        except OSError:
+            pass
+        return tokens
+
+    def _earlier_run(self, sessions) -> bool:
+        """Whether the directory holds a dump of an earlier run, all of whose sessions ended
+        before this process started (a session of this process that has ended counts too)."""
+        tokens = self._tokens(sessions) - {self.token}
+        if not tokens and not os.path.exists(os.path.join(self.root, "index.json")):
+            return False  # nothing to replace
+        for token in tokens:
+            if self._live(sessions, token):
+                return False
+            if token.split("-")[0] == str(os.getpid()):
+                continue  # an earlier prepare_debug of this process: the newer dump replaces it
+            if self._last_activity_ns(token) >= _STARTED_NS:
+                return False  # a sibling of this process (spawn worker) that ended already
+        return True
+
+    def _clear(self, sessions):
+        """Remove the earlier run's dump (under the lock). Its index goes first, replaced by an
+        empty one, so a crash half-way leaves unlisted leftovers, never a listing of a mix;
+        the leftovers are still in claims.log, so the next run removes them."""
+        claimed = list(self._claims())
+        parts_dir = os.path.join(self.meta, "parts")
+        for fn in os.listdir(parts_dir):
+            _remove(os.path.join(parts_dir, fn))
+        empty = {"format": 1, "functions": [], "graphs": [], "graph_breaks": [], "errors": []}
+        self._replace(os.path.join(self.root, "index.json"), json.dumps(dict(empty, complete=False), indent=1))
+        _remove(os.path.join(self.root, "README.md"))
+        for name in claimed:
+            try:
+                _remove(self.path(name))
+            except ValueError:  # not a plain name in the directory: never touched
+                pass
+        for fn in os.listdir(self.meta):
+            if fn.endswith(".tmp"):
+                _remove(os.path.join(self.meta, fn))
+        with open(os.path.join(self.meta, "claims.log"), "wb"):
+            pass
+        self.claims, self.claims_read, self.claims_torn = {}, 0, False
 
     def claim(self, make_name, start: int = 0) -> tuple:
         """The first free name ``make_name(k)`` for k = start, start+1, ...; claimed for this session."""
@@ -195,21 +274,36 @@ class Store:
 
     def _write_meta(self, name, data):
         tmp = os.path.join(self.meta, "%s.%s.tmp" % (name, self.token))
+        text = json.dumps(data, separators=(",", ":"))  # one string: json's C encoder, not json.dump's Python one
         with open(tmp, "w", encoding="utf-8") as fh:
-            json.dump(data, fh, separators=(",", ":"))
+            fh.write(text)
         os.replace(tmp, os.path.join(self.meta, name))
+
+    def update(self, part: dict, render_readme) -> dict:
+        """Store this session's part of the index so far and rebuild ``index.json`` and
+        ``README.md`` (each written whole, then moved in place): a process killed at any
+        instant leaves a dump that lists what it wrote. Returns the merged index."""
+        with self.locked():
+            return self._publish(self._sessions(), part, render_readme)
 
     def finish(self, part: dict, render_readme) -> dict:
         """Store this session's part of the index, rebuild ``index.json`` and ``README.md``.
 
         Returns the merged index."""
         with self.locked():
-            self._write_meta(os.path.join("parts", self.token + ".json"), part)
             sessions = self._sessions()
             sessions.pop(self.token, None)
             self._write_meta("sessions.json", sessions)
-            merged = self._merge(sessions, part)
-            self._replace(os.path.join(self.root, "index.json"), json.dumps(merged, indent=1))
+            return self._publish(sessions, part, render_readme)
+
+    def _publish(self, sessions, part, render_readme):
+        self._write_meta(os.path.join("parts", self.token + ".json"), part)
+        merged = self._merge(sessions, part)
+        # indented when complete; while a run writes it, compact (json's C encoder: several
+        # times faster on a large dump, and this runs after every entry and graph)
+        text = json.dumps(merged, indent=1) if merged["complete"] else json.dumps(merged, separators=(",", ":"))
+        self._replace(os.path.join(self.root, "index.json"), text)
+        if render_readme is not None:
             self._replace(os.path.join(self.root, "README.md"), render_readme(merged))
         return merged
 
@@ -241,9 +335,13 @@ class Store:
             parts.append((start, token, part, owned))
         parts.sort(key=lambda p: (p[0], p[1]))
         merged = {"format": 1, "torch": own_part.get("torch", ""), "unveil": own_part.get("unveil", ""),
+                  "complete": all(p[2].get("complete", True) for p in parts),
                   "functions": [], "graphs": [], "graph_breaks": [], "errors": []}
         for _, token, part, owned in parts:
-            merged["functions"] += [f for f in part.get("functions", []) if f.get("full_code") in owned]
+            # a finished session lists a function by its full_code file; one still running (or
+            # killed) has written only entry files so far
+            merged["functions"] += [f for f in part.get("functions", []) if f.get("full_code") in owned or (
+                f.get("full_code") is None and any(e.get("transformed_file") in owned for e in f.get("entries", [])))]
             merged["graphs"] += [g for g in part.get("graphs", []) if g.get("file") in owned]
             for key in ("graph_breaks", "errors"):
                 for item in part.get(key, []):
