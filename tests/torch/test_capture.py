@@ -69,8 +69,11 @@ def test_graph_break_reason_keeps_torchs_explanation_and_drops_tracebacks():
                "  Hint: Avoid calling builtin `print`\n\n"
                "User code traceback:\n  File \"/x/seed.py\", line 9, in f\n    print('hi')\n\n"
                "Traceback (most recent call last):\n  File \"torch/_dynamo/x.py\", line 1\n")
-    reason, location = capture.graph_break_of(payload)
-    assert location == "/x/seed.py:9"
+    found = capture.graph_break_of(payload)
+    reason = found["reason"]
+    assert found["location"] == "/x/seed.py:9"
+    assert found["stack"] == ["/x/seed.py:9 in f"]
+    assert "does not know how to trace builtin operator `print`" in found["cause"]
     assert reason.startswith("Encountered graph break when attempting to trace CALL:")
     assert "Explanation: Dynamo does not know how to trace builtin operator `print`" in reason
     assert "Hint: Avoid calling builtin `print`" in reason
