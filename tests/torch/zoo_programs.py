@@ -9,7 +9,9 @@ functions for the decompiler to handle.
 
 Programs print; the harness captures and compares what they print.
 """
+import collections
 import dataclasses
+import functools
 import math
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
@@ -222,6 +224,65 @@ def make_own_setattr():
     x = torch.randn(3, 4, requires_grad=True)
     return Case(m, [call(x), call(x * 2)], grads=[x, *m.parameters()],
                 state=lambda: (m.count, m.last_rows, m.steps, list(SETATTR_LOG)))
+
+
+class OutputDict(collections.OrderedDict):
+    """Like transformers' ModelOutput: an OrderedDict subclass a forward returns."""
+
+
+class KVState:
+    """Like transformers' DynamicCache: a plain object whose attributes the forward sets."""
+
+
+def dict_output(x, state):
+    out = OutputDict()
+    out["logits"] = x * 2
+    state.layers = [x + 1, x - 1]  # a list Dynamo's code builds before it refills the dict
+    state.ready = True
+    return out
+
+
+def make_dict_output():
+    state = KVState()
+    x = torch.randn(3)
+    return Case(dict_output, [call(x, state)], state=lambda: ([t.tolist() for t in state.layers], state.ready))
+
+
+def returns_dict(func):
+    """Like transformers' can_return_tuple: a decorator reading self.config, calling func."""
+    @functools.wraps(func)
+    def wrapper(self, *args, **kwargs):
+        return_dict = self.config.return_dict if hasattr(self, "config") else True
+        return_dict_passed = kwargs.pop("return_dict", return_dict)
+        if return_dict_passed is not None:
+            return_dict = return_dict_passed
+        output = func(self, *args, **kwargs)
+        if not return_dict and not isinstance(output, tuple):
+            output = (output,)
+        return output
+    return wrapper
+
+
+class DecoratedBreak(nn.Module):
+    class Config:
+        return_dict = True
+
+    def __init__(self):
+        super().__init__()
+        self.config = self.Config()
+        self.lin = nn.Linear(4, 4)
+
+    @returns_dict
+    def forward(self, x, labels=None):
+        y = self.lin(x)
+        print("decorated_break: loss next")
+        return (y - labels).pow(2).sum()
+
+
+def make_decorated_break():
+    m = DecoratedBreak()
+    x = torch.randn(2, 4)
+    return Case(m, [call(x, labels=x)], grads=list(m.parameters()))
 
 
 # --- arguments and data structures ----------------------------------------
@@ -508,6 +569,12 @@ PROGRAMS = [
     Program("own_setattr", make_own_setattr,
             "module with its own __setattr__ storing attributes in forward, backward",
             counts=(4, 1)),
+    Program("dict_output", make_dict_output,
+            "OrderedDict subclass returned and a plain object's attributes set (transformers' ModelOutput, cache)",
+            counts=(1, 0)),
+    Program("decorated_break", make_decorated_break,
+            "forward under a decorator closing over it (transformers' can_return_tuple), graph break inside",
+            counts=(3, 2)),
     Program("args_kwargs", make_args_kwargs, "*args/**kwargs in and a dict built with ** out",
             counts=(4, 1)),
     Program("nested_structures", make_nested_structures, "dict of lists of tensors in, nested dict/list/tuple out",
