@@ -163,6 +163,24 @@ class ClosureOverSelf(nn.Module):
         return project(h.relu()) + h
 
 
+class InnerInlined(nn.Module):
+    """``self`` captured by an inner function Dynamo inlines: its code keeps ``self`` a cell."""
+
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(4, 4)
+
+    def forward(self, x):
+        def inner(z):
+            return self.lin(z)
+        return inner(x).relu()
+
+
+def make_inner_inlined():
+    m = InnerInlined()
+    return Case(m, [call(torch.randn(3, 4))])
+
+
 def make_closure_over_self():
     m = ClosureOverSelf()
     x = torch.randn(3, 4, requires_grad=True)
@@ -564,6 +582,8 @@ PROGRAMS = [
             counts=(3, 2)),
     Program("closure_over_self", make_closure_over_self, "nested function closing over self, backward",
             counts=(2, 1)),
+    Program("inner_inlined", make_inner_inlined, "inner function closing over self, inlined, no graph break",
+            counts=(1, 0)),
     Program("super_forward", make_super_forward, "super().forward() then a graph break, backward",
             counts=(2, 1)),
     Program("own_setattr", make_own_setattr,
