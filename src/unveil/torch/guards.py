@@ -76,6 +76,10 @@ def _comment(text: str, indent: str) -> str:
     return ("\n" + indent + "# ").join(lines)
 
 
+class Heading(str):
+    """An item of ``guard_function``'s ``parts`` written as a comment line (a group's title)."""
+
+
 def guard_function(name: str, parts, notes=()) -> str:
     """``def <name>(L, G, **___kwargs_ignored):`` returning True when all guard lines hold."""
     out = ["def %s(L, G, **___kwargs_ignored):" % name]
@@ -83,6 +87,9 @@ def guard_function(name: str, parts, notes=()) -> str:
         out.append("    # " + _comment(n, "    "))
     out.append("    __guard_hit = True")
     for part in parts:
+        if isinstance(part, Heading):
+            out.append("    # -- " + _comment(part, "    "))
+            continue
         expr, note, location = to_python(part)
         if "\n" in expr:
             expr = "(\n        " + "\n        ".join(expr.splitlines()) + ")"

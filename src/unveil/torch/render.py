@@ -3,6 +3,7 @@ import inspect
 import re
 import textwrap
 
+from . import guard_groups
 from .guards import guard_function
 from .hook import comment_block, disassembly
 
@@ -126,7 +127,9 @@ class FullCode:
         else:
             out.append("# Why it exists: first compilation of %s.\n" % rec.qualname)
         out.append(RULE + "\n")
-        out.append(code_or_comment(guard_function("__guard_%d_for_%s" % (e.index, rec.fn), e.guard_lines,
+        siblings = [x.guard_lines for x in rec.ordered if x is not e]
+        out.append(code_or_comment(guard_function("__guard_%d_for_%s" % (e.index, rec.fn),
+                                                  guard_groups.arrange(e.guard_lines, siblings),
                                                   ["guard of entry %d (compile id %s), torch's text turned into Python"
                                                    % (e.index, e.cid)]), "guard"))
         out.append("\n")
