@@ -113,31 +113,21 @@ def assert_dump(plain, got, index, guards, d, entries):
 
 
 class Stops(bdb.Bdb):
-    """Breakpoints on every line of ``path``; records the lines a call stops at."""
+    """Breakpoints on every line of ``paths``; records the files a call stops in."""
 
-    def __init__(self, path):
+    def __init__(self, paths):
         super().__init__()
-        self.path = self.canonic(path)
-        with open(path) as fh:
-            for line in range(1, len(fh.read().splitlines()) + 1):
-                self.set_break(self.path, line)
-        self.lines = []
+        self.paths = {self.canonic(p) for p in paths}
+        for path in self.paths:
+            with open(path) as fh:
+                for line in range(1, len(fh.read().splitlines()) + 1):
+                    self.set_break(path, line)
+        self.hit = set()
 
     def user_line(self, frame):
-        if self.canonic(frame.f_code.co_filename) == self.path:
-            self.lines.append(frame.f_lineno)
+        if self.canonic(frame.f_code.co_filename) in self.paths:
+            self.hit.add(os.path.basename(frame.f_code.co_filename))
         self.set_continue()
-
-
-def assert_breakpoint_hit(d, index, qualname_part, call):
-    fn = next(f for f in index["functions"] if qualname_part in f["qualname"] and f["entries"])
-    path = os.path.join(d, fn["entries"][0]["transformed_file"])
-    stops = Stops(path)
-    try:
-        stops.runcall(call)
-    finally:
-        stops.clear_all_breaks()
-    assert stops.lines, "no breakpoint in %s was hit" % path
 
 
 @pytest.mark.parametrize("backend", ["eager", "aot_eager",
@@ -146,23 +136,31 @@ def test_gpt2_forward(tmp_path, backend):
     d = str(tmp_path / "dump")
     plain, got, index, guards = run(gpt2_forward, backend, d)
     assert_dump(plain, got, index, guards, d, entries=1)
-    if backend == "aot_eager":
-        # no input requires grad: the AOT forward graph runs from its file too
-        assert any(g["stage"] == "aot_forward" for g in index["graphs"])
 
 
-def test_gpt2_forward_breakpoint(tmp_path):
+def test_gpt2_forward_breakpoints(tmp_path):
+    """aot_eager, no input requiring grad: breakpoints in the transformed forward and in the
+    AOT forward graph it calls are both hit."""
     d = str(tmp_path / "dump")
     torch._dynamo.reset()
     model = tiny_gpt2().eval()
     with unveil.prepare_debug(d):
-        compiled = torch.compile(model, backend="eager")
+        compiled = torch.compile(model, backend="aot_eager")
         with torch.no_grad():
             compiled(ids())
     with open(os.path.join(d, "index.json")) as fh:
         index = json.load(fh)
-    with torch.no_grad():
-        assert_breakpoint_hit(d, index, "wrapper", lambda: compiled(ids()))
+    fn = next(f for f in index["functions"] if f["qualname"].endswith("can_return_tuple.<locals>.wrapper"))
+    assert fn["title"] == "GPT2LMHeadModel.forward, via can_return_tuple.wrapper"
+    transformed = fn["entries"][0]["transformed_file"]
+    graph = next(g["file"] for g in index["graphs"] if g["stage"] == "aot_forward")
+    stops = Stops([os.path.join(d, transformed), os.path.join(d, graph)])
+    try:
+        with torch.no_grad():
+            stops.runcall(compiled, ids())
+    finally:
+        stops.clear_all_breaks()
+    assert stops.hit == {transformed, graph}
 
 
 @pytest.mark.slow
