@@ -1,6 +1,8 @@
 """Cost of the dump under torch.compile: plain vs ``unveil.prepare_debug`` (and depyf when installed).
 
-A small transformer block with a graph break, aot_eager backend. The modes alternate in
+Two workloads, aot_eager backend: ``block``, a small transformer block with a graph break,
+and ``gpt2``, the forward of a tiny random-initialised HF transformers GPT2LMHeadModel
+(transformers from the test extra; no download), run under ``torch.no_grad``. The modes alternate in
 one run (round robin, ``--rounds`` times); each round resets Dynamo, times the first call
 (compile time) and the median of ``--calls`` later calls (steady-state latency), and the
 script prints medians, and each mode's ratio to plain torch.compile as the median over
@@ -11,7 +13,7 @@ rounds (every ``torch._dynamo.reset()`` leaves a compiled model behind) is colle
 whichever round crosses the collector's threshold -- a 0.2-0.3 s pause that lands in one
 mode's timings by the phase of the rotation, not by what that mode costs.
 
-    .venv/bin/python bench/overhead.py [--rounds 9] [--calls 200]
+    .venv/bin/python bench/overhead.py [--workload block|gpt2|all] [--rounds 9] [--calls 200]
 """
 import argparse
 import contextlib
@@ -41,6 +43,24 @@ class Block(torch.nn.Module):
         return x + self.mlp(self.ln2(x))
 
 
+def block_workload():
+    torch.manual_seed(0)
+    return Block().eval(), torch.randn(4, 16, 64), True
+
+
+def gpt2_workload():
+    import transformers
+    torch.manual_seed(0)
+    cfg = transformers.GPT2Config(vocab_size=64, n_positions=32, n_embd=32, n_layer=2, n_head=2,
+                                  bos_token_id=0, eos_token_id=0)
+    model = transformers.GPT2LMHeadModel(cfg).eval()
+    x = torch.randint(0, 64, (2, 8))
+    return model, x, False  # inference: under no_grad
+
+
+WORKLOADS = {"block": block_workload, "gpt2": gpt2_workload}
+
+
 def modes():
     out = {"plain": lambda d: contextlib.nullcontext(), "unveil": lambda d: unveil.prepare_debug(d)}
     try:
@@ -51,9 +71,10 @@ def modes():
     return out
 
 
-def one_round(model, x, ctx_factory, calls):
+def one_round(model, x, ctx_factory, calls, grad=True):
     torch._dynamo.reset()
     compiled = torch.compile(model, backend="aot_eager")
+    torch.set_grad_enabled(grad)
     with tempfile.TemporaryDirectory() as d, warnings.catch_warnings():
         warnings.simplefilter("ignore")
         with ctx_factory(d):
@@ -73,17 +94,23 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=9)
     ap.add_argument("--calls", type=int, default=200)
+    ap.add_argument("--workload", choices=sorted(WORKLOADS) + ["all"], default="all")
     args = ap.parse_args()
-    torch.manual_seed(0)
-    model = Block().eval()
-    x = torch.randn(4, 16, 64)
+    for name in sorted(WORKLOADS) if args.workload == "all" else [args.workload]:
+        model, x, grad = WORKLOADS[name]()
+        print("== workload %s" % name)
+        measure(model, x, grad, args)
+    torch.set_grad_enabled(True)
+
+
+def measure(model, x, grad, args):
     ms = modes()
     for factory in ms.values():  # warm up imports and caches
-        one_round(model, x, factory, 5)
+        one_round(model, x, factory, 5, grad)
     results = {m: ([], [], []) for m in ms}
     for _ in range(args.rounds):
         for name, factory in ms.items():
-            for column, value in zip(results[name], one_round(model, x, factory, args.calls)):
+            for column, value in zip(results[name], one_round(model, x, factory, args.calls, grad)):
                 column.append(value)
     print("torch %s, aot_eager, %d rounds x %d calls; medians, and ratios as the median over rounds of"
           " (mode / plain in the same round); CPU = this thread's CPU time"

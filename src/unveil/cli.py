@@ -615,8 +615,9 @@ def format_show(index, path, brief=False):
         w("  %s%s" % (_plural(len(entries), "entry").replace("entrys", "entries"),
                       ", in the order torch checks them" if len(entries) > 1 else ""))
         for entry in entries:
-            w("  entry %s: %s" % (entry.get("index"),
-                                  entry.get("transformed_file") or "(no transformed code)"))
+            cid = " [%s]" % entry["compile_id"] if entry.get("compile_id") else ""
+            w("  entry %s%s: %s" % (entry.get("index"), cid,
+                                    entry.get("transformed_file") or "(no transformed code)"))
             if entry.get("reason"):
                 w("    recompiled because: %s" % _one_line(entry["reason"]))
             guards = entry.get("guard") or []

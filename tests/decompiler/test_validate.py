@@ -57,6 +57,14 @@ DIFFERENT = {
     "lambda body behind a layout change": (
         "def f(a):\n    t = g(lambda p: p + a)\n    return t\n",
         "def f(a):\n    return g(lambda p: a + p)\n"),
+    # a list one side holds across a loop and the other makes afterwards: pairing the lists
+    # at the loop's head must not make one list stand for two, or for a changed one
+    "one list across a loop, two after it": (
+        "def f(a, xs, log):\n    l = [a]\n    for x in xs:\n        log.append(x)\n    return g(l, l)\n",
+        "def f(a, xs, log):\n    for x in xs:\n        log.append(x)\n    return g([a], [a])\n"),
+    "list changed in a loop on one side": (
+        "def f(a, xs, log):\n    l = [a]\n    for x in xs:\n        l.append(x)\n    return g(l)\n",
+        "def f(a, xs, log):\n    for x in xs:\n        log.append(x)\n    return g([a])\n"),
     "loop that never ends": ("def f(n):\n    while n:\n        n = g(n)\n    return n\n",
                              "def f(n):\n    while n:\n        g(n)\n    return n\n"),
 }

@@ -9,7 +9,9 @@ functions for the decompiler to handle.
 
 Programs print; the harness captures and compares what they print.
 """
+import collections
 import dataclasses
+import functools
 import math
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
@@ -161,6 +163,24 @@ class ClosureOverSelf(nn.Module):
         return project(h.relu()) + h
 
 
+class InnerInlined(nn.Module):
+    """``self`` captured by an inner function Dynamo inlines: its code keeps ``self`` a cell."""
+
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(4, 4)
+
+    def forward(self, x):
+        def inner(z):
+            return self.lin(z)
+        return inner(x).relu()
+
+
+def make_inner_inlined():
+    m = InnerInlined()
+    return Case(m, [call(torch.randn(3, 4))])
+
+
 def make_closure_over_self():
     m = ClosureOverSelf()
     x = torch.randn(3, 4, requires_grad=True)
@@ -222,6 +242,65 @@ def make_own_setattr():
     x = torch.randn(3, 4, requires_grad=True)
     return Case(m, [call(x), call(x * 2)], grads=[x, *m.parameters()],
                 state=lambda: (m.count, m.last_rows, m.steps, list(SETATTR_LOG)))
+
+
+class OutputDict(collections.OrderedDict):
+    """Like transformers' ModelOutput: an OrderedDict subclass a forward returns."""
+
+
+class KVState:
+    """Like transformers' DynamicCache: a plain object whose attributes the forward sets."""
+
+
+def dict_output(x, state):
+    out = OutputDict()
+    out["logits"] = x * 2
+    state.layers = [x + 1, x - 1]  # a list Dynamo's code builds before it refills the dict
+    state.ready = True
+    return out
+
+
+def make_dict_output():
+    state = KVState()
+    x = torch.randn(3)
+    return Case(dict_output, [call(x, state)], state=lambda: ([t.tolist() for t in state.layers], state.ready))
+
+
+def returns_dict(func):
+    """Like transformers' can_return_tuple: a decorator reading self.config, calling func."""
+    @functools.wraps(func)
+    def wrapper(self, *args, **kwargs):
+        return_dict = self.config.return_dict if hasattr(self, "config") else True
+        return_dict_passed = kwargs.pop("return_dict", return_dict)
+        if return_dict_passed is not None:
+            return_dict = return_dict_passed
+        output = func(self, *args, **kwargs)
+        if not return_dict and not isinstance(output, tuple):
+            output = (output,)
+        return output
+    return wrapper
+
+
+class DecoratedBreak(nn.Module):
+    class Config:
+        return_dict = True
+
+    def __init__(self):
+        super().__init__()
+        self.config = self.Config()
+        self.lin = nn.Linear(4, 4)
+
+    @returns_dict
+    def forward(self, x, labels=None):
+        y = self.lin(x)
+        print("decorated_break: loss next")
+        return (y - labels).pow(2).sum()
+
+
+def make_decorated_break():
+    m = DecoratedBreak()
+    x = torch.randn(2, 4)
+    return Case(m, [call(x, labels=x)], grads=list(m.parameters()))
 
 
 # --- arguments and data structures ----------------------------------------
@@ -503,11 +582,19 @@ PROGRAMS = [
             counts=(3, 2)),
     Program("closure_over_self", make_closure_over_self, "nested function closing over self, backward",
             counts=(2, 1)),
+    Program("inner_inlined", make_inner_inlined, "inner function closing over self, inlined, no graph break",
+            counts=(1, 0)),
     Program("super_forward", make_super_forward, "super().forward() then a graph break, backward",
             counts=(2, 1)),
     Program("own_setattr", make_own_setattr,
             "module with its own __setattr__ storing attributes in forward, backward",
             counts=(4, 1)),
+    Program("dict_output", make_dict_output,
+            "OrderedDict subclass returned and a plain object's attributes set (transformers' ModelOutput, cache)",
+            counts=(1, 0)),
+    Program("decorated_break", make_decorated_break,
+            "forward under a decorator closing over it (transformers' can_return_tuple), graph break inside",
+            counts=(3, 2)),
     Program("args_kwargs", make_args_kwargs, "*args/**kwargs in and a dict built with ** out",
             counts=(4, 1)),
     Program("nested_structures", make_nested_structures, "dict of lists of tensors in, nested dict/list/tuple out",

@@ -142,6 +142,17 @@ class Frame:
                 tmp = self.spill(inner)
                 lst.elts[j] = ast.Starred(value=tmp, ctx=ast.Load()) if isinstance(elt, ast.Starred) else tmp
 
+    def save_below(self, value):
+        """Before a part of ``value`` is saved in a temporary: the values with effects (or
+        reading a cell) the stack holds below it were computed before it, so they are saved first, bottom up
+        (else the temporary's statement would run ahead of them, reading a walrus's name
+        before the walrus binds it)."""
+        end = next((k for k, v in enumerate(self.stack) if v is value), len(self.stack))
+        for k in range(end):
+            v = self.stack[k]
+            if has_effects(v) if not isinstance(v, ast.expr) else not _inert(v, self.ctx.cells):
+                self.save(k)
+
     def save(self, k):
         """Save stack value ``k`` (a symbolic list: its elements with effects) in temporaries."""
         v = self.stack[k]
@@ -252,6 +263,20 @@ def _needs_spill(e, written, local_only=False):
         elif not local_only and not isinstance(n, _CONTAINERS):
             return True  # it could run other code
     return reads_written
+
+
+def _inert(e, cells):
+    """Whether evaluating ``e`` later gives what it gives now, whatever code runs in between:
+    it runs no code, binds no name (a walrus) and reads no cell (code may rebind a cell)."""
+    if isinstance(e, ast.Constant):
+        return True
+    if isinstance(e, ast.Name):
+        return e.id not in cells
+    if isinstance(e, (ast.Tuple, ast.List)):
+        return all(_inert(x, cells) for x in e.elts)
+    if isinstance(e, ast.Dict):  # keys that are constants hash without running code
+        return all(isinstance(k, ast.Constant) and _inert(v, cells) for k, v in zip(e.keys, e.values))
+    return False
 
 
 def _clone_lists(stack):
@@ -566,6 +591,7 @@ def _shared(f, lst, elts):
     out = []
     for x in elts:
         if isinstance(x, ast.expr) and not is_pure(x) and not isinstance(x, ast.Name):
+            f.save_below(lst)
             tmp = f.spill(x)
             lst.elts[:] = [tmp if y is x else y for y in lst.elts]
             x = tmp

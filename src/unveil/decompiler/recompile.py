@@ -40,10 +40,34 @@ def declare_locals(fn_node, code):
         n = cell_name(code, n)
         if n not in used:
             body.append(ast.Expr(value=ast.Name(id=n, ctx=ast.Load())))
+    body.extend(_cell_makers(fn_node, code))
     if not body:
         return
     decl = ast.If(test=ast.Constant(value=False), body=body, orelse=[])
     fn_node.body.insert(_after_docstring_and_decls(fn_node.body), decl)
+
+
+def _cell_makers(fn_node, code):
+    """``lambda: <name>`` for each cell variable of Dynamo's code that no nested scope of
+    the text reads: Dynamo keeps an argument a cell (``self``, captured by an inner
+    function it inlined into the graph) although nothing left closes over it, and only a
+    nested scope makes the compiler lay it out as a cell (in the dead ``if False:``)."""
+    from .function import cell_name, is_dynamo_code
+    if not code.co_cellvars or not is_dynamo_code(code):
+        return []
+    nested = set()
+    for node in ast.walk(fn_node):
+        if node is not fn_node and isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef,
+                                                     ast.Lambda, ast.ClassDef)):
+            nested.update(n.id for n in ast.walk(node) if isinstance(n, ast.Name))
+    out = []
+    for n in code.co_cellvars:
+        n = cell_name(code, n)
+        if n not in nested and n.isidentifier():
+            no_args = ast.arguments(posonlyargs=[], args=[], vararg=None, kwonlyargs=[],
+                                    kw_defaults=[], kwarg=None, defaults=[])
+            out.append(ast.Expr(value=ast.Lambda(args=no_args, body=ast.Name(id=n, ctx=ast.Load()))))
+    return out
 
 
 def _after_docstring_and_decls(body):

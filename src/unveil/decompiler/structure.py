@@ -1488,6 +1488,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         at ``body_start`` and whose iterator runs out at ``exit_``; emit it
         and return where control continues."""
         brk = self.break_target(natural, exit_)
+        if self.ctx.dynamo:  # (a comprehension's own list is the one its loop appends to)
+            save_lists(frame)
         body = frame.copy()
         body.stmts = []
         body.loop = header.start
@@ -2194,6 +2196,17 @@ def save_computed(frame, depth):
         else:
             continue
         tmp._saved = True  # a temporary: set once, read later
+
+
+def save_lists(frame):
+    """Lists the stack holds while a loop runs (Dynamo's code builds some, then
+    iterates, then hands them on) are made before the loop, in a temporary each,
+    where the original makes them: written out after the loop, each would be a
+    new object made later, which the translation validator cannot pair with
+    the original's list where the loop's paths join."""
+    for v in list(frame.stack):
+        if isinstance(v, V.SymList) or isinstance(v, ast.List):
+            frame.spill_all(v)
 
 
 def strip_tail_reraise(stmts):

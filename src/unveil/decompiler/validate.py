@@ -769,6 +769,70 @@ def escape(side: Side, values, tag):
     return written
 
 
+def _lists_written(side: Side, values) -> list:
+    """The lists ``escape`` would write out for ``values``, without changing ``side``."""
+    copy = side.copy()
+    return [v for v in _walk(escape(copy, values, ("esc", "probe"))) if v[0] == "list"]
+
+
+def _lists_in_order(side: Side, values) -> list:
+    """The ids of ``side``'s lists reachable from ``values``, by first appearance."""
+    order = []
+
+    def visit(v):
+        if not isinstance(v, tuple) or not v:
+            return
+        if v[0] == "L":
+            if v not in order:
+                order.append(v)
+                for x in side.lists.get(v, ()):
+                    visit(x)
+            return
+        if v[0] not in ATOMS and v[0] not in GROUND:
+            for x in v:
+                visit(x)
+
+    for v in values:
+        visit(v)
+    return order
+
+
+def _flat_items(side: Side, lid):
+    """The items of list ``lid`` when none of them is (or holds) a list, else None."""
+    items = tuple(side.lists.get(lid, ()))
+    if any(v[0] == "L" for v in _walk(items)):
+        return None
+    return items
+
+
+def _pair_lists(a: Side, b: Side, va, vb, tag):
+    """At a join where the two sides hold different lists (one made a list that the
+    other makes later, or holds one the other dropped), each list of ``a`` is paired
+    with a list of ``b`` holding the same items (neither holding a list): nothing
+    outside the frame has seen either, so one is as good as the other, and the pair
+    becomes one opaque object. A list left without a partner becomes an object
+    only its own side knows: any later use of it must be matched by the other side,
+    which it cannot be, so the proof then fails."""
+    oa, ob = _lists_in_order(a, va), _lists_in_order(b, vb)
+    free = [(lid, _flat_items(b, lid)) for lid in ob]
+    ma, mb = {}, {}
+    for lid in oa:
+        items = _flat_items(a, lid)
+        if items is None:
+            continue
+        for k, (other, its) in enumerate(free):
+            if its == items:
+                ma[lid] = mb[other] = tag + (len(ma),)
+                del free[k]
+                break
+    for side, order, mapping, who in ((a, oa, ma, "a"), (b, ob, mb, "b")):
+        for k, lid in enumerate(order):
+            if lid not in mapping:
+                mapping[lid] = tag + (who, k)
+        _rename_lists(side, mapping)
+        side.lists = {}
+
+
 def _rename_lists(side: Side, mapping):
     def sub(v):
         if not isinstance(v, tuple) or not v:
@@ -1115,13 +1179,12 @@ class Prover:
         """At a join the lists the two sides still hold become opaque objects: the
         k-th list reachable on one side must have the items of the k-th on the other."""
         tag = ("esc", "join", self.fresh())
-        wa = escape(a, _side_values(a, self.names[0]), tag)
-        wb = escape(b, _side_values(b, self.names[1]), tag)
-        la = [v for v in _walk(wa) if v[0] == "list"]
-        lb = [v for v in _walk(wb) if v[0] == "list"]
-        if la != lb:
-            raise NotEquivalent("the lists built on the two sides differ where paths join: %s and %s"
-                                % (_short(la), _short(lb)))
+        va, vb = _side_values(a, self.names[0]), _side_values(b, self.names[1])
+        if _lists_written(a, va) != _lists_written(b, vb):
+            _pair_lists(a, b, va, vb, tag)  # not the same lists in the same order
+            return
+        escape(a, va, tag)
+        escape(b, vb, tag)
         a.lists, b.lists = {}, {}
 
     def follow(self, x, y):

@@ -63,4 +63,16 @@ def resume_code(global_scope, name):
         return None
     fn = global_scope.get(name)
     code = getattr(fn, "__code__", None)
-    return code if isinstance(code, types.CodeType) else None
+    if not isinstance(code, types.CodeType):
+        return None
+    # the resume function of a frame with free variables is installed as a factory taking
+    # the closure (torch's install_resume_function_global: ``_make_fn(closure)``); the
+    # resume code is the code object the factory closes over
+    for cell in getattr(fn, "__closure__", None) or ():
+        try:
+            held = cell.cell_contents
+        except ValueError:  # an empty cell
+            continue
+        if isinstance(held, types.CodeType):
+            return held
+    return code

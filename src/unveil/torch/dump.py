@@ -9,7 +9,7 @@ import os
 import threading
 import warnings
 
-from . import cache, capture, names
+from . import cache, capture, names, naming
 from .graph_runner import RUNNABLE_STAGES, GraphRunner
 from .hook import BytecodeHook, comment_block, decompile_as, disassembly, transform
 from .render import FullCode, as_comment, code_or_comment, readme, valid
@@ -100,6 +100,8 @@ class FnRecord:
         self.aliases = []
         self.resume_of = None
         self.full_code = None
+        self.wrapped = None  # the function a decorator's inner function runs (naming.py)
+        self.title = naming.title(code)
 
     def index_of(self, cid):
         e = self.entries.get(cid)
@@ -249,6 +251,11 @@ class Session:
             cid = cid or "?/%d" % len(self.cid_fns)
             rec = self.record(code)
             explanation = self.explain_recompile(code)
+            if not rec.entries and rec.wrapped is None:
+                rec.wrapped = naming.wrapped_function_name(code)
+                if rec.wrapped:  # files named by the function users know
+                    rec.fn = names.sanitize(rec.wrapped)
+                    rec.title = naming.title(code, rec.wrapped)
             try:
                 e = self.new_entry(rec, cid, new_code, for_running=True)
                 e.explanation = explanation
@@ -368,7 +375,7 @@ class Session:
                     for alias, code in e.resume_codes:
                         target = self.record(code)
                         if target.resume_of is None:
-                            target.resume_of = rec.qualname
+                            target.resume_of = rec.title
                         if alias not in target.aliases:
                             target.aliases.append(alias)
                         if alias not in self.by_alias:
@@ -456,12 +463,12 @@ class Session:
                         if rec.index_of(cid) is not None else "compile id %s failed guard: %s" % (cid, g)
                         for cid, g in reasons)
                 from .guards import one_line
-                entries.append({"index": e.index, "transformed_file": e.transformed_file,
+                entries.append({"index": e.index, "compile_id": e.cid, "transformed_file": e.transformed_file,
                                 "guard": [one_line(p) for p in e.guard_lines], "reason": reason,
                                 "compiled_fns": list(e.compiled_fns),
                                 "resume_functions": list(e.resume_functions), "error": e.error,
-                                "compile_id": e.cid, "explanation": e.explanation})
-            functions.append({"name": rec.name, "qualname": rec.qualname, "source_file": rec.source_file,
+                                "explanation": e.explanation})
+            functions.append({"name": rec.name, "title": rec.title, "qualname": rec.qualname, "source_file": rec.source_file,
                               "first_line": rec.first_line, "full_code": rec.full_code, "entries": entries})
         by_cid = {}
         for rec in self.records.values():

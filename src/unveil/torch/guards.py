@@ -76,6 +76,10 @@ def _comment(text: str, indent: str) -> str:
     return ("\n" + indent + "# ").join(lines)
 
 
+class Heading(str):
+    """An item of ``guard_function``'s ``parts`` written as a comment line (a group's title)."""
+
+
 def guard_function(name: str, parts, notes=(), executable=None) -> str:
     """``def <name>(L, G, **___kwargs_ignored):`` returning True when all guard lines hold.
 
@@ -86,6 +90,9 @@ def guard_function(name: str, parts, notes=(), executable=None) -> str:
         out.append("    # " + _comment(n, "    "))
     out.append("    __guard_hit = True")
     for part in parts:
+        if isinstance(part, Heading):
+            out.append("    # -- " + _comment(part, "    "))
+            continue
         expr, note, location = to_python(part)
         if executable is not None:
             expr, note = executable(part, expr, note)
@@ -115,7 +122,8 @@ def _is_atom(expr: str) -> bool:
 
 
 def guard_parts(guard_manager) -> list:
-    """Torch's verbose guard lines of one cache entry, in the order torch lists them."""
+    """Torch's verbose guard lines of one cache entry, in the order torch lists them (the
+    guard manager's tree, then its epilogue guards)."""
     parts = []
     root = getattr(guard_manager, "root", None)
     if root is not None and hasattr(root, "get_leaf_guards"):
@@ -124,8 +132,20 @@ def guard_parts(guard_manager) -> list:
                 parts.extend(leaf.verbose_code_parts())
             for child in mgr.get_child_managers():
                 walk(child)
+            # a dict's keys and values have managers of their own (torch prints them too)
+            pairs = getattr(mgr, "get_key_value_managers", None)
+            if callable(pairs):
+                for _, (key_mgr, value_mgr) in sorted(pairs().items()):
+                    for m in (key_mgr, value_mgr):
+                        if m is not None:
+                            walk(m)
         try:
             walk(root)
+            # checked last, once the others hold: relations between sizes and strides
+            # (``2 <= L['x'].size()[0]``), identity checks of objects
+            epilogue = getattr(root, "get_epilogue_lambda_guards", None)
+            for leaf in (epilogue() if callable(epilogue) else ()):
+                parts.extend(leaf.verbose_code_parts())
         except Exception:
             parts = []
     if not parts:

@@ -4,6 +4,7 @@ import re
 import textwrap
 
 from .explain import recompile_lines
+from . import guard_groups
 from .guards import guard_function
 from .hook import comment_block, disassembly
 
@@ -93,13 +94,15 @@ class FullCode:
         s = self.s
         where = "%s:%s" % (rec.source_file, rec.first_line) if rec.source_file else "(no source file)"
         ents = rec.ordered
-        self.out.append("# %s -- everything torch.compile made of %s\n" % (rec.full_code, rec.qualname))
+        self.out.append("# %s -- everything torch.compile made of %s\n" % (rec.full_code, rec.title))
+        if rec.title != rec.qualname:
+            self.out.append("# (code object %s)\n" % rec.qualname)
         self.out.append("# written by unveil %s for torch %s; every part of this file is valid Python.\n"
                         % (s.unveil_version, s.torch_version))
         self.out.append("# source: %s\n#\n" % where)
         if rec.resume_of:
             self.out.append("# This is a resume function Dynamo generated: %s continues here after a\n"
-                            "# graph break (it is called as %s).\n#\n" % (rec.resume_of, ", ".join(rec.aliases)))
+                            "# graph break (Dynamo's global for it: %s).\n#\n" % (rec.resume_of, ", ".join(rec.aliases)))
         if ents:
             self.out.append(
                 "# %s has %d cache entr%s. On each call torch checks them in the order below: it runs\n"
@@ -110,8 +113,8 @@ class FullCode:
                 self.out.append("#   %s: entry %d (compile id %s) -> %s\n"
                                 % (ordinal(k), e.index, e.cid, e.transformed_file))
         else:
-            self.out.append("# %s has no cache entries (it was not compiled inside prepare_debug).\n"
-                            % rec.qualname)
+            self.out.append("# %s has no cache entries (Dynamo compiled nothing of it: nothing in it to put in\n"
+                            "# a graph, or it was not called inside prepare_debug).\n" % rec.title)
         self.out.append("\n" + GUARD_NAMES)
         self.entries(rec, depth=0)
         self.out.append("\n" + RULE + "# Original source of %s (%s)\n" % (rec.qualname, where) + RULE)
@@ -131,8 +134,8 @@ class FullCode:
         s = self.s
         out = self.out
         out.append(RULE)
-        out.append("# %sentry %d of %s -- checked %s -- compile id %s\n"
-                   % ("resume function: " if depth else "", e.index, rec.qualname, ordinal(k), e.cid))
+        out.append("# [%s] %sentry %d of %s -- checked %s\n"
+                   % (e.cid, "resume function: " if depth else "", e.index, rec.title, ordinal(k)))
         reasons = reason_text(e.reasons, lambda cid: rec.index_of(cid))
         explained = recompile_lines(e.explanation) if getattr(e, "explanation", None) else []
         if explained:
@@ -147,7 +150,9 @@ class FullCode:
         else:
             out.append("# Why it exists: first compilation of %s.\n" % rec.qualname)
         out.append(RULE + "\n")
-        out.append(code_or_comment(guard_function("__guard_%d_for_%s" % (e.index, rec.fn), e.guard_lines,
+        siblings = [x.guard_lines for x in rec.ordered if x is not e]
+        out.append(code_or_comment(guard_function("__guard_%d_for_%s" % (e.index, rec.fn),
+                                                  guard_groups.arrange(e.guard_lines, siblings),
                                                   ["guard of entry %d (compile id %s), torch's text turned into Python"
                                                    % (e.index, e.cid)],
                                                   executable=getattr(e, "executable", None)), "guard"))
@@ -171,7 +176,8 @@ class FullCode:
         out.append("\n")
         for name in e.resume_functions:
             target = s.by_alias.get(name)
-            out.append("# Resume function %s: after the graph break this entry jumps to it.\n" % name)
+            title = "%s (%s)" % (target.title, name) if target is not None and target.title != name else name
+            out.append("# Resume function %s: after the graph break this entry jumps to it.\n" % title)
             if target is None:
                 out.append("# (its code is not known to unveil)\n\n")
                 continue
@@ -180,7 +186,8 @@ class FullCode:
                 continue
             out.append("# Its own file: %s. Its entries, in the order torch checks them:\n" % target.full_code)
             if not target.ordered:
-                out.append("# (no entries: it has not been called inside prepare_debug)\n")
+                out.append("# (no cache entries: Dynamo compiled nothing of it -- nothing in it to put in a\n"
+                           "# graph, or it was not called inside prepare_debug)\n")
             out.append("\n")
             self.entries(target, depth + 1)
 
@@ -220,16 +227,18 @@ def readme(index: dict) -> str:
                "the new run starts); processes of one run writing at the same time share it.\n\n")
     out.append(BREAKPOINTS)
     out.append("## Functions\n\n")
+    titles = {f["name"]: f.get("title") or f["name"] for f in index.get("functions", [])}
     for f in index.get("functions", []):
         where = " (%s:%s)" % (f["source_file"], f["first_line"]) if f.get("source_file") else ""
-        out.append("### `%s`%s\n\n[%s](%s)\n\n" % (f["name"], where, f["full_code"], f["full_code"]))
+        out.append("### `%s`%s\n\n[%s](%s)\n\n" % (f.get("title") or f["name"], where, f["full_code"], f["full_code"]))
         for k, e in enumerate(f.get("entries", [])):
             link = "[%s](%s)" % (e["transformed_file"], e["transformed_file"]) if e.get("transformed_file") else "-"
-            out.append("%d. entry %d: %s" % (k + 1, e["index"], link))
+            cid = " [%s]" % e["compile_id"] if e.get("compile_id") else ""
+            out.append("%d. entry %d%s: %s" % (k + 1, e["index"], cid, link))
             if e.get("compiled_fns"):
                 out.append(" -- calls %s" % ", ".join("`%s`" % c for c in e["compiled_fns"]))
             if e.get("resume_functions"):
-                out.append(" -- resumes in %s" % ", ".join("`%s`" % c for c in e["resume_functions"]))
+                out.append(" -- resumes in %s" % ", ".join("`%s`" % titles.get(c, c) for c in e["resume_functions"]))
             out.append("\n")
             if e.get("reason"):
                 out.append("   - reason: %s\n" % e["reason"].replace("\n", " "))
