@@ -257,6 +257,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         self.active_handlers = set()  # of the try statements met so far
         self.open_tries = set()  # of those being structured now
         self.finally_copies = {}  # start index -> index after the copy
+        self.dead_end_copies = {}  # start of a copy of a finally body that never completes -> handler
         self.active_latches = set()  # starts of the bottom tests of the loops being structured
         self._doms = {}
         self._reduced = {}  # see reduced_condition
@@ -312,6 +313,11 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 # any loop found: refuse rather than loop forever
                 self.fail("control flow returns to structured code", i if i < self.n else self.n - 1)
             seen.add(i)
+            if i in self.dead_end_copies:
+                # the inlined copy of a finally body that raises or returns:
+                # the try body ends here, whether by falling, ``break``,
+                # ``continue`` or ``return <constant>`` (the same bytecode)
+                return Exit("leave", i)
             # an inlined copy of a finally body we already decompiled
             past = self.past_finally_copies(i)
             if past != i and frame.stack and self.returns_at(past):
@@ -606,6 +612,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
     def same_place(self, a, b):
         if isinstance(a, int) and isinstance(b, int) and self.same_after_copies(a, b):
             return True  # one branch jumps to a finally's inlined copy, the other falls past it
+        dead = self.dead_end_copies
+        if a in dead and b in dead and dead[a] == dead[b]:
+            return True  # two copies of one finally body that never completes: the end of its try body
         return a == b or self.alias(a) == self.alias(b)
 
     def pure_condition(self, index, frame, chain_blocks):
@@ -939,7 +948,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             if f_exit.kind == "end" and self.returned_instead(other, t_exit.target):
                 frame.push(ast.IfExp(test=test, body=then.pop_expr(), orelse=live(other.stmts)[0].value))
                 return t_exit.target
-            if not self.runs_to_return(t_exit.target):
+            if not self.runs_to_return(t_exit.target) and t_exit.target not in self.dead_end_copies:
                 self.fail("conditional expression with unbalanced branches", self.cfg.at(t).start)
         if t_exit.kind == "leave" and len(then.stack) == depth + 1 and self.runs_to_return(t_exit.target):
             # ``return value`` in the branch, returned after the cleanup of an
@@ -949,6 +958,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             # ``return`` in an except clause's inner try: the clause's
             # POP_EXCEPT and the return lie outside the inner try
             t_exit = self.walk(t_exit.target, then, lambda i: True, loop)
+        t_exit = self.returned_into_dead_copy(t_exit, then, depth)
         if t_exit.kind == "leave" and self.same_place(t_exit.target, fl):
             # if without else
             if not same_stack(then.stack, frame.stack):
@@ -989,6 +999,12 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             frame.emit(self.make_if(test, then.stmts, []))
             return self.transfer(fl, frame, region, loop) if not region(fl) else fl
         f_exit = self.walk_branch(fl, other, region, loop)
+        if (f_exit.kind == "leave" and not self.same_place(f_exit.target, t_exit.target)
+                and self.branch_returns_outside(fl, f_exit.target, assigned_names(other.stmts))):
+            # the else branch's ``return`` after an empty finally's (absent)
+            # inlined copy lies outside the try's protected range, as above
+            f_exit = self.walk(f_exit.target, other, lambda i: True, loop)
+        f_exit = self.returned_into_dead_copy(f_exit, other, depth)
         unchanged = same_stack(then.stack, frame.stack)  # then keep the frame's (see above)
         frame.emit(self.make_if(test, then.stmts, other.stmts))
         if f_exit.kind == "end":
@@ -1140,6 +1156,17 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         else:
             return END
         return self.transfer(target, frame, region, loop) if not region(target) else target
+
+    def returned_into_dead_copy(self, exit_, frame, depth):
+        """``exit_``, or END after emitting ``return <value>`` into ``frame``
+        when control leaves into a copy of a finally body that never
+        completes with one value more than ``depth`` on the stack: the value
+        a ``return`` computed before its finally runs (and raises)."""
+        if (exit_.kind == "leave" and exit_.target in self.dead_end_copies
+                and len(frame.stack) == depth + 1):
+            frame.emit(ast.Return(value=frame.pop_expr()))
+            return END
+        return exit_
 
     def returned_instead(self, branch, target):
         """3.8/3.9: whether ``branch``, a lone ``return <value>``, stands for
@@ -1762,6 +1789,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             # that uses it follows the protected range but belongs to the body
             ex = self.walk(ex.target, body, region, loop)
         self.keep_inside(body, frame)
+        ex = self.returned_into_dead_copy(ex, body, len(frame.stack))
+        if ex.kind == "leave" and any(x in self.dead_end_copies for x in (ex.target, self.thread(ex.target)[0])):
+            ex = END  # (into a copy of a finally body that raises or returns)
         if kind == "finally":
             node = ast.Try(body=body.stmts or [ast.Pass()], handlers=[], orelse=[],
                            finalbody=fin or [ast.Pass()])
@@ -1902,7 +1932,11 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         # the whole exceptional copy lies between PUSH_EXC_INFO and the
         # cleanup that covers it (its branches may end in RERAISEs of their own)
         cleanup = self.cfg.at(H).handler
-        if cleanup is not None and cleanup > k and all(
+        # no RERAISE before the cleanup: every path of the body raises or returns
+        never_completes = cleanup is not None and H < cleanup < k
+        if never_completes:
+            k = cleanup
+        elif cleanup is not None and cleanup > k and all(
                 self.instrs[j].op != "PUSH_EXC_INFO" for j in range(H + 1, cleanup)):
             k = cleanup
         pattern = [x for x in self.instrs[H + 1:k]
@@ -1912,7 +1946,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 if self.covered_by(p, H) or H <= p <= k:
                     continue
                 end = self.match_finally_copy(pattern, k, p)
-                if end is not None and end != p:
+                if end is not None and end != p and never_completes:
+                    self.dead_end_copies[p] = H
+                elif end is not None and end != p:
                     self.finally_copies[p] = end
                     self._reduced.clear()  # conditions read where copies end
         return stmts
@@ -2130,7 +2166,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             after = self.after_suppressed(handler)
             if after is None:
                 return END
-            return self.transfer(after, frame, region, loop) if not region(after) else after
+            del frame.stack[-2:]  # (the pops before ``after`` drop the with's exit and enter)
+            return self.go_on(after, frame, region, loop)  # (after the pops: mid-block)
         # the normal exit: call __exit__(None, None, None) and drop the result
         frame.stack[:] = body.stack
         return ex.target

@@ -1,0 +1,138 @@
+"""Differential cases for control-flow shapes the structurer used to refuse
+(bench/fuzz.py, issue 11): branches that end in return/raise on one side,
+finally bodies that never complete, with blocks whose body raises."""
+
+
+class CM:
+    """Records enter/exit into ``log``; suppresses every exception when
+    ``suppress``."""
+
+    def __init__(self, log, tag, suppress=False):
+        self.log, self.tag, self.suppress = log, tag, suppress
+
+    def __enter__(self):
+        self.log.append(("enter", self.tag))
+        return self.tag
+
+    def __exit__(self, t, v, tb):
+        self.log.append(("exit", self.tag, t.__name__ if t else None))
+        return self.suppress
+
+
+# 3.11+: the else branch's ``return`` after an empty finally lies outside the
+# try's protected range (the then branch jumps to the finally's inlined copy)
+def else_returns_in_try_finally(a, log):
+    try:
+        if a:
+            pass
+        else:
+            log.append(1)
+            return
+    finally:
+        pass
+    log.append(2)
+    return log
+
+
+def else_returns_in_try_finally_with_body(a, log):
+    try:
+        if a:
+            log.append(0)
+        else:
+            log.append(1)
+            return 7
+    finally:
+        log.append(3)
+    log.append(2)
+    return log
+
+
+# 3.11+: a finally body that always raises: its inlined copy never completes
+def finally_always_raises(a, log):
+    try:
+        log.append(1)
+        if a:
+            raise ValueError
+    finally:
+        raise KeyError
+
+
+def finally_always_raises_after_except(a, log):
+    try:
+        log.append(1)
+        if a:
+            raise ValueError
+    except ValueError:
+        log.append(2)
+    finally:
+        raise KeyError(len(log))
+
+
+# every exit of the try body (fall, break, continue, return) runs a copy of a
+# finally body that never completes: the copies are one place (3.9+)
+def return_value_into_raising_finally(a, log):
+    try:
+        if a:
+            return log.append(a)
+        log.append(0)
+    finally:
+        raise KeyError(len(log))
+
+
+def break_into_finally_that_raises_or_returns(a, log):
+    for i in range(3):
+        try:
+            if i == a:
+                break
+            log.append(i)
+        finally:
+            if a > 1:
+                raise KeyError(i)
+            return log
+
+
+def continue_into_finally_that_returns(a, log):
+    for i in range(3):
+        try:
+            if i == a:
+                continue
+            log.append(i)
+        finally:
+            return i
+
+
+def finally_raises_or_returns(a, log):
+    try:
+        log.append(a)
+    finally:
+        if a:
+            raise ValueError
+        else:
+            return 3
+
+
+# 3.11+: a with block whose body raises, inside an if: the code after the
+# with (reached when __exit__ suppresses) starts mid-block
+def with_raises_in_if_then_elif(a, b, log):
+    if b:
+        with CM(log, 1, suppress=a > 1):
+            raise KeyError
+        log.append(5)
+    elif 2 >= a:
+        pass
+    return log
+
+
+ARGS_AL = [(0, []), (1, []), (2, [])]
+
+CASES = [
+    (else_returns_in_try_finally, ARGS_AL),
+    (else_returns_in_try_finally_with_body, ARGS_AL),
+    (finally_always_raises, ARGS_AL),
+    (finally_always_raises_after_except, ARGS_AL),
+    (return_value_into_raising_finally, ARGS_AL),
+    (break_into_finally_that_raises_or_returns, ARGS_AL),
+    (continue_into_finally_that_returns, ARGS_AL),
+    (finally_raises_or_returns, ARGS_AL),
+    (with_raises_in_if_then_elif, [(0, 0, []), (0, 1, []), (2, 1, []), (3, 0, [])]),
+]
