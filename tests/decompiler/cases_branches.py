@@ -1,6 +1,7 @@
 """Differential cases for control-flow shapes the structurer used to refuse
 (bench/fuzz.py, issue 11): branches that end in return/raise on one side,
 finally bodies that never complete, with blocks whose body raises."""
+import asyncio
 
 
 class CM:
@@ -123,6 +124,83 @@ def with_raises_in_if_then_elif(a, b, log):
     return log
 
 
+class ACM(CM):
+    async def __aenter__(self):
+        await asyncio.sleep(0)
+        return self.__enter__()
+
+    async def __aexit__(self, t, v, tb):
+        await asyncio.sleep(0)
+        return self.__exit__(t, v, tb)
+
+
+# 3.11+: ``return <value>`` in an async with: the value is returned after the
+# awaited exit call, outside the with body's range
+async def async_with_if_returns_value(a, log):
+    async with ACM(log, 1) as v:
+        if a:
+            return [3, v]
+    log.append(2)
+
+
+# 3.11+: return/break/continue inside nested with statements: the outer
+# exits are called outside the inner body's range, in the branch
+def nested_with_if_returns(a, log):
+    with CM(log, 1):
+        with CM(log, 2) as v:
+            if a:
+                return v
+            log.append(3)
+        log.append(4)
+    return log
+
+
+def nested_with_if_breaks(a, log):
+    n = 0
+    while n < 4:
+        n += 1
+        with CM(log, 1) as v1, CM(log, 2):
+            if a == n:
+                break
+            log.append(n)
+    return log
+
+
+def nested_with_if_continues(a, log):
+    for i in range(3):
+        with CM(log, 1):
+            with CM(log, 2):
+                if i == a:
+                    continue
+                log.append(i)
+        log.append(-i)
+    return log
+
+
+async def async_nested_with_if_returns(a, log):
+    with CM(log, 1):
+        async with ACM(log, 2):
+            if a:
+                return
+            log.append(3)
+    log.append(4)
+
+
+# a try/except/else whose body returns in a branch, under a finally that
+# raises: the ``return`` stays (it is no tail of the function: the else
+# clause follows the body)
+def try_except_else_with_raising_finally(a, log):
+    try:
+        if a:
+            return
+    except TypeError:
+        return
+    else:
+        log.append(1)
+    finally:
+        raise KeyError(len(log))
+
+
 ARGS_AL = [(0, []), (1, []), (2, [])]
 
 CASES = [
@@ -134,5 +212,11 @@ CASES = [
     (break_into_finally_that_raises_or_returns, ARGS_AL),
     (continue_into_finally_that_returns, ARGS_AL),
     (finally_raises_or_returns, ARGS_AL),
+    (async_with_if_returns_value, ARGS_AL),
+    (nested_with_if_returns, ARGS_AL),
+    (nested_with_if_breaks, ARGS_AL),
+    (nested_with_if_continues, ARGS_AL),
+    (async_nested_with_if_returns, ARGS_AL),
+    (try_except_else_with_raising_finally, ARGS_AL),
     (with_raises_in_if_then_elif, [(0, 0, []), (0, 1, []), (2, 1, []), (3, 0, [])]),
 ]

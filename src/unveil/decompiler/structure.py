@@ -537,8 +537,13 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         """Whether the code at ``index`` runs straight (no jumps, no
         raise) to a ``return``."""
         k = index
-        while k < self.n and self.instrs[k].target is None and self.instrs[k].op not in (
-                "RETURN_VALUE", "RAISE_VARARGS", "RERAISE", "FOR_ITER", "YIELD_VALUE"):
+        while k < self.n:
+            if self.instrs[k].op == "GET_AWAITABLE" and self.await_end(k) is not None:
+                k = self.await_end(k)  # (an async with's exit call is awaited)
+                continue
+            if self.instrs[k].target is not None or self.instrs[k].op in (
+                    "RETURN_VALUE", "RAISE_VARARGS", "RERAISE", "FOR_ITER", "YIELD_VALUE"):
+                break
             k += 1
         return k < self.n and self.instrs[k].op == "RETURN_VALUE"
 
@@ -612,9 +617,6 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
     def same_place(self, a, b):
         if isinstance(a, int) and isinstance(b, int) and self.same_after_copies(a, b):
             return True  # one branch jumps to a finally's inlined copy, the other falls past it
-        dead = self.dead_end_copies
-        if a in dead and b in dead and dead[a] == dead[b]:
-            return True  # two copies of one finally body that never completes: the end of its try body
         return a == b or self.alias(a) == self.alias(b)
 
     def pure_condition(self, index, frame, chain_blocks):
@@ -959,6 +961,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             # POP_EXCEPT and the return lie outside the inner try
             t_exit = self.walk(t_exit.target, then, lambda i: True, loop)
         t_exit = self.returned_into_dead_copy(t_exit, then, depth)
+        t_exit = self.through_with_exits(t, t_exit, then, loop)
+        t_exit = self.returned_before_dead_copy(t_exit, fl, then)
+        t_exit = self.broke_into_copy(t_exit, then, region, loop)
         if t_exit.kind == "leave" and self.same_place(t_exit.target, fl):
             # if without else
             if not same_stack(then.stack, frame.stack):
@@ -1005,6 +1010,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             # inlined copy lies outside the try's protected range, as above
             f_exit = self.walk(f_exit.target, other, lambda i: True, loop)
         f_exit = self.returned_into_dead_copy(f_exit, other, depth)
+        f_exit = self.through_with_exits(fl, f_exit, other, loop)
+        f_exit = self.returned_before_dead_copy(f_exit, t_exit.target if t_exit.kind == "leave" else None, other)
         unchanged = same_stack(then.stack, frame.stack)  # then keep the frame's (see above)
         frame.emit(self.make_if(test, then.stmts, other.stmts))
         if f_exit.kind == "end":
@@ -1156,6 +1163,49 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         else:
             return END
         return self.transfer(target, frame, region, loop) if not region(target) else target
+
+    def broke_into_copy(self, exit_, frame, region, loop):
+        """``exit_``, or END after a ``break`` in ``frame`` when the branch
+        leaves the region into a copy of the code after the loop (3.10+
+        copies a small exit block into the ``break`` that jumps to it)."""
+        if (exit_.kind == "leave" and loop is not None and loop.break_target is not None
+                and exit_.target != loop.break_target and not region(exit_.target)
+                and COPIES_EXIT_BLOCKS and self.same_code(exit_.target, loop.break_target)):
+            frame.emit(ast.Break())
+            return END
+        return exit_
+
+    def returned_before_dead_copy(self, exit_, other, frame):
+        """``exit_``, or END after a bare ``return`` in ``frame`` when the
+        branch leaves into a copy of a finally body that never completes and
+        the other branch (which goes to ``other``) does not: a ``return``
+        there compiles to the copy alone, like the ``break``, ``continue``
+        or ``return <constant>`` it may have been (their jumps are dead)."""
+        if (exit_.kind == "leave" and exit_.target in self.dead_end_copies
+                and not (other is not None and self.same_place(exit_.target, other))):
+            frame.emit(ast.Return(value=None))
+            return END
+        return exit_
+
+    def through_with_exits(self, start, exit_, frame, loop):
+        """``exit_`` of the branch from ``start``, or where it ends when it
+        leaves into the ``__exit__`` call of an enclosing with statement that
+        only the branch reaches: a return/break/continue inside nested with
+        statements (3.11+) calls each exit in turn, the inner one inside the
+        inner body's range, the outer ones outside it."""
+        if exit_.kind != "leave" or not isinstance(start, int) or not self.with_exit_call_at(exit_.target, frame):
+            return exit_
+        b = self.cfg.at(start)
+        if b is None or not self.dominated_by(b)(self.cfg.containing(exit_.target).start):
+            return exit_
+        return self.walk(exit_.target, frame, self.dominated_by(b), loop)
+
+    def with_exit_call_at(self, index, frame):
+        """Whether ``__exit__(None, None, None)`` of a with statement whose
+        exit is on ``frame``'s stack is called at ``index``."""
+        ins = self.instrs[index:index + 4]
+        return (len(ins) == 4 and all((x.op, x.arg) == ("LOAD_CONST", None) for x in ins[:3])
+                and ins[3].op == "CALL" and any(isinstance(v, V.WithExit) for v in frame.stack))
 
     def returned_into_dead_copy(self, exit_, frame, depth):
         """``exit_``, or END after emitting ``return <value>`` into ``frame``
@@ -1883,7 +1933,12 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
     def same_after_copies(self, a, b):
         """Whether control leaving at ``a`` and at ``b`` goes to the same place:
         one may be the start of an inlined copy of a finally body, the other
-        its end (where a walk that falls into the copy stops)."""
+        its end (where a walk that falls into the copy stops). Two copies of
+        one finally body that never completes are one place: the end of its
+        try body."""
+        dead = self.dead_end_copies
+        if a in dead and b in dead and dead[a] == dead[b]:
+            return True
         return self.past_finally_copies(a) == self.past_finally_copies(b)
 
     def program_handler(self, target):
