@@ -201,6 +201,39 @@ def try_except_else_with_raising_finally(a, log):
         raise KeyError(len(log))
 
 
+# 3.11+: ``return`` in an except clause inside nested with statements: the
+# exits are called on the way out, outside the inner with's range
+def with_try_except_returns_else(a, log):
+    with CM(log, 1), CM(log, 2):
+        try:
+            if a:
+                log.append(0)
+            if a > 1:
+                raise ValueError
+        except ValueError as e1:
+            return 0
+        else:
+            log.append(1)
+    return log
+
+
+# 3.11+: ``return`` in an inner except clause, through the inner finally's
+# copy and the outer clause's clearing of its ``as`` name
+def inner_except_returns_through_finally(a, log):
+    try:
+        log.append(0)
+        if a:
+            raise KeyError
+    except Exception as e1:
+        try:
+            log.append(len(log) // (a - 1))
+        except ZeroDivisionError as e2:
+            return a
+        finally:
+            log.append(1)
+    return log
+
+
 ARGS_AL = [(0, []), (1, []), (2, [])]
 
 CASES = [
@@ -218,5 +251,7 @@ CASES = [
     (nested_with_if_continues, ARGS_AL),
     (async_nested_with_if_returns, ARGS_AL),
     (try_except_else_with_raising_finally, ARGS_AL),
+    (with_try_except_returns_else, ARGS_AL),
+    (inner_except_returns_through_finally, ARGS_AL),
     (with_raises_in_if_then_elif, [(0, 0, []), (0, 1, []), (2, 1, []), (3, 0, [])]),
 ]

@@ -801,8 +801,9 @@ class LegacyBlocks:
         seq = self.instrs[H:end]
         if seq and seq[-1].op == "RERAISE" and not self._legacy_reached(end - 1):
             seq = seq[:-1]  # (3.9 keeps the unreachable re-raise)
-        if not seq or any(x.op == "RERAISE" for x in seq):
-            return None
+        if not seq or any(x.op == "RERAISE" or x.target is not None and not H <= x.target < end
+                          and self._legacy_reached(x.index) for x in seq):
+            return None  # (a ``break``/``continue`` in the finally body goes on elsewhere)
         # (the unwinding before a ``return`` in an else branch is a jump target)
         patterns = [self._legacy_copy_pattern(seq, H, (), at_targets) for at_targets in (False, True)]
         starts = set()

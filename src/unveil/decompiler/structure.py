@@ -509,12 +509,19 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             self.instrs[p.end - 1].op in CONDITIONAL_JUMPS and self.instrs[p.end - 1].target == b.start
             for p in b.preds))
 
-    def returns_at(self, index):
-        """Whether the code at ``index`` only shuffles the stack and returns."""
+    def returns_at(self, index, name_cleanups=False):
+        """Whether the code at ``index`` only shuffles the stack and returns
+        (with ``name_cleanups``, also clears ``except ... as`` names)."""
+        ins = self.instrs
         while index < self.n:
-            op = self.instrs[index].op
+            op = ins[index].op
             if op == "RETURN_VALUE":
                 return True
+            if (name_cleanups and index + 2 < self.n and (op, ins[index].arg) == ("LOAD_CONST", None)
+                    and ins[index + 1].op.startswith("STORE_") and ins[index + 2].op.startswith("DELETE_")
+                    and ins[index + 1].arg == ins[index + 2].arg):
+                index += 3
+                continue
             if op not in ("SWAP", "POP_TOP", "POP_EXCEPT"):
                 return False
             index += 1
@@ -1195,8 +1202,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         inner body's range, the outer ones outside it."""
         if exit_.kind != "leave" or not isinstance(start, int) or not self.with_exit_call_at(exit_.target, frame):
             return exit_
-        b = self.cfg.at(start)
-        if b is None or not self.dominated_by(b)(self.cfg.containing(exit_.target).start):
+        b = self.cfg.containing(start)
+        if not self.dominated_by(b)(self.cfg.containing(exit_.target).start):
             return exit_
         return self.walk(exit_.target, frame, self.dominated_by(b), loop)
 
@@ -1988,7 +1995,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         # cleanup that covers it (its branches may end in RERAISEs of their own)
         cleanup = self.cfg.at(H).handler
         # no RERAISE before the cleanup: every path of the body raises or returns
-        never_completes = cleanup is not None and H < cleanup < k
+        never_completes = cleanup is not None and H < cleanup < k and not any(
+            x.target is not None and not H <= x.target < cleanup for x in self.instrs[H:cleanup])
+        # (a ``break``/``continue`` in the finally body jumps out: it goes on elsewhere)
         if never_completes:
             k = cleanup
         elif cleanup is not None and cleanup > k and all(
@@ -2119,7 +2128,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             dom = self.dominated_by(self.cfg.containing(k))
             ends = self.clause_ends(k, H)
             ex = self.walk_dominated(k, cf, lambda i: region(i) and i not in ends, loop)
-            if ex.kind == "leave" and cf.stack and self.returns_at(ex.target):
+            if ex.kind == "leave" and cf.stack and self.returns_at(ex.target, name_cleanups=True):
                 # ``return value`` out of the clause after an inlined finally
                 ex = self.walk(ex.target, cf, lambda i: True, loop)
             elif ex.kind == "leave" and ex.target not in ends and self.clause_tail_returns(ex.target, dom):
@@ -2127,6 +2136,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 # enclosing finally: the rest of the clause follows the
                 # finally's inlined copy, outside its protected range
                 ex = self.walk(ex.target, cf, lambda i: True, loop)
+            ex = self.through_with_exits(k, ex, cf, loop)  # (``return`` in nested with statements)
             body = strip_name_cleanup(cf.stmts, name)
             if ex.kind == "leave":
                 exits.add(ex.target)
@@ -2378,6 +2388,9 @@ def strip_name_cleanup(stmts, name):
             sub = getattr(s, field, None)
             if isinstance(sub, list):
                 setattr(s, field, strip_name_cleanup(sub, name))
+        for h in getattr(s, "handlers", None) or ():
+            # (a ``return`` in an inner clause clears the outer clause's name too)
+            h.body = strip_name_cleanup(h.body, name) or [ast.Pass()]
         out.append(s)
         k += 1
     return out
