@@ -234,6 +234,46 @@ def inner_except_returns_through_finally(a, log):
     return log
 
 
+# 3.12+: a comprehension inlined in a finally body: its own cleanup's
+# re-raise is part of every copy; an async for in a finally body ends where
+# StopAsyncIteration is caught, and its throw cleanup is laid out elsewhere
+def comprehension_in_finally(a, log):
+    try:
+        log.append(1)
+        if a > 1:
+            raise ValueError
+    finally:
+        log.append(0)
+        s0 = {p * 2 for p in range(a)}
+    return s0
+
+
+class ARange:
+    def __init__(self, n):
+        self.i, self.n = 0, n
+
+    def __aiter__(self):
+        return self
+
+    async def __anext__(self):
+        await asyncio.sleep(0)
+        if self.i >= self.n:
+            raise StopAsyncIteration
+        self.i += 1
+        return self.i
+
+
+async def async_for_in_finally(a, log):
+    try:
+        log.append(0)
+        if a > 1:
+            raise ValueError
+    finally:
+        async for i in ARange(a):
+            log.append(i)
+    return log
+
+
 ARGS_AL = [(0, []), (1, []), (2, [])]
 
 CASES = [
@@ -253,5 +293,7 @@ CASES = [
     (try_except_else_with_raising_finally, ARGS_AL),
     (with_try_except_returns_else, ARGS_AL),
     (inner_except_returns_through_finally, ARGS_AL),
+    (comprehension_in_finally, ARGS_AL),
+    (async_for_in_finally, ARGS_AL),
     (with_raises_in_if_then_elif, [(0, 0, []), (0, 1, []), (2, 1, []), (3, 0, [])]),
 ]

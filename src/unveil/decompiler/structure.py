@@ -2043,7 +2043,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                         p += len(drop)
                     break
             else:
-                if (pattern[k].op, pattern[k].arg) == ("RERAISE", 0):
+                if (pattern[k].op, pattern[k].arg) == ("RERAISE", 0) and not self.only_raised_into(pattern[k].index):
                     # the exceptional copy completes here; the inlined one
                     # jumps on (or falls, at its end) to the code after the try
                     at[pattern[k].index] = p
@@ -2058,6 +2058,10 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                         p += 1
                     k += 1
                     continue
+                if p < self.n and self.instrs[p].op == "CLEANUP_THROW":
+                    # (left out of the pattern; 3.12+ places it after the loop that
+                    # an inlined copy's ``async for`` ends with, with a jump back)
+                    p += 2 if p + 1 < self.n and self.instrs[p + 1].op == "JUMP" else 1
                 if p >= self.n or key(self.instrs[p]) != key(pattern[k]):
                     return None
                 at[pattern[k].index] = p
@@ -2080,6 +2084,17 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if len(places) > 1:
             return None
         return min(goes_on.values()) if goes_on else p
+
+    def only_raised_into(self, index):
+        """Whether only exceptions reach the block holding ``index`` (the
+        handler of a statement inside a finally body, such as a 3.12+
+        inlined comprehension's cleanup): its RERAISE is in every copy."""
+        b = self.cfg.containing(index)
+        while b.start > 0 and not b.exc_preds and len(b.preds) == 1 and b.preds[0].end == b.start:
+            b = b.preds[0]  # (a block it only falls from)
+        # (an ``async for`` ends where StopAsyncIteration is caught: END_ASYNC_FOR)
+        return (bool(b.exc_preds) and not b.preds and self.instrs[b.start].op != "END_ASYNC_FOR"
+                and self.instrs[b.start].op != "PUSH_EXC_INFO")  # (the finally body's own start)
 
     def except_clauses(self, H, frame, depth, region, loop):
         """The except clauses of the handler at ``H`` and where they go."""
