@@ -274,6 +274,36 @@ async def async_for_in_finally(a, log):
     return log
 
 
+# ``y or <true constant>`` / ``y and <false constant>`` as a link of a test:
+# the compiler folds the constant into a jump, so both ways out of ``y``'s
+# test go to one place
+def while_test_or_true_constant(a, log):
+    n = 0
+    while n < 3 and (log.append(n) or 4):
+        n += 1
+        if n == a:
+            break
+    return n, log
+
+
+def if_test_and_false_constant(a, log):
+    if a > 1 or (log.append(3) and 0):
+        log.append(1)
+    else:
+        log.append(2)
+    return log
+
+
+def if_test_or_true_constant_or(a, log):
+    if a >= 1 and (log.append(a) or 1) or a < -5:
+        log.append(1)
+        if a:
+            pass
+    else:
+        log.append(2)
+    return log
+
+
 ARGS_AL = [(0, []), (1, []), (2, [])]
 
 CASES = [
@@ -295,5 +325,8 @@ CASES = [
     (inner_except_returns_through_finally, ARGS_AL),
     (comprehension_in_finally, ARGS_AL),
     (async_for_in_finally, ARGS_AL),
+    (while_test_or_true_constant, ARGS_AL),
+    (if_test_and_false_constant, ARGS_AL),
+    (if_test_or_true_constant_or, ARGS_AL),
     (with_raises_in_if_then_elif, [(0, 0, []), (0, 1, []), (2, 1, []), (3, 0, [])]),
 ]

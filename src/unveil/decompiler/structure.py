@@ -805,6 +805,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 c.false if side == "true" else c.true, tuple)
             goes_to = lambda x: other == self.alias(x) or copies and self.same_code(other_at, x)
             true, false = stn, sfn
+            # (only a link right after ``c``: an ``elif x: pass`` is reached by a jump)
+            either = self.either_way(sub) if idx == c.blocks.end else None
             if side == "true":
                 if goes_to(sfn):
                     expr = chain_compare(c.expr, sub.expr) or bool_op(ast.And, c.expr, sub.expr)
@@ -815,6 +817,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                     true, false = sfn, stn
                 elif goes_to(stn):
                     expr = bool_op(ast.Or, negate(c.expr), sub.expr)
+                elif either:
+                    expr = bool_op(ast.And, c.expr, either)
+                    true, false = stn, other_at
                 else:
                     continue
             else:
@@ -825,6 +830,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                     true, false = sfn, stn
                 elif goes_to(sfn):
                     expr = bool_op(ast.And, negate(c.expr), sub.expr)
+                elif either:
+                    expr = bool_op(ast.Or, c.expr, self.either_way(sub, False))
+                    true, false = other_at, sfn
                 else:
                     continue
             c.expr = expr
@@ -833,6 +841,17 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             c.blocks = c_blocks | sub.blocks
             return True
         return False
+
+    def either_way(self, sub: Cond, truth=True):
+        """When both ways out of the condition ``sub`` go to one place, the
+        test as it was written: ``(y or <true>)`` (with ``truth``) or ``(y and
+        <false>)``, whose constant the compiler folds into a jump; else None."""
+        t, f = (x[1] if isinstance(x, tuple) else x for x in (sub.true, sub.false))
+        if isinstance(sub.true, tuple) or isinstance(sub.false, tuple) or not self.same_place(t, f):
+            return None
+        if truth:
+            return ast.BoolOp(op=ast.Or(), values=[sub.expr, E.const(True)])
+        return ast.BoolOp(op=ast.And(), values=[sub.expr, E.const(False)])
 
     def jump_over_cleanup(self, index, chain_blocks):
         """A chained comparison's true path jumps over the cleanup of its false
