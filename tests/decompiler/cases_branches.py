@@ -304,6 +304,32 @@ def if_test_or_true_constant_or(a, log):
     return log
 
 
+# 3.11+: a try/finally inside a finally body (bz2.BZ2File.close): in the
+# handler's copy the inner finally's copy jumps to the outer re-raise, past
+# the inner handler; the inlined copy goes on to the code after the statement
+class Box:
+    pass
+
+
+def nested_finally_in_finally(a, log):
+    box = Box()
+    box.mode, box.closefp = a, a > 1
+    try:
+        if box.mode == 1:
+            log.append(1)
+        elif box.mode == 2:
+            log.append(2)
+            box.closefp = None
+    finally:
+        try:
+            if box.closefp:
+                log.append(3)
+        finally:
+            box.fp = None
+            box.mode = 0
+    return log
+
+
 ARGS_AL = [(0, []), (1, []), (2, [])]
 
 CASES = [
@@ -328,5 +354,6 @@ CASES = [
     (while_test_or_true_constant, ARGS_AL),
     (if_test_and_false_constant, ARGS_AL),
     (if_test_or_true_constant_or, ARGS_AL),
+    (nested_finally_in_finally, ARGS_AL),
     (with_raises_in_if_then_elif, [(0, 0, []), (0, 1, []), (2, 1, []), (3, 0, [])]),
 ]

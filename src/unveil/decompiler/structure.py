@@ -2008,8 +2008,10 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             self.fail("finally body re-raises where no branch ends", H)
         # the copy's instructions, to find the copies inlined on other paths
         k = H + 1
-        while k < self.n and not (self.instrs[k].op == "RERAISE" and self.instrs[k].arg == 0):
-            k += 1
+        self._finally_at = H
+        while k < self.n and not (self.instrs[k].op == "RERAISE" and self.instrs[k].arg == 0
+                                  and not self.only_raised_into(k)):
+            k += 1  # (the re-raise of a handler inside the body is not its end)
         # the whole exceptional copy lies between PUSH_EXC_INFO and the
         # cleanup that covers it (its branches may end in RERAISEs of their own)
         cleanup = self.cfg.at(H).handler
@@ -2062,7 +2064,13 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                         p += len(drop)
                     break
             else:
-                if (pattern[k].op, pattern[k].arg) == ("RERAISE", 0) and not self.only_raised_into(pattern[k].index):
+                x = pattern[k]
+                completes = (x.op, x.arg) == ("RERAISE", 0) and not self.only_raised_into(x.index)
+                if (x.op == "JUMP" and self.instrs[x.target].op == "RERAISE" and self.instrs[x.target].arg == 0
+                        and not self.only_raised_into(x.target) and x.target > x.index
+                        and not (p < self.n and self.instrs[p].op == "JUMP")):
+                    completes = True  # (a jump there: an inner finally's copy ends the body)
+                if completes:
                     # the exceptional copy completes here; the inlined one
                     # jumps on (or falls, at its end) to the code after the try
                     at[pattern[k].index] = p
@@ -2104,16 +2112,18 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             return None
         return min(goes_on.values()) if goes_on else p
 
-    def only_raised_into(self, index):
+    def only_raised_into(self, index, H=None):
         """Whether only exceptions reach the block holding ``index`` (the
-        handler of a statement inside a finally body, such as a 3.12+
-        inlined comprehension's cleanup): its RERAISE is in every copy."""
+        handler of a statement inside the finally body at ``H``, such as a
+        3.12+ inlined comprehension's cleanup or an inner finally): its
+        RERAISE is in every copy of the body."""
+        H = self._finally_at if H is None else H
         b = self.cfg.containing(index)
         while b.start > 0 and not b.exc_preds and len(b.preds) == 1 and b.preds[0].end == b.start:
             b = b.preds[0]  # (a block it only falls from)
         # (an ``async for`` ends where StopAsyncIteration is caught: END_ASYNC_FOR)
         return (bool(b.exc_preds) and not b.preds and self.instrs[b.start].op != "END_ASYNC_FOR"
-                and self.instrs[b.start].op != "PUSH_EXC_INFO")  # (the finally body's own start)
+                and b.start != H)
 
     def except_clauses(self, H, frame, depth, region, loop):
         """The except clauses of the handler at ``H`` and where they go."""
