@@ -439,7 +439,8 @@ def strip_implicit_return(body):
         last.body = strip_implicit_return(last.body) or [ast.Pass()]
         last.orelse = strip_implicit_return(last.orelse)
     elif isinstance(last, TRY_STATEMENTS):
-        last.body = strip_implicit_return(last.body) or [ast.Pass()]
+        if not last.orelse:  # (else the body goes on in the else clause)
+            last.body = strip_implicit_return(last.body) or [ast.Pass()]
         last.orelse = strip_implicit_return(last.orelse)
         for h in last.handlers:
             h.body = strip_implicit_return(h.body) or [ast.Pass()]

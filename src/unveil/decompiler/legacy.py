@@ -70,6 +70,7 @@ class _Block:
         self.depth = depth
         self.normal = set()  # POP_BLOCK indices of the normal exit
         self.copies = {}  # 3.9/3.10 finally: copy start -> index after it
+        self.dead = frozenset()  # 3.9/3.10 finally: starts of copies that never complete
         self.inline_exit = False  # 3.9/3.10 with: __exit__ called inline
 
 
@@ -369,6 +370,14 @@ class LegacyBlocks:
             del st[pos]
             nxt = k
         elif blk.kind == "finally" and not self._lv38:
+            if p + 1 in blk.dead:
+                # the finally body's copy raises or returns: a value computed
+                # for a ``return`` is returned; otherwise the walk stops at the
+                # copy (the end of the try body, see Structurer._walk)
+                if len(frame.stack) > blk.depth:
+                    frame.emit(ast.Return(value=frame.pop_expr(ins)))
+                    return S.END
+                return p + 1
             if p + 1 not in blk.copies:
                 self.fail("copy of the finally body not found", p)
             nxt = blk.copies[p + 1]
@@ -751,11 +760,23 @@ class LegacyBlocks:
             fin = _structure().strip_tail_reraise(hf.stmts)
             if _structure().leaves_reraise(fin):
                 self.fail("finally body re-raises where no branch ends", H)
-            blk.copies = self._legacy_copies(blk, hdom, ends)
-            blk.normal = self._normal_exits(
-                blk, loop, lambda p: blk.copies.get(p + 1))
-            body, ex = self._legacy_body(blk, frame, region, loop,
-                                         {p + 1 for p in blk.normal})
+            # (3.9 leaves an unreachable jump to a re-raise after a raising branch)
+            never_completes = fex.kind == "end" or not self._legacy_reached(fex.target)
+            dead = self._legacy_dead_copies(blk, hdom) if never_completes else None
+            if dead is not None:
+                # every path of the finally body raises or returns: so does
+                # each inlined copy, where the body's exits end
+                blk.dead = frozenset(dead)
+                self.dead_end_copies.update(dict.fromkeys(dead, H))
+                body, ex = self._legacy_body(blk, frame, region, loop)
+                if ex.kind == "leave" and ex.target in dead:
+                    ex = _structure().END
+            else:
+                blk.copies = self._legacy_copies(blk, hdom, ends)
+                blk.normal = self._normal_exits(
+                    blk, loop, lambda p: blk.copies.get(p + 1))
+                body, ex = self._legacy_body(blk, frame, region, loop,
+                                             {p + 1 for p in blk.normal})
             follow = ex.target if ex.kind == "leave" else None
             if follow is not None and s < follow < H:
                 pass  # after the inlined copy: the code after the statement
@@ -768,6 +789,34 @@ class LegacyBlocks:
                            finalbody=node.finalbody)
         frame.emit(node)
         return self._legacy_continue(follow, frame, region, loop)
+
+    def _legacy_dead_copies(self, blk, hdom):
+        """3.9/3.10: the starts of the inlined copies of the finally body at
+        ``blk.handler`` when that body never completes (the handler's copy
+        raises or returns on every path, no RERAISE); one copy after each
+        POP_BLOCK of the body. None when the body may complete or a copy is
+        missing."""
+        H = blk.handler
+        end = max(b.end for b in self.cfg.dominated_blocks(self.cfg.at(H)) if hdom(b.start))
+        seq = self.instrs[H:end]
+        if seq and seq[-1].op == "RERAISE" and not self._legacy_reached(end - 1):
+            seq = seq[:-1]  # (3.9 keeps the unreachable re-raise)
+        if not seq or any(x.op == "RERAISE" or x.target is not None and not H <= x.target < end
+                          and self._legacy_reached(x.index) for x in seq):
+            return None  # (a ``break``/``continue`` in the finally body goes on elsewhere)
+        # (the unwinding before a ``return`` in an else branch is a jump target)
+        patterns = [self._legacy_copy_pattern(seq, H, (), at_targets) for at_targets in (False, True)]
+        starts = set()
+        for p in self._legacy_pops(blk):
+            if all(self._legacy_match(p + 1, pattern, True) is None for pattern in patterns):
+                return None
+            starts.add(p + 1)
+        return starts
+
+    def _legacy_reached(self, index):
+        """Whether the block at ``index`` is reachable from the entry."""
+        b = self.cfg.containing(index)
+        return self.cfg.dominates(b, b)  # (only reachable blocks are in the dominator tree)
 
     def _legacy_copies(self, blk, hdom, ends):
         """3.9/3.10: where the inlined copies of the finally body at
@@ -789,6 +838,19 @@ class LegacyBlocks:
         last_ends_body = not ends or end - 1 in ends
         if last_ends_body:
             seq = seq[:-1]
+        pattern = self._legacy_copy_pattern(seq, H, ends)
+        copies = {}
+        for p in self._legacy_pops(blk):
+            end = self._legacy_match(p + 1, pattern, last_ends_body)
+            if end is not None:
+                copies[p + 1] = self._legacy_past_dead_jump(p + 1, end)
+        return copies
+
+    def _legacy_copy_pattern(self, seq, H, ends, at_targets=False):
+        """The handler's copy ``seq`` (from ``H``) of a finally body as the
+        pattern its inlined copies match (see :meth:`_legacy_match`); with
+        ``at_targets``, exception unwinding is looked for at jump targets too."""
+        ins = self.instrs
         # an exit's unwinding is reached by falling, never by a jump (a
         # with's or an except clause's own POP_TOPs are jump targets)
         if not hasattr(self, "_ltargets"):
@@ -798,7 +860,7 @@ class LegacyBlocks:
         pattern = []
         j = 0
         while j < len(seq):
-            ops = [x.op for x in seq[j:j + 6]] if H + j not in targets else []
+            ops = [x.op for x in seq[j:j + 6]] if at_targets or H + j not in targets else []
             if ops[:4] == ["POP_TOP", "POP_TOP", "POP_TOP", "POP_EXCEPT"]:
                 j += 4
                 pattern.append(None)
@@ -814,12 +876,7 @@ class LegacyBlocks:
                 continue
             pattern.append(seq[j])
             j += 1
-        copies = {}
-        for p in self._legacy_pops(blk):
-            end = self._legacy_match(p + 1, pattern, last_ends_body)
-            if end is not None:
-                copies[p + 1] = self._legacy_past_dead_jump(p + 1, end)
-        return copies
+        return pattern
 
     def _legacy_past_dead_jump(self, start, end):
         """Where a finally body's copy from ``start`` to ``end`` goes on.

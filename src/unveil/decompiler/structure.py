@@ -257,6 +257,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         self.active_handlers = set()  # of the try statements met so far
         self.open_tries = set()  # of those being structured now
         self.finally_copies = {}  # start index -> index after the copy
+        self.dead_end_copies = {}  # start of a copy of a finally body that never completes -> handler
         self.active_latches = set()  # starts of the bottom tests of the loops being structured
         self._doms = {}
         self._reduced = {}  # see reduced_condition
@@ -312,6 +313,11 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 # any loop found: refuse rather than loop forever
                 self.fail("control flow returns to structured code", i if i < self.n else self.n - 1)
             seen.add(i)
+            if i in self.dead_end_copies:
+                # the inlined copy of a finally body that raises or returns:
+                # the try body ends here, whether by falling, ``break``,
+                # ``continue`` or ``return <constant>`` (the same bytecode)
+                return Exit("leave", i)
             # an inlined copy of a finally body we already decompiled
             past = self.past_finally_copies(i)
             if past != i and frame.stack and self.returns_at(past):
@@ -503,12 +509,19 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             self.instrs[p.end - 1].op in CONDITIONAL_JUMPS and self.instrs[p.end - 1].target == b.start
             for p in b.preds))
 
-    def returns_at(self, index):
-        """Whether the code at ``index`` only shuffles the stack and returns."""
+    def returns_at(self, index, name_cleanups=False):
+        """Whether the code at ``index`` only shuffles the stack and returns
+        (with ``name_cleanups``, also clears ``except ... as`` names)."""
+        ins = self.instrs
         while index < self.n:
-            op = self.instrs[index].op
+            op = ins[index].op
             if op == "RETURN_VALUE":
                 return True
+            if (name_cleanups and index + 2 < self.n and (op, ins[index].arg) == ("LOAD_CONST", None)
+                    and ins[index + 1].op.startswith("STORE_") and ins[index + 2].op.startswith("DELETE_")
+                    and ins[index + 1].arg == ins[index + 2].arg):
+                index += 3
+                continue
             if op not in ("SWAP", "POP_TOP", "POP_EXCEPT"):
                 return False
             index += 1
@@ -531,8 +544,13 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         """Whether the code at ``index`` runs straight (no jumps, no
         raise) to a ``return``."""
         k = index
-        while k < self.n and self.instrs[k].target is None and self.instrs[k].op not in (
-                "RETURN_VALUE", "RAISE_VARARGS", "RERAISE", "FOR_ITER", "YIELD_VALUE"):
+        while k < self.n:
+            if self.instrs[k].op == "GET_AWAITABLE" and self.await_end(k) is not None:
+                k = self.await_end(k)  # (an async with's exit call is awaited)
+                continue
+            if self.instrs[k].target is not None or self.instrs[k].op in (
+                    "RETURN_VALUE", "RAISE_VARARGS", "RERAISE", "FOR_ITER", "YIELD_VALUE"):
+                break
             k += 1
         return k < self.n and self.instrs[k].op == "RETURN_VALUE"
 
@@ -787,6 +805,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 c.false if side == "true" else c.true, tuple)
             goes_to = lambda x: other == self.alias(x) or copies and self.same_code(other_at, x)
             true, false = stn, sfn
+            # (only a link right after ``c``: an ``elif x: pass`` is reached by a jump)
+            either = self.either_way(sub) if idx == c.blocks.end else None
             if side == "true":
                 if goes_to(sfn):
                     expr = chain_compare(c.expr, sub.expr) or bool_op(ast.And, c.expr, sub.expr)
@@ -797,6 +817,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                     true, false = sfn, stn
                 elif goes_to(stn):
                     expr = bool_op(ast.Or, negate(c.expr), sub.expr)
+                elif either:
+                    expr = bool_op(ast.And, c.expr, either)
+                    true, false = stn, other_at
                 else:
                     continue
             else:
@@ -807,6 +830,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                     true, false = sfn, stn
                 elif goes_to(sfn):
                     expr = bool_op(ast.And, negate(c.expr), sub.expr)
+                elif either:
+                    expr = bool_op(ast.Or, c.expr, self.either_way(sub, False))
+                    true, false = other_at, sfn
                 else:
                     continue
             c.expr = expr
@@ -815,6 +841,17 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             c.blocks = c_blocks | sub.blocks
             return True
         return False
+
+    def either_way(self, sub: Cond, truth=True):
+        """When both ways out of the condition ``sub`` go to one place, the
+        test as it was written: ``(y or <true>)`` (with ``truth``) or ``(y and
+        <false>)``, whose constant the compiler folds into a jump; else None."""
+        t, f = (x[1] if isinstance(x, tuple) else x for x in (sub.true, sub.false))
+        if isinstance(sub.true, tuple) or isinstance(sub.false, tuple) or not self.same_place(t, f):
+            return None
+        if truth:
+            return ast.BoolOp(op=ast.Or(), values=[sub.expr, E.const(True)])
+        return ast.BoolOp(op=ast.And(), values=[sub.expr, E.const(False)])
 
     def jump_over_cleanup(self, index, chain_blocks):
         """A chained comparison's true path jumps over the cleanup of its false
@@ -939,7 +976,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             if f_exit.kind == "end" and self.returned_instead(other, t_exit.target):
                 frame.push(ast.IfExp(test=test, body=then.pop_expr(), orelse=live(other.stmts)[0].value))
                 return t_exit.target
-            if not self.runs_to_return(t_exit.target):
+            if not self.runs_to_return(t_exit.target) and t_exit.target not in self.dead_end_copies:
                 self.fail("conditional expression with unbalanced branches", self.cfg.at(t).start)
         if t_exit.kind == "leave" and len(then.stack) == depth + 1 and self.runs_to_return(t_exit.target):
             # ``return value`` in the branch, returned after the cleanup of an
@@ -949,6 +986,10 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             # ``return`` in an except clause's inner try: the clause's
             # POP_EXCEPT and the return lie outside the inner try
             t_exit = self.walk(t_exit.target, then, lambda i: True, loop)
+        t_exit = self.returned_into_dead_copy(t_exit, then, depth)
+        t_exit = self.through_with_exits(t, t_exit, then, loop)
+        t_exit = self.returned_before_dead_copy(t_exit, fl, then)
+        t_exit = self.broke_into_copy(t_exit, then, region, loop)
         if t_exit.kind == "leave" and self.same_place(t_exit.target, fl):
             # if without else
             if not same_stack(then.stack, frame.stack):
@@ -989,6 +1030,14 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             frame.emit(self.make_if(test, then.stmts, []))
             return self.transfer(fl, frame, region, loop) if not region(fl) else fl
         f_exit = self.walk_branch(fl, other, region, loop)
+        if (f_exit.kind == "leave" and not self.same_place(f_exit.target, t_exit.target)
+                and self.branch_returns_outside(fl, f_exit.target, assigned_names(other.stmts))):
+            # the else branch's ``return`` after an empty finally's (absent)
+            # inlined copy lies outside the try's protected range, as above
+            f_exit = self.walk(f_exit.target, other, lambda i: True, loop)
+        f_exit = self.returned_into_dead_copy(f_exit, other, depth)
+        f_exit = self.through_with_exits(fl, f_exit, other, loop)
+        f_exit = self.returned_before_dead_copy(f_exit, t_exit.target if t_exit.kind == "leave" else None, other)
         unchanged = same_stack(then.stack, frame.stack)  # then keep the frame's (see above)
         frame.emit(self.make_if(test, then.stmts, other.stmts))
         if f_exit.kind == "end":
@@ -1140,6 +1189,60 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         else:
             return END
         return self.transfer(target, frame, region, loop) if not region(target) else target
+
+    def broke_into_copy(self, exit_, frame, region, loop):
+        """``exit_``, or END after a ``break`` in ``frame`` when the branch
+        leaves the region into a copy of the code after the loop (3.10+
+        copies a small exit block into the ``break`` that jumps to it)."""
+        if (exit_.kind == "leave" and loop is not None and loop.break_target is not None
+                and exit_.target != loop.break_target and not region(exit_.target)
+                and COPIES_EXIT_BLOCKS and self.same_code(exit_.target, loop.break_target)):
+            frame.emit(ast.Break())
+            return END
+        return exit_
+
+    def returned_before_dead_copy(self, exit_, other, frame):
+        """``exit_``, or END after a bare ``return`` in ``frame`` when the
+        branch leaves into a copy of a finally body that never completes and
+        the other branch (which goes to ``other``) does not: a ``return``
+        there compiles to the copy alone, like the ``break``, ``continue``
+        or ``return <constant>`` it may have been (their jumps are dead)."""
+        if (exit_.kind == "leave" and exit_.target in self.dead_end_copies
+                and not (other is not None and self.same_place(exit_.target, other))):
+            frame.emit(ast.Return(value=None))
+            return END
+        return exit_
+
+    def through_with_exits(self, start, exit_, frame, loop):
+        """``exit_`` of the branch from ``start``, or where it ends when it
+        leaves into the ``__exit__`` call of an enclosing with statement that
+        only the branch reaches: a return/break/continue inside nested with
+        statements (3.11+) calls each exit in turn, the inner one inside the
+        inner body's range, the outer ones outside it."""
+        if exit_.kind != "leave" or not isinstance(start, int) or not self.with_exit_call_at(exit_.target, frame):
+            return exit_
+        b = self.cfg.containing(start)
+        if not self.dominated_by(b)(self.cfg.containing(exit_.target).start):
+            return exit_
+        return self.walk(exit_.target, frame, self.dominated_by(b), loop)
+
+    def with_exit_call_at(self, index, frame):
+        """Whether ``__exit__(None, None, None)`` of a with statement whose
+        exit is on ``frame``'s stack is called at ``index``."""
+        ins = self.instrs[index:index + 4]
+        return (len(ins) == 4 and all((x.op, x.arg) == ("LOAD_CONST", None) for x in ins[:3])
+                and ins[3].op == "CALL" and any(isinstance(v, V.WithExit) for v in frame.stack))
+
+    def returned_into_dead_copy(self, exit_, frame, depth):
+        """``exit_``, or END after emitting ``return <value>`` into ``frame``
+        when control leaves into a copy of a finally body that never
+        completes with one value more than ``depth`` on the stack: the value
+        a ``return`` computed before its finally runs (and raises)."""
+        if (exit_.kind == "leave" and exit_.target in self.dead_end_copies
+                and len(frame.stack) == depth + 1):
+            frame.emit(ast.Return(value=frame.pop_expr()))
+            return END
+        return exit_
 
     def returned_instead(self, branch, target):
         """3.8/3.9: whether ``branch``, a lone ``return <value>``, stands for
@@ -1764,6 +1867,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             # that uses it follows the protected range but belongs to the body
             ex = self.walk(ex.target, body, region, loop)
         self.keep_inside(body, frame)
+        ex = self.returned_into_dead_copy(ex, body, len(frame.stack))
+        if ex.kind == "leave" and any(x in self.dead_end_copies for x in (ex.target, self.thread(ex.target)[0])):
+            ex = END  # (into a copy of a finally body that raises or returns)
         if kind == "finally":
             node = ast.Try(body=body.stmts or [ast.Pass()], handlers=[], orelse=[],
                            finalbody=fin or [ast.Pass()])
@@ -1855,7 +1961,12 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
     def same_after_copies(self, a, b):
         """Whether control leaving at ``a`` and at ``b`` goes to the same place:
         one may be the start of an inlined copy of a finally body, the other
-        its end (where a walk that falls into the copy stops)."""
+        its end (where a walk that falls into the copy stops). Two copies of
+        one finally body that never completes are one place: the end of its
+        try body."""
+        dead = self.dead_end_copies
+        if a in dead and b in dead and dead[a] == dead[b]:
+            return True
         return self.past_finally_copies(a) == self.past_finally_copies(b)
 
     def program_handler(self, target):
@@ -1899,12 +2010,20 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             self.fail("finally body re-raises where no branch ends", H)
         # the copy's instructions, to find the copies inlined on other paths
         k = H + 1
-        while k < self.n and not (self.instrs[k].op == "RERAISE" and self.instrs[k].arg == 0):
-            k += 1
+        self._finally_at = H
+        while k < self.n and not (self.instrs[k].op == "RERAISE" and self.instrs[k].arg == 0
+                                  and not self.only_raised_into(k)):
+            k += 1  # (the re-raise of a handler inside the body is not its end)
         # the whole exceptional copy lies between PUSH_EXC_INFO and the
         # cleanup that covers it (its branches may end in RERAISEs of their own)
         cleanup = self.cfg.at(H).handler
-        if cleanup is not None and cleanup > k and all(
+        # no RERAISE before the cleanup: every path of the body raises or returns
+        never_completes = cleanup is not None and H < cleanup < k and not any(
+            x.target is not None and not H <= x.target < cleanup for x in self.instrs[H:cleanup])
+        # (a ``break``/``continue`` in the finally body jumps out: it goes on elsewhere)
+        if never_completes:
+            k = cleanup
+        elif cleanup is not None and cleanup > k and all(
                 self.instrs[j].op != "PUSH_EXC_INFO" for j in range(H + 1, cleanup)):
             k = cleanup
         pattern = [x for x in self.instrs[H + 1:k]
@@ -1914,7 +2033,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 if self.covered_by(p, H) or H <= p <= k:
                     continue
                 end = self.match_finally_copy(pattern, k, p)
-                if end is not None and end != p:
+                if end is not None and end != p and never_completes:
+                    self.dead_end_copies[p] = H
+                elif end is not None and end != p:
                     self.finally_copies[p] = end
                     self._reduced.clear()  # conditions read where copies end
         return stmts
@@ -1945,7 +2066,13 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                         p += len(drop)
                     break
             else:
-                if (pattern[k].op, pattern[k].arg) == ("RERAISE", 0):
+                x = pattern[k]
+                completes = (x.op, x.arg) == ("RERAISE", 0) and not self.only_raised_into(x.index)
+                if (x.op == "JUMP" and self.instrs[x.target].op == "RERAISE" and self.instrs[x.target].arg == 0
+                        and not self.only_raised_into(x.target) and x.target > x.index
+                        and not (p < self.n and self.instrs[p].op == "JUMP")):
+                    completes = True  # (a jump there: an inner finally's copy ends the body)
+                if completes:
                     # the exceptional copy completes here; the inlined one
                     # jumps on (or falls, at its end) to the code after the try
                     at[pattern[k].index] = p
@@ -1960,6 +2087,10 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                         p += 1
                     k += 1
                     continue
+                if p < self.n and self.instrs[p].op == "CLEANUP_THROW":
+                    # (left out of the pattern; 3.12+ places it after the loop that
+                    # an inlined copy's ``async for`` ends with, with a jump back)
+                    p += 2 if p + 1 < self.n and self.instrs[p + 1].op == "JUMP" else 1
                 if p >= self.n or key(self.instrs[p]) != key(pattern[k]):
                     return None
                 at[pattern[k].index] = p
@@ -1982,6 +2113,19 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if len(places) > 1:
             return None
         return min(goes_on.values()) if goes_on else p
+
+    def only_raised_into(self, index, H=None):
+        """Whether only exceptions reach the block holding ``index`` (the
+        handler of a statement inside the finally body at ``H``, such as a
+        3.12+ inlined comprehension's cleanup or an inner finally): its
+        RERAISE is in every copy of the body."""
+        H = self._finally_at if H is None else H
+        b = self.cfg.containing(index)
+        while b.start > 0 and not b.exc_preds and len(b.preds) == 1 and b.preds[0].end == b.start:
+            b = b.preds[0]  # (a block it only falls from)
+        # (an ``async for`` ends where StopAsyncIteration is caught: END_ASYNC_FOR)
+        return (bool(b.exc_preds) and not b.preds and self.instrs[b.start].op != "END_ASYNC_FOR"
+                and b.start != H)
 
     def except_clauses(self, H, frame, depth, region, loop):
         """The except clauses of the handler at ``H`` and where they go."""
@@ -2030,7 +2174,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             dom = self.dominated_by(self.cfg.containing(k))
             ends = self.clause_ends(k, H)
             ex = self.walk_dominated(k, cf, lambda i: region(i) and i not in ends, loop)
-            if ex.kind == "leave" and cf.stack and self.returns_at(ex.target):
+            if ex.kind == "leave" and cf.stack and self.returns_at(ex.target, name_cleanups=True):
                 # ``return value`` out of the clause after an inlined finally
                 ex = self.walk(ex.target, cf, lambda i: True, loop)
             elif ex.kind == "leave" and ex.target not in ends and self.clause_tail_returns(ex.target, dom):
@@ -2038,6 +2182,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 # enclosing finally: the rest of the clause follows the
                 # finally's inlined copy, outside its protected range
                 ex = self.walk(ex.target, cf, lambda i: True, loop)
+            ex = self.through_with_exits(k, ex, cf, loop)  # (``return`` in nested with statements)
             body = strip_name_cleanup(cf.stmts, name)
             if ex.kind == "leave":
                 exits.add(ex.target)
@@ -2140,7 +2285,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             after = self.after_suppressed(handler)
             if after is None:
                 return END
-            return self.transfer(after, frame, region, loop) if not region(after) else after
+            del frame.stack[-2:]  # (the pops before ``after`` drop the with's exit and enter)
+            return self.go_on(after, frame, region, loop)  # (after the pops: mid-block)
         # the normal exit: call __exit__(None, None, None) and drop the result
         frame.stack[:] = body.stack
         return ex.target
@@ -2307,6 +2453,9 @@ def strip_name_cleanup(stmts, name):
             sub = getattr(s, field, None)
             if isinstance(sub, list):
                 setattr(s, field, strip_name_cleanup(sub, name))
+        for h in getattr(s, "handlers", None) or ():
+            # (a ``return`` in an inner clause clears the outer clause's name too)
+            h.body = strip_name_cleanup(h.body, name) or [ast.Pass()]
         out.append(s)
         k += 1
     return out

@@ -1,0 +1,359 @@
+"""Differential cases for control-flow shapes the structurer used to refuse
+(bench/fuzz.py, issue 11): branches that end in return/raise on one side,
+finally bodies that never complete, with blocks whose body raises."""
+import asyncio
+
+
+class CM:
+    """Records enter/exit into ``log``; suppresses every exception when
+    ``suppress``."""
+
+    def __init__(self, log, tag, suppress=False):
+        self.log, self.tag, self.suppress = log, tag, suppress
+
+    def __enter__(self):
+        self.log.append(("enter", self.tag))
+        return self.tag
+
+    def __exit__(self, t, v, tb):
+        self.log.append(("exit", self.tag, t.__name__ if t else None))
+        return self.suppress
+
+
+# 3.11+: the else branch's ``return`` after an empty finally lies outside the
+# try's protected range (the then branch jumps to the finally's inlined copy)
+def else_returns_in_try_finally(a, log):
+    try:
+        if a:
+            pass
+        else:
+            log.append(1)
+            return
+    finally:
+        pass
+    log.append(2)
+    return log
+
+
+def else_returns_in_try_finally_with_body(a, log):
+    try:
+        if a:
+            log.append(0)
+        else:
+            log.append(1)
+            return 7
+    finally:
+        log.append(3)
+    log.append(2)
+    return log
+
+
+# 3.11+: a finally body that always raises: its inlined copy never completes
+def finally_always_raises(a, log):
+    try:
+        log.append(1)
+        if a:
+            raise ValueError
+    finally:
+        raise KeyError
+
+
+def finally_always_raises_after_except(a, log):
+    try:
+        log.append(1)
+        if a:
+            raise ValueError
+    except ValueError:
+        log.append(2)
+    finally:
+        raise KeyError(len(log))
+
+
+# every exit of the try body (fall, break, continue, return) runs a copy of a
+# finally body that never completes: the copies are one place (3.9+)
+def return_value_into_raising_finally(a, log):
+    try:
+        if a:
+            return log.append(a)
+        log.append(0)
+    finally:
+        raise KeyError(len(log))
+
+
+def break_into_finally_that_raises_or_returns(a, log):
+    for i in range(3):
+        try:
+            if i == a:
+                break
+            log.append(i)
+        finally:
+            if a > 1:
+                raise KeyError(i)
+            return log
+
+
+def continue_into_finally_that_returns(a, log):
+    for i in range(3):
+        try:
+            if i == a:
+                continue
+            log.append(i)
+        finally:
+            return i
+
+
+def finally_raises_or_returns(a, log):
+    try:
+        log.append(a)
+    finally:
+        if a:
+            raise ValueError
+        else:
+            return 3
+
+
+# 3.11+: a with block whose body raises, inside an if: the code after the
+# with (reached when __exit__ suppresses) starts mid-block
+def with_raises_in_if_then_elif(a, b, log):
+    if b:
+        with CM(log, 1, suppress=a > 1):
+            raise KeyError
+        log.append(5)
+    elif 2 >= a:
+        pass
+    return log
+
+
+class ACM(CM):
+    async def __aenter__(self):
+        await asyncio.sleep(0)
+        return self.__enter__()
+
+    async def __aexit__(self, t, v, tb):
+        await asyncio.sleep(0)
+        return self.__exit__(t, v, tb)
+
+
+# 3.11+: ``return <value>`` in an async with: the value is returned after the
+# awaited exit call, outside the with body's range
+async def async_with_if_returns_value(a, log):
+    async with ACM(log, 1) as v:
+        if a:
+            return [3, v]
+    log.append(2)
+
+
+# 3.11+: return/break/continue inside nested with statements: the outer
+# exits are called outside the inner body's range, in the branch
+def nested_with_if_returns(a, log):
+    with CM(log, 1):
+        with CM(log, 2) as v:
+            if a:
+                return v
+            log.append(3)
+        log.append(4)
+    return log
+
+
+def nested_with_if_breaks(a, log):
+    n = 0
+    while n < 4:
+        n += 1
+        with CM(log, 1) as v1, CM(log, 2):
+            if a == n:
+                break
+            log.append(n)
+    return log
+
+
+def nested_with_if_continues(a, log):
+    for i in range(3):
+        with CM(log, 1):
+            with CM(log, 2):
+                if i == a:
+                    continue
+                log.append(i)
+        log.append(-i)
+    return log
+
+
+async def async_nested_with_if_returns(a, log):
+    with CM(log, 1):
+        async with ACM(log, 2):
+            if a:
+                return
+            log.append(3)
+    log.append(4)
+
+
+# a try/except/else whose body returns in a branch, under a finally that
+# raises: the ``return`` stays (it is no tail of the function: the else
+# clause follows the body)
+def try_except_else_with_raising_finally(a, log):
+    try:
+        if a:
+            return
+    except TypeError:
+        return
+    else:
+        log.append(1)
+    finally:
+        raise KeyError(len(log))
+
+
+# 3.11+: ``return`` in an except clause inside nested with statements: the
+# exits are called on the way out, outside the inner with's range
+def with_try_except_returns_else(a, log):
+    with CM(log, 1), CM(log, 2):
+        try:
+            if a:
+                log.append(0)
+            if a > 1:
+                raise ValueError
+        except ValueError as e1:
+            return 0
+        else:
+            log.append(1)
+    return log
+
+
+# 3.11+: ``return`` in an inner except clause, through the inner finally's
+# copy and the outer clause's clearing of its ``as`` name
+def inner_except_returns_through_finally(a, log):
+    try:
+        log.append(0)
+        if a:
+            raise KeyError
+    except Exception as e1:
+        try:
+            log.append(len(log) // (a - 1))
+        except ZeroDivisionError as e2:
+            return a
+        finally:
+            log.append(1)
+    return log
+
+
+# 3.12+: a comprehension inlined in a finally body: its own cleanup's
+# re-raise is part of every copy; an async for in a finally body ends where
+# StopAsyncIteration is caught, and its throw cleanup is laid out elsewhere
+def comprehension_in_finally(a, log):
+    try:
+        log.append(1)
+        if a > 1:
+            raise ValueError
+    finally:
+        log.append(0)
+        s0 = {p * 2 for p in range(a)}
+    return s0
+
+
+class ARange:
+    def __init__(self, n):
+        self.i, self.n = 0, n
+
+    def __aiter__(self):
+        return self
+
+    async def __anext__(self):
+        await asyncio.sleep(0)
+        if self.i >= self.n:
+            raise StopAsyncIteration
+        self.i += 1
+        return self.i
+
+
+async def async_for_in_finally(a, log):
+    try:
+        log.append(0)
+        if a > 1:
+            raise ValueError
+    finally:
+        async for i in ARange(a):
+            log.append(i)
+    return log
+
+
+# ``y or <true constant>`` / ``y and <false constant>`` as a link of a test:
+# the compiler folds the constant into a jump, so both ways out of ``y``'s
+# test go to one place
+def while_test_or_true_constant(a, log):
+    n = 0
+    while n < 3 and (log.append(n) or 4):
+        n += 1
+        if n == a:
+            break
+    return n, log
+
+
+def if_test_and_false_constant(a, log):
+    if a > 1 or (log.append(3) and 0):
+        log.append(1)
+    else:
+        log.append(2)
+    return log
+
+
+def if_test_or_true_constant_or(a, log):
+    if a >= 1 and (log.append(a) or 1) or a < -5:
+        log.append(1)
+        if a:
+            pass
+    else:
+        log.append(2)
+    return log
+
+
+# 3.11+: a try/finally inside a finally body (bz2.BZ2File.close): in the
+# handler's copy the inner finally's copy jumps to the outer re-raise, past
+# the inner handler; the inlined copy goes on to the code after the statement
+class Box:
+    pass
+
+
+def nested_finally_in_finally(a, log):
+    box = Box()
+    box.mode, box.closefp = a, a > 1
+    try:
+        if box.mode == 1:
+            log.append(1)
+        elif box.mode == 2:
+            log.append(2)
+            box.closefp = None
+    finally:
+        try:
+            if box.closefp:
+                log.append(3)
+        finally:
+            box.fp = None
+            box.mode = 0
+    return log
+
+
+ARGS_AL = [(0, []), (1, []), (2, [])]
+
+CASES = [
+    (else_returns_in_try_finally, ARGS_AL),
+    (else_returns_in_try_finally_with_body, ARGS_AL),
+    (finally_always_raises, ARGS_AL),
+    (finally_always_raises_after_except, ARGS_AL),
+    (return_value_into_raising_finally, ARGS_AL),
+    (break_into_finally_that_raises_or_returns, ARGS_AL),
+    (continue_into_finally_that_returns, ARGS_AL),
+    (finally_raises_or_returns, ARGS_AL),
+    (async_with_if_returns_value, ARGS_AL),
+    (nested_with_if_returns, ARGS_AL),
+    (nested_with_if_breaks, ARGS_AL),
+    (nested_with_if_continues, ARGS_AL),
+    (async_nested_with_if_returns, ARGS_AL),
+    (try_except_else_with_raising_finally, ARGS_AL),
+    (with_try_except_returns_else, ARGS_AL),
+    (inner_except_returns_through_finally, ARGS_AL),
+    (comprehension_in_finally, ARGS_AL),
+    (async_for_in_finally, ARGS_AL),
+    (while_test_or_true_constant, ARGS_AL),
+    (if_test_and_false_constant, ARGS_AL),
+    (if_test_or_true_constant_or, ARGS_AL),
+    (nested_finally_in_finally, ARGS_AL),
+    (with_raises_in_if_then_elif, [(0, 0, []), (0, 1, []), (2, 1, []), (3, 0, [])]),
+]
