@@ -14,7 +14,7 @@ def _live(stmts):
 
 
 def tidy(stmts):
-    stmts = [as_try_star(s) for s in _live(stmts)]
+    stmts = [_assert_for_raise(as_try_star(s)) for s in _live(stmts)]
     for s in stmts:
         for field in ("body", "orelse", "finalbody"):
             sub = getattr(s, field, None)
@@ -28,6 +28,22 @@ def tidy(stmts):
         for c in getattr(s, "cases", []) or []:
             c.body = tidy(c.body) or [ast.Pass()]
     return stmts
+
+
+def _assert_for_raise(stmt):
+    """``assert False`` for the ``raise AssertionError`` of an ``assert`` whose test the
+    compiler folded away (``assert 0``): ``LOAD_ASSERTION_ERROR`` does not read the global
+    ``AssertionError``, which the code may rebind."""
+    if not isinstance(stmt, ast.Raise) or stmt.cause is not None:
+        return stmt
+    exc = stmt.exc
+    call = isinstance(exc, ast.Call)
+    if not getattr(exc.func if call else exc, "_assertion", False):
+        return stmt
+    if call and (len(exc.args) != 1 or exc.keywords or isinstance(exc.args[0], ast.Starred)):
+        return stmt
+    return ast.copy_location(ast.Assert(test=ast.Constant(value=False), msg=exc.args[0] if call else None),
+                             stmt)
 
 
 def check_evaluated_once(stmts, name):
