@@ -11,6 +11,8 @@ from unveil.decompiler.validate import NotEquivalent, check
 def code_of(src):
     namespace = {}
     exec(compile(src, "<validate test>", "exec"), namespace)
+    if "make" in namespace:  # f inside make: a closure
+        return namespace["make"]().__code__
     fn = next(v for k, v in namespace.items() if k == "f")
     return fn.__code__
 
@@ -26,6 +28,21 @@ SAME = {
                                   "def f(a):\n    return g(a, 1)\n"),
     "conditional expression": ("def f(a, b, c):\n    return b if a else c\n",
                                "def f(a, b, c):\n    if a:\n        return b\n    return c\n"),
+    # cells: read and written like locals while no other code holds them
+    "a cell only dead code captures": ("def f(a):\n    x = g(a)\n    return x\n    return lambda: x\n",
+                                       "def f(a):\n    x = g(a)\n    return x\n"),
+    "cell stores before the closure is made, reordered": (
+        "def f(a):\n    x = 1\n    y = g(a)\n    return lambda: x + y\n",
+        "def f(a):\n    y = g(a)\n    x = 1\n    return lambda: x + y\n"),
+    "a cell read twice before the closure is made": (
+        "def f(a, b):\n    x = a < b < 3\n    return x, lambda: b\n",
+        "def f(a, b):\n    x = a < b and b < 3\n    return x, lambda: b\n"),
+    "a cell's store and a global load commute": (
+        "def f(a):\n    a = 1\n    x = G\n    return x, lambda: a\n",
+        "def f(a):\n    x = G\n    a = 1\n    return x, lambda: a\n"),
+    "a closure's cell its code never reads": (
+        "def f(a):\n    x = a\n    def h():\n        if 0:\n            return x\n        return 1\n    return h\n",
+        "def f(a):\n    x = a\n    def h():\n        return 1\n    return h\n"),
 }
 
 DIFFERENT = {
@@ -49,6 +66,23 @@ DIFFERENT = {
     "identity of a list": ("def f(a):\n    x = [a]\n    if x is a:\n        return 1\n    return x\n",
                            "def f(a):\n    x = [a]\n    if x is a:\n        return x\n    return 1\n"),
     "list contents": ("def f(a, b):\n    return g([a, b])\n", "def f(a, b):\n    return g([b, a])\n"),
+    "a held cell's store moved past a call": (
+        "def f(a):\n    h = lambda: a\n    a = 1\n    g(h)\n    return h\n",
+        "def f(a):\n    h = lambda: a\n    g(h)\n    a = 1\n    return h\n"),
+    "a held cell's read moved past a call": (
+        "def f(a):\n    h = lambda: a\n    x = a\n    g(h)\n    return x\n",
+        "def f(a):\n    h = lambda: a\n    g(h)\n    return a\n"),
+    "a held cell read twice across a comparison": (
+        "def f(a, b):\n    h = lambda: b\n    return a < b < 3, h\n",
+        "def f(a, b):\n    h = lambda: b\n    return a < b and b < 3, h\n"),
+    "a store only the closure sees": ("def f(a):\n    h = lambda: a\n    a = 1\n    return h\n",
+                                      "def f(a):\n    h = lambda: a\n    return h\n"),
+    "a free variable read across a call": (
+        "def make():\n    v = 0\n    def f(a):\n        x = v\n        g(a)\n        return x\n    return f\n",
+        "def make():\n    v = 0\n    def f(a):\n        g(a)\n        return v\n    return f\n"),
+    "a free variable's store moved past a global load": (
+        "def make():\n    v = 0\n    def f(a):\n        nonlocal v\n        v = a\n        return G\n    return f\n",
+        "def make():\n    v = 0\n    def f(a):\n        nonlocal v\n        t = G\n        v = a\n        return t\n    return f\n"),
     "loop that never ends": ("def f(n):\n    while n:\n        n = g(n)\n    return n\n",
                              "def f(n):\n    while n:\n        g(n)\n    return n\n"),
 }

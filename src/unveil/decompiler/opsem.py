@@ -34,7 +34,10 @@ _COND = {
     "JUMP_IF_TRUE_OR_POP": "true_or_pop", "JUMP_IF_FALSE_OR_POP": "false_or_pop",
 }
 _NOPS = {"NOP", "RESUME", "CACHE", "EXTENDED_ARG", "PRECALL", "KW_NAMES", "COPY_FREE_VARS",
-         "GEN_START", "NOT_TAKEN", "MAKE_CELL"}
+         "GEN_START", "NOT_TAKEN"}
+# the frame's cells: modelled like locals by the validator until a closure holds them
+_CELL_OPS = {"LOAD_DEREF": "load_deref", "STORE_DEREF": "store_deref",
+             "DELETE_DEREF": "delete_deref", "MAKE_CELL": "make_cell"}
 # pure pops: END_FOR is only reached as FOR_ITER's target (3.12+), where it drops
 # the exhausted iterator and the value slot
 _PURE_POP = {"POP_TOP": 1}
@@ -213,6 +216,8 @@ def _read_one(ins, index, cells, kw_names) -> Op:
     name = ins.opname
     if name in _NOPS:
         return Op("nop")
+    if name in _CELL_OPS:
+        return Op(_CELL_OPS[name], ins.argval)
     if name == "LOAD_FAST" and PY >= (3, 13) and ins.argval in cells:
         return Op("closure", ins.argval)  # 3.13 loads a cell for a closure with LOAD_FAST
     if name == "LOAD_FAST" and PY >= (3, 12):
@@ -336,6 +341,14 @@ def _read_one(ins, index, cells, kw_names) -> Op:
         bool_result = name == "COMPARE_OP" and str(ins.argval).startswith("bool(")
         return Op("event", key=key, pops=pops, pushes=pushes, bool_result=bool_result)
     return Op("unsupported", name)
+
+
+def cell_event(op: Op) -> Op:
+    """A cell operation read as an event on the cell (for a cell the validator does not
+    model: one the code makes anew in its body, 3.12+ comprehensions)."""
+    name = {v: k for k, v in _CELL_OPS.items()}[op.kind]
+    pops, pushes = _EVENTS_FIXED[name]
+    return Op("event", key=(name, op.arg, pops, pushes), pops=pops, pushes=pushes)
 
 
 class _Null:

@@ -29,6 +29,17 @@ Two levels:
    until nothing changes. A join only forgets facts, so the proof stays sound; it
    terminates because facts can only be forgotten finitely often.
 
+   CELLS. A cell is read and written like a local while no other code holds it.
+   Once a closure holding it has been made (``escaped``), other code may read or
+   change it, but only while an event runs code other than the interpreter's
+   (:func:`runs_code`: a call, an operator, a suspended ``yield``; not a global's
+   load or making a function): such an event also reads every held cell this frame
+   wrote since the last one (both sides must have written the same), and afterwards
+   each held cell holds a fresh value shared by both sides (:func:`world_value`).
+   A frame's writes to held cells are compared again where it returns or raises.
+   A cell a closure's code never reads is not part of the closure (the compiler
+   keeps cells for references it then optimized away).
+
 What the model trusts: locals are private to the frame (a call that reads its
 caller's frame -- ``locals()``, ``vars()``, ``dir()``, ``eval``/``exec`` without
 namespaces, zero-argument ``super()`` -- is given the whole frame as input); an
@@ -44,7 +55,7 @@ import heapq
 import types
 from typing import Dict, List, Optional, Tuple
 
-from .opsem import BLOCK_STACK, NULL, PY, read_ops
+from .opsem import BLOCK_STACK, NULL, PY, Op, cell_event, read_ops
 
 UNBOUND = ("unbound",)
 NONE = ("c", "NoneType", "None")
@@ -117,11 +128,12 @@ def unpart(v):
 
 class Side:
     """One code object's symbolic state: program point, value stack, locals,
-    block stack (<=3.10), the exception being handled, and the lists it built."""
+    block stack (<=3.10), the exception being handled, the lists it built, and
+    its cells (which of them other code may hold: ``escaped``)."""
 
-    __slots__ = ("prog", "pc", "stack", "env", "blocks", "exc", "lists")
+    __slots__ = ("prog", "pc", "stack", "env", "blocks", "exc", "lists", "cells", "escaped")
 
-    def __init__(self, prog, pc, stack, env, blocks, exc, lists=None):
+    def __init__(self, prog, pc, stack, env, blocks, exc, lists=None, cells=None, escaped=frozenset()):
         self.prog = prog
         self.pc = pc
         self.stack = stack
@@ -131,10 +143,13 @@ class Side:
         # lists the code built that nothing outside the frame has seen yet: their
         # items are known (("L", id) values refer to them); see escape()
         self.lists = lists if lists is not None else {}
+        # the cells, by name: read and written like locals; see CELLS in the docstring
+        self.cells = cells if cells is not None else {}
+        self.escaped = escaped
 
     def copy(self):
         return Side(self.prog, self.pc, list(self.stack), dict(self.env), self.blocks, self.exc,
-                    {k: list(v) for k, v in self.lists.items()})
+                    {k: list(v) for k, v in self.lists.items()}, dict(self.cells), self.escaped)
 
     def pop(self, n=1):
         if n > len(self.stack):
@@ -159,6 +174,8 @@ class Program:
         self.fixed_global = fixed_global or dynamo_global
         self.name = code.co_qualname if hasattr(code, "co_qualname") else code.co_name
         self.ops = read_ops(code)
+        self.cellnames, self.freevars = _model_cells(self)
+        self.functions: Dict[tuple, tuple] = {}  # 3.13: a function made -> its code value
         self.codes: List[types.CodeType] = []
         self.prefix = qualname_prefix
         #: 3.11+: per instruction, (target index, depth, lasti) of the handler covering it
@@ -189,6 +206,13 @@ class Program:
 
     def value_of_const(self, value):
         return const(value, self.codes)
+
+    def code_of(self, v) -> Optional[types.CodeType]:
+        """The nested code object behind the value ``("code", name, k)``."""
+        if v[0] != "code":
+            return None
+        same = [c for c in self.codes if c.co_name == v[1]]
+        return same[v[2]] if v[2] < len(same) else None
 
     def qualname(self, v):
         """A qualified name the code gives a function or class it defines (<=3.10's
@@ -301,6 +325,29 @@ def _exception_table(code):
     return [(e.start, e.end, e.target, e.depth, e.lasti) for e in dis._parse_exception_table(code)]
 
 
+def _model_cells(prog):
+    """(the cells the proof models, sorted; the free ones among them). A cell the code
+    makes anew in its body (3.12+ comprehensions) is not modelled: its operations stay
+    events, in order."""
+    code = prog.code
+    remade = set()
+    prologue = True
+    for _, op in prog.ops:
+        if op.kind == "make_cell" and not prologue:
+            remade.add(op.arg)
+        elif op.kind not in ("nop", "make_cell"):
+            prologue = False
+    if remade:
+        prog.ops = [(off, op if op.kind not in _CELL_KINDS or op.arg not in remade
+                     else Op("nop") if op.kind == "make_cell" else cell_event(op))
+                    for off, op in prog.ops]
+    names = tuple(sorted(set(code.co_cellvars + code.co_freevars) - remade))
+    return names, frozenset(code.co_freevars) - remade
+
+
+_CELL_KINDS = ("load_deref", "store_deref", "delete_deref", "make_cell")
+
+
 def initial(prog: Program) -> Side:
     code = prog.code
     nargs = (code.co_argcount + code.co_kwonlyargcount
@@ -308,7 +355,19 @@ def initial(prog: Program) -> Side:
     env = {name: UNBOUND for name in code.co_varnames}
     for k, name in enumerate(code.co_varnames[:nargs]):
         env[name] = ("arg", k)
-    return Side(prog, 0, [], env, (), NONE)
+    cells = {name: world_value(0, name) if name in prog.freevars else env.get(name, UNBOUND)
+             for name in prog.cellnames}
+    return Side(prog, 0, [], env, (), NONE, None, cells, prog.freevars)
+
+
+def world_value(event, name):
+    """What the cell ``name`` holds after event number ``event`` (0: on entry) ran code
+    that may hold it: unknown, the same on both sides, possibly unbound."""
+    return ("v?", ("w", event, name))
+
+
+def is_world_value(v) -> bool:
+    return v[0] == "v?" and isinstance(v[1], tuple) and v[1][0] == "w"
 
 
 # ---------------------------------------------------------------- observations
@@ -402,6 +461,21 @@ def _step(s: Side):
             return Obs("event", ("DELETE_FAST", op.arg, v == UNBOUND), (v,), s, op)
     elif kind == "const":
         s.stack.append(s.prog.value_of_const(op.arg))
+        s.pc += 1
+    elif kind == "load_deref":
+        return _load_deref(s, op.arg)
+    elif kind == "store_deref":
+        s.cells[op.arg] = s.pop()[0]
+        s.pc += 1
+    elif kind == "delete_deref":
+        v = s.cells.get(op.arg, UNBOUND)
+        if v != UNBOUND and v[0] != "v?":
+            s.cells[op.arg] = UNBOUND
+            s.pc += 1
+        else:
+            return Obs("event", ("DELETE_DEREF", op.arg, v == UNBOUND, op.arg in s.prog.freevars),
+                       (v,), s, op)
+    elif kind == "make_cell":  # (in the prologue: the cells start as initial() makes them)
         s.pc += 1
     elif kind == "closure":
         s.stack.append(("cell", op.arg))
@@ -536,6 +610,20 @@ def _load_fast(s: Side, name):
     return None
 
 
+def _load_deref(s: Side, name):
+    """A cell's value: read like a local (an unbound own cell raises as an unbound local
+    does; a free one raises NameError)."""
+    v = s.cells.get(name, UNBOUND)
+    free = name in s.prog.freevars
+    if v == UNBOUND:
+        return Obs("event", ("UNBOUND_FREE" if free else "UNBOUND_LOCAL", name), (), s, None)
+    if v[0] == "v?":
+        return Obs("event", ("LOAD_MAYBE_UNBOUND", name) + (("free",) if free else ()), (v,), s, None)
+    s.stack.append(v)
+    s.pc += 1
+    return None
+
+
 def _cond(s: Side, op):
     v = s.stack[-1]
     how = op.arg
@@ -600,6 +688,23 @@ def _event_obs(s: Side, op):
     elif op.key[0] == "MAKE_FUNCTION" and PY < (3, 11):
         inputs = inputs[:-1] + (s.prog.qualname(inputs[-1]),)
     key = op.key
+    if key[0] == "MAKE_FUNCTION" and PY < (3, 13) and key[1] & 8:
+        code_at = len(inputs) - (2 if PY < (3, 11) else 1)
+        closure = _closure(s.prog, inputs[code_at], inputs[code_at - 1])
+        if closure == ("closure",):  # no cell the code reads: no closure
+            key = (key[0], key[1] & ~8, key[2] - 1, key[3])
+            inputs = inputs[:code_at - 1] + inputs[code_at:]
+        elif closure is not None:
+            inputs = inputs[:code_at - 1] + (closure,) + inputs[code_at:]
+    elif key[:2] == ("SET_FUNCTION_ATTRIBUTE", 8):
+        closure = _closure(s.prog, s.prog.functions.get(inputs[1], NONE), inputs[0])
+        if closure == ("closure",):
+            fn = s.pop(2)[1]
+            s.stack.append(fn)
+            s.pc += 1
+            return None
+        if closure is not None:
+            inputs = (closure, inputs[1])
     if op.callee_slots == 2:
         inputs = tuple(v for v in inputs[:2] if v != NULL_VALUE) + inputs[2:]
     if key[0] == "CALL" and key[1] == 0 and inputs:
@@ -623,6 +728,39 @@ def _event_obs(s: Side, op):
         elif op.key[0] == "WITH_EXCEPT_START":
             inputs += (s.stack[-1],)
     return Obs("event", key, inputs, s, op)
+
+
+def _closure(prog, code_value, cells):
+    """The closure a function made from ``code_value`` gets from the tuple ``cells``,
+    written as the cells its code reads, each under the name the code reads it by
+    (a cell it never reads makes no difference: the compiler passes one for a
+    reference it then optimized away), or None when unknown."""
+    code = prog.code_of(code_value)
+    items = _items(cells)
+    if code is None or items is None or len(items) != len(code.co_freevars):
+        return None
+    used = _used_freevars(code)
+    return ("closure",) + tuple(("free", name, cell) for name, cell in zip(code.co_freevars, items)
+                                if name in used)
+
+
+_USED_FREEVARS: Dict[types.CodeType, frozenset] = {}
+
+
+def _used_freevars(code) -> frozenset:
+    got = _USED_FREEVARS.get(code)
+    if got is None:
+        free = frozenset(code.co_freevars)
+        if FRAME_READERS & set(code.co_names):
+            got = free
+        else:
+            got = frozenset(i.argval for i in dis.get_instructions(code)
+                            if (i.opcode in dis.hasfree or i.opcode in dis.haslocal)
+                            and isinstance(i.argval, str) and i.argval in free)
+        if len(_USED_FREEVARS) > 4096:
+            _USED_FREEVARS.clear()
+        _USED_FREEVARS[code] = got
+    return got
 
 
 def _has_list(values) -> bool:
@@ -781,6 +919,7 @@ def _rename_lists(side: Side, mapping):
 
     side.stack = [sub(v) for v in side.stack]
     side.env = {n: sub(v) for n, v in side.env.items()}
+    side.cells = {n: sub(v) for n, v in side.cells.items()}
     side.exc = sub(side.exc)
     side.lists = {lid: [sub(x) for x in items] for lid, items in side.lists.items()
                   if lid not in mapping}
@@ -801,6 +940,14 @@ def after_event(obs: Obs, results):
         if key[2]:
             return None
         s.env[key[1]] = UNBOUND
+        s.pc += 1
+        return s
+    if key[0] in ("UNBOUND_FREE",):
+        return None  # always raises
+    if key[0] == "DELETE_DEREF" and op.kind == "delete_deref":
+        if key[2]:
+            return None
+        s.cells[key[1]] = UNBOUND
         s.pc += 1
         return s
     if key == ("bool",):
@@ -948,9 +1095,10 @@ GROUND = frozenset({"c", "null", "unbound", "cell", "lasti", "code", "global"})
 
 
 def _side_values(side: Side, names) -> list:
-    """Every value one side holds: its stack, its locals (in ``names`` order), the
-    exception being handled."""
-    return list(side.stack) + [side.env.get(n, UNBOUND) for n in names] + [side.exc]
+    """Every value one side holds: its stack, its locals and cells (``names``: both
+    in order), the exception being handled."""
+    return (list(side.stack) + [side.env.get(n, UNBOUND) for n in names[0]]
+            + [side.cells.get(n, UNBOUND) for n in names[1]] + [side.exc])
 
 
 def _positions(a: Side, b: Side, names) -> tuple:
@@ -960,14 +1108,13 @@ def _positions(a: Side, b: Side, names) -> tuple:
 
 def _set_positions(a: Side, b: Side, names, values):
     it = iter(values)
-    a.stack = [next(it) for _ in a.stack]
-    for n in names[0]:
-        a.env[n] = next(it)
-    a.exc = next(it)
-    b.stack = [next(it) for _ in b.stack]
-    for n in names[1]:
-        b.env[n] = next(it)
-    b.exc = next(it)
+    for side, (local_names, cell_names) in ((a, names[0]), (b, names[1])):
+        side.stack = [next(it) for _ in side.stack]
+        for n in local_names:
+            side.env[n] = next(it)
+        for n in cell_names:
+            side.cells[n] = next(it)
+        side.exc = next(it)
 
 
 def _may_be_unbound(v) -> bool:
@@ -991,6 +1138,8 @@ def instance_of(new: tuple, old: tuple) -> bool:
             if x[0] in ("t", "vb") and not is_bool(y):
                 return False
             if x[0] != "v?" and _may_be_unbound(y):
+                return False
+            if is_world_value(x) and not (is_world_value(y) and y[1][2] == x[1][2]):
                 return False
             sub[x] = y
             continue
@@ -1017,6 +1166,9 @@ def generalize(old: tuple, new: tuple, fresh) -> tuple:
             return (x[0],) + tuple(lgg(p, q) if isinstance(p, tuple) else p
                                    for p, q in zip(x[1:], y[1:]))
         got = memo.get((x, y))
+        if got is None and is_world_value(x) and is_world_value(y) and x[1][2] == y[1][2]:
+            # what the last event left in the cell on either path: still that
+            got = memo[(x, y)] = world_value(("j", fresh()), x[1][2])
         if got is None:
             if _may_be_unbound(x) or _may_be_unbound(y):
                 kind = "v?"
@@ -1039,7 +1191,8 @@ class Prover:
         self.a, self.b = a, b
         a.analyse()
         b.analyse()
-        self.names = (tuple(sorted(a.code.co_varnames)), tuple(sorted(b.code.co_varnames)))
+        self.names = ((tuple(sorted(a.code.co_varnames)), a.cellnames),
+                      (tuple(sorted(b.code.co_varnames)), b.cellnames))
         self.states: Dict[tuple, tuple] = {}
         self.work: List[tuple] = []  # heap of (pc, pc, seq, item)
         self.seq = 0
@@ -1090,7 +1243,7 @@ class Prover:
             self.match(x, y)
             return
         a, b = x.side, y.side
-        key = (a.pc, b.pc, a.blocks, b.blocks, len(a.stack), len(b.stack))
+        key = (a.pc, b.pc, a.blocks, b.blocks, len(a.stack), len(b.stack), a.escaped, b.escaped)
         _forget_dead(a)
         _forget_dead(b)
         if a.lists or b.lists:
@@ -1140,7 +1293,9 @@ class Prover:
         if x.kind == "diverge":
             return
         if x.kind in ("return", "raise"):
-            self.same(escape(x.side, (x.key,), ("esc", 0)), escape(y.side, (y.key,), ("esc", 0)), x, y)
+            # (with what the cells other code holds are left holding)
+            self.same(escape(x.side, (x.key, _shared_cells(x.side)), ("esc", 0)),
+                      escape(y.side, (y.key, _shared_cells(y.side)), ("esc", 0)), x, y)
             return
         if x.kind == "decide":
             self.same(x.key, y.key, x, y)
@@ -1155,11 +1310,23 @@ class Prover:
         tag = ("esc", self.counter)
         ins_x = escape(x.side, self.frame_inputs(x) + (x.side.exc,), tag)
         ins_y = escape(y.side, self.frame_inputs(y) + (y.side.exc,), tag)
+        _mark_escaped(x.side, ins_x)
+        _mark_escaped(y.side, ins_y)
+        runs = runs_code(x.key)
+        if runs:  # the world it may read includes the cells other code holds
+            ins_x += escape(x.side, (_shared_cells(x.side),), tag + ("cells",))
+            ins_y += escape(y.side, (_shared_cells(y.side),), tag + ("cells",))
         self.same(ins_x, ins_y, x, y)
         results = results_for(x, self.counter)
         for r in results:
             self.origin[r] = x.key
+        if x.key[0] == "MAKE_FUNCTION" and results:
+            x.side.prog.functions[results[0]] = x.inputs[-1]
+            y.side.prog.functions[results[0]] = y.inputs[-1]
         raise_x, raise_y = x.side.copy(), y.side.copy()
+        if runs:
+            for side in (x.side, y.side, raise_x, raise_y):
+                _refresh_cells(side, self.counter)
         nx, ny = after_event(x, results), after_event(y, results)
         if (nx is None) != (ny is None):
             raise NotEquivalent(self.where(x, y, "an event raises on one side only"))
@@ -1178,7 +1345,8 @@ class Prover:
         if any(k and k[0] in ("LOAD_GLOBAL", "LOAD_NAME") and _name(k) in FRAME_READERS
                for k in callee_keys):
             bound = tuple(sorted((n, v) for n, v in obs.side.env.items() if v != UNBOUND))
-            return inputs + (("frame",) + bound,)
+            cells = tuple(("cellval", n, v) for n, v in sorted(obs.side.cells.items()) if v != UNBOUND)
+            return inputs + (("frame",) + bound + cells,)
         return inputs
 
     def same(self, u, v, x, y):
@@ -1220,6 +1388,41 @@ class Prover:
         ox = x.side.offset if x.side is not None else "-"
         oy = y.side.offset if y.side is not None else "-"
         return "%s (original offset %s, recompiled offset %s)" % (what, ox, oy)
+
+
+#: events that run no code but the interpreter's own (the cells other code holds can
+#: neither be read nor change while they run)
+NO_USER_CODE = frozenset({"LOAD_GLOBAL", "LOAD_ASSERTION_ERROR", "LOAD_BUILD_CLASS", "MAKE_FUNCTION",
+                          "SET_FUNCTION_ATTRIBUTE", "IS_OP", "UNBOUND_LOCAL", "UNBOUND_FREE",
+                          "LOAD_MAYBE_UNBOUND", "DELETE_FAST", "DELETE_DEREF", "LIST_APPEND",
+                          "LIST_TO_TUPLE"})
+
+
+def runs_code(key) -> bool:
+    """Whether an event may run code other than the interpreter's (a method of the user's,
+    a generator's caller while it is suspended, ...)."""
+    return key[0] not in NO_USER_CODE
+
+
+def _mark_escaped(side: Side, values):
+    """The cells handed over in ``values`` (a closure) are held by other code from now on."""
+    names = [v[1] for v in _walk(values) if v[0] == "cell" and v[1] in side.cells]
+    if names:
+        side.escaped = side.escaped | frozenset(names)
+
+
+def _shared_cells(side: Side) -> tuple:
+    """What the cells other code holds hold, where this frame put it (the rest hold what
+    the last event that ran code left there, the same on both sides)."""
+    return ("cells",) + tuple(("cellval", n, side.cells[n]) for n in sorted(side.escaped)
+                              if n in side.cells and not is_world_value(side.cells[n]))
+
+
+def _refresh_cells(side: Side, event):
+    """After an event that ran code: the cells other code holds hold what it left there."""
+    for n in side.escaped:
+        if n in side.cells:
+            side.cells[n] = world_value(event, n)
 
 
 def _holds_state(o: Obs) -> bool:
