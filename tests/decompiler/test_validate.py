@@ -40,6 +40,9 @@ SAME = {
     "a cell's store and a global load commute": (
         "def f(a):\n    a = 1\n    x = G\n    return x, lambda: a\n",
         "def f(a):\n    x = G\n    a = 1\n    return x, lambda: a\n"),
+    # arithmetic on constant numbers: what the compiler folds when the source spells it
+    "negated constant": ("def f(a):\n    return g(-(1 or a))\n", "def f(a):\n    return g(-1)\n"),
+    "constant arithmetic": ("def f(a):\n    return g(2 ** (3 or a) + 1.5)\n", "def f(a):\n    return g(9.5)\n"),
     "a closure's cell its code never reads": (
         "def f(a):\n    x = a\n    def h():\n        if 0:\n            return x\n        return 1\n    return h\n",
         "def f(a):\n    x = a\n    def h():\n        return 1\n    return h\n"),
@@ -83,6 +86,11 @@ DIFFERENT = {
     "a free variable's store moved past a global load": (
         "def make():\n    v = 0\n    def f(a):\n        nonlocal v\n        v = a\n        return G\n    return f\n",
         "def make():\n    v = 0\n    def f(a):\n        nonlocal v\n        t = G\n        v = a\n        return t\n    return f\n"),
+    "constant arithmetic, another value": ("def f(a):\n    return g(2 ** (3 or a))\n",
+                                           "def f(a):\n    return g(6)\n"),
+    "arithmetic that raises is no constant": ("def f(a):\n    x = 1 // (0 or 0)\n    return g(a)\n",
+                                              "def f(a):\n    return g(a)\n"),
+    "arithmetic on a value": ("def f(a):\n    return g(-(0 or a))\n", "def f(a):\n    return g(-0)\n"),
     "loop that never ends": ("def f(n):\n    while n:\n        n = g(n)\n    return n\n",
                              "def f(n):\n    while n:\n        g(n)\n    return n\n"),
 }

@@ -101,6 +101,7 @@ class Op(NamedTuple):
     target: Optional[int] = None
     null: Optional[str] = None   # loads that also push a NULL: "below" or "above" the value
     callee_slots: int = 0        # calls: stack entries holding the callable (NULLs are dropped)
+    arith: Optional[str] = None  # arithmetic: the operator ("+", ..., unary "neg", "pos", "inv")
 
 
 def _call_pops(name, arg):
@@ -154,6 +155,27 @@ def _event_shape(ins) -> Tuple[int, int]:
     if name == "MATCH_CLASS":
         return (3, 2) if PY < (3, 11) else (3, 1)
     raise KeyError(name)
+
+
+_UNARY = {"UNARY_NEGATIVE": "neg", "UNARY_POSITIVE": "pos", "UNARY_INVERT": "inv"}
+_BINARY = {"ADD": "+", "SUBTRACT": "-", "MULTIPLY": "*", "TRUE_DIVIDE": "/", "FLOOR_DIVIDE": "//",
+           "MODULO": "%", "POWER": "**", "LSHIFT": "<<", "RSHIFT": ">>", "AND": "&", "OR": "|",
+           "XOR": "^"}
+
+
+def _arith(ins) -> Optional[str]:
+    """The arithmetic operator an instruction applies (in-place ones as the plain one:
+    the same on numbers), else None."""
+    name = ins.opname
+    if name in _UNARY:
+        return _UNARY[name]
+    if name == "CALL_INTRINSIC_1" and ins.arg == 5:  # 3.12+: INTRINSIC_UNARY_POSITIVE
+        return "pos"
+    if name == "BINARY_OP":
+        return dis._nb_ops[ins.arg][1].rstrip("=")
+    if name.startswith(("BINARY_", "INPLACE_")):
+        return _BINARY.get(name.split("_", 1)[1])
+    return None
 
 
 def _arg_key(ins):
@@ -339,7 +361,8 @@ def _read_one(ins, index, cells, kw_names) -> Op:
         pops, pushes = _event_shape(ins)
         key = (name, _arg_key(ins), pops, pushes)
         bool_result = name == "COMPARE_OP" and str(ins.argval).startswith("bool(")
-        return Op("event", key=key, pops=pops, pushes=pushes, bool_result=bool_result)
+        return Op("event", key=key, pops=pops, pushes=pushes, bool_result=bool_result,
+                  arith=_arith(ins))
     return Op("unsupported", name)
 
 

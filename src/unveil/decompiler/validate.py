@@ -52,7 +52,9 @@ import bisect
 import builtins
 import dis
 import heapq
+import operator
 import types
+import warnings
 from typing import Dict, List, Optional, Tuple
 
 from .opsem import BLOCK_STACK, NULL, PY, Op, cell_event, read_ops
@@ -88,7 +90,9 @@ def const(value, codes):
         return ("c", "tuple", tuple(const(v, codes) for v in value))
     if isinstance(value, frozenset):  # iteration order is not part of the value
         return ("c", "frozenset", tuple(sorted((const(v, codes) for v in value), key=repr)))
-    return ("c", type(value).__name__, repr(value))
+    kind = type(value)
+    return ("c", kind.__name__ if kind.__module__ == "builtins" else kind.__module__ + "." + kind.__qualname__,
+            repr(value))
 
 
 def is_bool(v) -> bool:
@@ -669,6 +673,8 @@ def _branch(s: Side, cond, jump_if, target, keep):
 def _event_obs(s: Side, op):
     if _list_step(s, op):
         return None
+    if op.arith is not None and _fold(s, op):
+        return None
     if op.key[0] == "LOAD_GLOBAL" and s.prog.fixed_global(op.key[1]):
         if op.null == "below":
             s.stack.append(NULL_VALUE)
@@ -761,6 +767,56 @@ def _used_freevars(code) -> frozenset:
             _USED_FREEVARS.clear()
         _USED_FREEVARS[code] = got
     return got
+
+
+_NUMBERS = ("int", "float", "complex", "bool")
+_OPERATORS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
+              "//": operator.floordiv, "%": operator.mod, "**": operator.pow,
+              "<<": operator.lshift, ">>": operator.rshift, "&": operator.and_, "|": operator.or_,
+              "^": operator.xor, "neg": operator.neg, "pos": operator.pos, "inv": operator.invert}
+_FOLD_BITS = 4096  # no int past this size is made (the compiler's own folding stops far below)
+
+
+def _fold(s: Side, op) -> bool:
+    """Do the arithmetic ``op`` in place when its operands are constant numbers (builtin
+    types: no code of the user's runs; the compiler folds the same operation when the
+    source spells it on constants). Returns whether it did."""
+    n = op.pops
+    if len(s.stack) < n or n not in (1, 2):
+        return False
+    operands = s.stack[-n:]
+    if any(v[0] != "c" or v[1] not in _NUMBERS for v in operands):
+        return False
+    try:
+        values = [ast.literal_eval(v[2]) for v in operands]
+    except (ValueError, SyntaxError):  # nan, inf: their reprs are no literals
+        return False
+    if not _small_enough(op.arith, values):
+        return False
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # (~True warns on 3.12+): leave it to run
+            result = _OPERATORS[op.arith](*values)
+    except Exception:  # noqa: BLE001 - 1 / 0 and kin: the operation raises when run
+        return False
+    if type(result).__name__ not in _NUMBERS:
+        return False
+    s.pop(n)
+    s.stack.append(const(result, []))
+    s.pc += 1
+    return True
+
+
+def _small_enough(symbol, values) -> bool:
+    ints = [abs(v) for v in values if isinstance(v, int)]
+    if any(v.bit_length() > _FOLD_BITS for v in ints):
+        return False
+    if symbol == "**" and len(ints) == 2:
+        base, exp = values
+        return exp <= _FOLD_BITS and (abs(base) <= 1 or exp * abs(base).bit_length() <= _FOLD_BITS)
+    if symbol == "<<" and len(ints) == 2:
+        return values[1] <= _FOLD_BITS
+    return True
 
 
 def _has_list(values) -> bool:
