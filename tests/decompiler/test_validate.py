@@ -40,6 +40,19 @@ SAME = {
     "a cell's store and a global load commute": (
         "def f(a):\n    a = 1\n    x = G\n    return x, lambda: a\n",
         "def f(a):\n    x = G\n    a = 1\n    return x, lambda: a\n"),
+    # finally bodies and with (3.8: subroutines, entered and left several ways)
+    "return through finally": (
+        "def f(a, log):\n    try:\n        log.append(1)\n        return a\n    finally:\n        log.append(2)\n",
+        "def f(a, log):\n    try:\n        log.append(1)\n        x = a\n        return x\n    finally:\n        log.append(2)\n"),
+    "return in with": ("def f(a):\n    with a as b:\n        return b\n",
+                       "def f(a):\n    with a as c:\n        b = c\n        return b\n"),
+    "break through finally": (
+        "def f(a, log):\n    for x in a:\n        try:\n            if x:\n                break\n"
+        "            log.append(x)\n        finally:\n            log.append(0)\n    return log\n",
+        "def f(a, log):\n    for y in a:\n        try:\n            if y:\n                break\n"
+        "            log.append(y)\n        finally:\n            log.append(0)\n    return log\n"),
+    "return in finally": ("def f(a, log):\n    try:\n        g(a)\n    finally:\n        return log\n",
+                          "def f(a, log):\n    try:\n        g(a)\n    finally:\n        x = log\n        return x\n"),
     # arithmetic on constant numbers: what the compiler folds when the source spells it
     "negated constant": ("def f(a):\n    return g(-(1 or a))\n", "def f(a):\n    return g(-1)\n"),
     "constant arithmetic": ("def f(a):\n    return g(2 ** (3 or a) + 1.5)\n", "def f(a):\n    return g(9.5)\n"),
@@ -86,6 +99,15 @@ DIFFERENT = {
     "a free variable's store moved past a global load": (
         "def make():\n    v = 0\n    def f(a):\n        nonlocal v\n        v = a\n        return G\n    return f\n",
         "def make():\n    v = 0\n    def f(a):\n        nonlocal v\n        t = G\n        v = a\n        return t\n    return f\n"),
+    "finally body skipped by return": (
+        "def f(a, log):\n    try:\n        return a\n    finally:\n        log.append(1)\n",
+        "def f(a, log):\n    try:\n        pass\n    finally:\n        pass\n    return a\n"),
+    "return in finally dropped": ("def f(a):\n    try:\n        return g(a)\n    finally:\n        return 0\n",
+                                  "def f(a):\n    try:\n        return g(a)\n    finally:\n        pass\n"),
+    "code after a with that may swallow the exception": (
+        "def f(a):\n    with a:\n        raise ValueError\n    return 1\n",
+        "def f(a):\n    with a:\n        raise ValueError\n"),
+    "with exit skipped": ("def f(a):\n    with a:\n        return g()\n", "def f(a):\n    a.__enter__()\n    return g()\n"),
     "constant arithmetic, another value": ("def f(a):\n    return g(2 ** (3 or a))\n",
                                            "def f(a):\n    return g(6)\n"),
     "arithmetic that raises is no constant": ("def f(a):\n    x = 1 // (0 or 0)\n    return g(a)\n",

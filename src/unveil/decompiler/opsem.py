@@ -21,6 +21,9 @@ from typing import Any, NamedTuple, Optional, Tuple
 
 PY = sys.version_info[:2]
 BLOCK_STACK = PY < (3, 11)  # <=3.10: SETUP_*/POP_BLOCK; 3.11+: the exception table
+# 3.8: a finally body is a subroutine: entered with NULL (BEGIN_FINALLY), a return
+# address (CALL_FINALLY) or an exception on the stack; END_FINALLY goes on accordingly
+FINALLY_SUBROUTINES = PY < (3, 9)
 
 _JUMP_ALWAYS = {"JUMP_FORWARD", "JUMP_ABSOLUTE", "JUMP_BACKWARD", "JUMP_BACKWARD_NO_INTERRUPT",
                 "JUMP", "JUMP_NO_INTERRUPT"}
@@ -321,6 +324,14 @@ def _read_one(ins, index, cells, kw_names) -> Op:
         return Op("pop_block")
     if name == "POP_EXCEPT":
         return Op("pop_except")
+    if name in ("BEGIN_FINALLY", "END_FINALLY", "WITH_CLEANUP_FINISH"):
+        return Op(name.lower())
+    if name == "CALL_FINALLY":
+        return Op("call_finally", target=_target(ins, index))
+    if name == "POP_FINALLY":
+        return Op("pop_finally", ins.arg)
+    if name == "WITH_CLEANUP_START":  # calls __exit__: see validate.py
+        return Op("with_cleanup_start", key=("WITH_CLEANUP_START",), pushes=1)
     if name == "PUSH_EXC_INFO":
         return Op("push_exc_info")
     if name == "RERAISE":

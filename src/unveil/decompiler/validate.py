@@ -44,8 +44,9 @@ What the model trusts: locals are private to the frame (a call that reads its
 caller's frame -- ``locals()``, ``vars()``, ``dir()``, ``eval``/``exec`` without
 namespaces, zero-argument ``super()`` -- is given the whole frame as input); an
 operation on the same values in the same state of the world behaves the same.
-Anything the model does not know (an unknown instruction, 3.8's finally
-subroutines, a state too large) makes the proof fail: unproved is refused.
+Anything the model does not know (an unknown instruction, a value it cannot follow
+into 3.8's finally subroutines, a state too large) makes the proof fail: unproved is
+refused.
 """
 import ast
 import bisect
@@ -57,7 +58,7 @@ import types
 import warnings
 from typing import Dict, List, Optional, Tuple
 
-from .opsem import BLOCK_STACK, NULL, PY, Op, cell_event, read_ops
+from .opsem import BLOCK_STACK, FINALLY_SUBROUTINES, NULL, PY, Op, cell_event, read_ops
 
 UNBOUND = ("unbound",)
 NONE = ("c", "NoneType", "None")
@@ -259,6 +260,8 @@ def _successors(prog) -> List[List[int]]:
     handlers = set()
     if BLOCK_STACK:
         handlers = {op.target for _, op in ops if op.kind.startswith("setup_")}
+    # 3.8: END_FINALLY returns to where any CALL_FINALLY called the finally body from
+    returns = [pc + 1 for pc, (_, op) in enumerate(ops) if op.kind == "call_finally"]
     succ = []
     for pc, (_, op) in enumerate(ops):
         kind = op.kind
@@ -266,6 +269,8 @@ def _successors(prog) -> List[List[int]]:
             kind == "event" and op.key[0] == "RAISE_VARARGS") else [pc + 1]
         if op.target is not None:
             nxt.append(op.target)
+        if kind == "end_finally":
+            nxt.extend(returns)
         if BLOCK_STACK:
             nxt.extend(handlers)
         else:
@@ -590,9 +595,119 @@ def _step(s: Side):
         s.pc += 1
     elif kind in ("event", "contains"):
         return _event_obs(s, op)
+    elif kind == "begin_finally":
+        s.stack.append(FIN_NONE)
+        s.pc += 1
+    elif kind == "call_finally":
+        s.stack.append(("fin", "return", s.pc + 1))
+        s.pc = op.target
+    elif kind == "end_finally":
+        return _end_finally(s)
+    elif kind == "pop_finally":
+        _pop_finally(s, op.arg)
+    elif kind == "with_cleanup_start":
+        exc = s.stack[-1] if s.stack else None
+        if exc == FIN_NONE and len(s.stack) >= 2:
+            return Obs("event", op.key, (s.stack[-2], NONE), s, op)
+        if exc is not None and exc[:2] == ("part", "type") and len(s.stack) >= 7:
+            return Obs("event", op.key, (s.stack[-7], exc[2]), s, op)
+        raise NotEquivalent("WITH_CLEANUP_START on an unknown value in %s" % s.prog.name)
+    elif kind == "with_cleanup_finish":
+        return _with_cleanup_finish(s, op)
     else:
         raise NotEquivalent("instruction %s is not modelled" % (op.arg,))
     return None
+
+
+# ---- 3.8's finally subroutines (FINALLY_SUBROUTINES)
+
+FIN_NONE = ("fin", "none")  # the NULL of BEGIN_FINALLY: the finally body was entered normally
+
+
+def _end_finally(s: Side):
+    """END_FINALLY: go on (entered normally), return to the caller (CALL_FINALLY's
+    address) or raise the exception again (the body was entered by it)."""
+    top = s.stack[-1] if s.stack else None
+    if top == FIN_NONE:
+        s.pop()
+        s.pc += 1
+        return None
+    if top is not None and top[:2] == ("fin", "return"):
+        s.pop()
+        s.pc = top[2]
+        return None
+    if top is not None and top[:2] == ("part", "type"):
+        s.pop(3)
+        return raise_into(s, top[2])
+    raise NotEquivalent("END_FINALLY on an unknown value in %s at offset %d" % (s.prog.name, s.offset))
+
+
+def _pop_finally(s: Side, preserve_tos):
+    """POP_FINALLY: leave a finally body early (``return``/``break`` in it): drop what it
+    was entered with; for an exception also its handler's block, restoring the exception
+    handled before."""
+    res = s.pop()[0] if preserve_tos else None
+    top = s.pop()[0]
+    if top[0] != "fin":
+        if top[:2] != ("part", "type"):
+            raise NotEquivalent("POP_FINALLY on an unknown value in %s" % s.prog.name)
+        s.pop(2)
+        if not s.blocks or s.blocks[-1][0] != "except":
+            raise NotEquivalent("POP_FINALLY outside a handler")
+        level = s.blocks[-1][2]
+        if len(s.stack) != level + 3:
+            raise NotEquivalent("POP_FINALLY: stack and handler disagree")
+        s.exc = unpart(s.stack[level + 1])
+        del s.stack[level:]
+        s.blocks = s.blocks[:-1]
+    if preserve_tos:
+        s.stack.append(res)
+    s.pc += 1
+
+
+def _with_cleanup_finish(s: Side, op):
+    """WITH_CLEANUP_FINISH: after ``__exit__`` returned ``res`` for an exception, a true
+    ``res`` swallows it."""
+    if len(s.stack) < 2:
+        raise NotEquivalent("stack underflow at WITH_CLEANUP_FINISH")
+    res, exc = s.stack[-1], s.stack[-2]
+    if exc == NONE:  # left normally: __exit__'s result is dropped
+        s.pop(2)
+        s.pc += 1
+        return None
+    if not is_bool(res):
+        t = truth_of_const(res)
+        if t is None:
+            return Obs("event", ("bool",), (res,), s, op)
+        res = TRUE if t else FALSE
+    return _swallow_or_not(s, res)
+
+
+def _swallow_or_not(s: Side, res):
+    before = s.copy()
+    s.pop(2)
+    swallowed = s.copy()
+    if not swallowed.blocks or swallowed.blocks[-1][0] != "except":
+        raise NotEquivalent("WITH_CLEANUP_FINISH outside a handler")
+    level = swallowed.blocks[-1][2]
+    if len(swallowed.stack) < level + 3:
+        raise NotEquivalent("stack underflow at WITH_CLEANUP_FINISH")
+    swallowed.exc = unpart(swallowed.stack[level + 1])
+    del swallowed.stack[level:]
+    swallowed.blocks = swallowed.blocks[:-1]
+    swallowed.stack.append(FIN_NONE)
+    swallowed.pc += 1
+    s.pc += 1
+    got = _decision(res, swallowed, s)
+    if isinstance(got, Obs):
+        got.side = before
+    return got
+
+
+def _fin_shape(side: Side) -> tuple:
+    """Where 3.8's finally markers sit on the stack: states are joined only when these
+    agree (a finally body called from two places is explored once per caller)."""
+    return tuple((k, v) for k, v in enumerate(side.stack) if v[0] == "fin")
 
 
 def _bound(s: Side, name):
@@ -1010,6 +1125,8 @@ def after_event(obs: Obs, results):
         t = results[0]
         if op.kind == "cond":
             return _cond_on_bool(s, t, op)
+        if op.kind == "with_cleanup_finish":
+            return _swallow_or_not(s, t)
         s.stack[-1] = ("not", t) if op.kind == "not" else t
         s.pc += 1
         return s
@@ -1040,6 +1157,21 @@ def after_event(obs: Obs, results):
         matched.pc += 1
         s.pc = op.target
         return Obs("decide", results[0], succ=(matched, s))
+    if op.kind == "with_cleanup_start":
+        # entered normally: [exit, NULL] -> [NULL, None, res]; by an exception:
+        # [exit, 3 saved, tb, value, type] -> [3 saved, NULL, tb, value, type, type, res],
+        # the handler's block one lower
+        if s.stack[-1] == FIN_NONE:
+            del s.stack[-2]
+            s.stack.extend((NONE, results[0]))
+        else:
+            del s.stack[-7]
+            s.stack.insert(len(s.stack) - 3, FIN_NONE)
+            s.stack.extend((s.stack[-1], results[0]))
+            kind, handler, level = s.blocks[-1]
+            s.blocks = s.blocks[:-1] + ((kind, handler, level - 1),)
+        s.pc += 1
+        return s
     if op.kind == "setup_with":
         s.pop()
         s.stack.append(results[0])
@@ -1147,7 +1279,7 @@ def raise_into(s: Side, exc):
 # ---------------------------------------------------------------- joins
 
 ATOMS = frozenset({"r", "t", "exc", "arg", "v", "vb", "v?", "esc", "gout"})  # opaque values
-GROUND = frozenset({"c", "null", "unbound", "cell", "lasti", "code", "global"})
+GROUND = frozenset({"c", "null", "unbound", "cell", "lasti", "code", "global", "fin"})
 
 
 def _side_values(side: Side, names) -> list:
@@ -1300,6 +1432,8 @@ class Prover:
             return
         a, b = x.side, y.side
         key = (a.pc, b.pc, a.blocks, b.blocks, len(a.stack), len(b.stack), a.escaped, b.escaped)
+        if FINALLY_SUBROUTINES:
+            key += (_fin_shape(a), _fin_shape(b))
         _forget_dead(a)
         _forget_dead(b)
         if a.lists or b.lists:
