@@ -53,6 +53,13 @@ SAME = {
         "            log.append(y)\n        finally:\n            log.append(0)\n    return log\n"),
     "return in finally": ("def f(a, log):\n    try:\n        g(a)\n    finally:\n        return log\n",
                           "def f(a, log):\n    try:\n        g(a)\n    finally:\n        x = log\n        return x\n"),
+    "a list only dead code reads": (
+        "def f(a):\n    s = [a]\n    try:\n        raise ValueError\n    except ValueError:\n        pass\n"
+        "    else:\n        g(s)\n",
+        "def f(a):\n    s = [a]\n    try:\n        raise ValueError\n    except ValueError:\n        pass\n"),
+    "del of a cell only dead code captures": (
+        "def f(a):\n    x = g(a)\n    if a:\n        del x\n    return 1\n    return lambda: x\n",
+        "def f(a):\n    x = g(a)\n    if a:\n        del x\n    return 1\n"),
     # arithmetic on constant numbers: what the compiler folds when the source spells it
     "negated constant": ("def f(a):\n    return g(-(1 or a))\n", "def f(a):\n    return g(-1)\n"),
     "constant arithmetic": ("def f(a):\n    return g(2 ** (3 or a) + 1.5)\n", "def f(a):\n    return g(9.5)\n"),
@@ -108,6 +115,12 @@ DIFFERENT = {
         "def f(a):\n    with a:\n        raise ValueError\n    return 1\n",
         "def f(a):\n    with a:\n        raise ValueError\n"),
     "with exit skipped": ("def f(a):\n    with a:\n        return g()\n", "def f(a):\n    a.__enter__()\n    return g()\n"),
+    "a list held on one side only, then passed": (
+        "def f(a, b):\n    x = [a]\n    if b:\n        g()\n    return g(x)\n",
+        "def f(a, b):\n    x = [a]\n    y = [b]\n    if b:\n        g()\n    return g(y)\n"),
+    "lists with other items in the same place": (
+        "def f(a, b):\n    x = [a]\n    y = [b]\n    if b:\n        g()\n    return g(y)\n",
+        "def f(a, b):\n    x = [b]\n    y = [a]\n    if b:\n        g()\n    return g(y)\n"),
     "constant arithmetic, another value": ("def f(a):\n    return g(2 ** (3 or a))\n",
                                            "def f(a):\n    return g(6)\n"),
     "arithmetic that raises is no constant": ("def f(a):\n    x = 1 // (0 or 0)\n    return g(a)\n",

@@ -303,6 +303,10 @@ def _liveness(prog, succ) -> Optional[List[frozenset]]:
         elif op.kind == "store_fast_load_fast":
             d.add(op.arg[0])
             u.add(op.arg[1])
+        elif op.kind in ("load_deref", "delete_deref", "closure"):  # (cells: ("cell", name))
+            u.add(("cell", op.arg))
+        elif op.kind == "store_deref":
+            d.add(("cell", op.arg))
         uses.append(frozenset(u))
         defs.append(frozenset(d - u))
     live = [frozenset()] * n
@@ -482,8 +486,9 @@ def _step(s: Side):
             s.cells[op.arg] = UNBOUND
             s.pc += 1
         else:
-            return Obs("event", ("DELETE_DEREF", op.arg, v == UNBOUND, op.arg in s.prog.freevars),
-                       (v,), s, op)
+            # (an own cell's unbound name raises as a local's does)
+            name = "DELETE_DEREF" if op.arg in s.prog.freevars else "DELETE_FAST"
+            return Obs("event", (name, op.arg, v == UNBOUND), (v,), s, op)
     elif kind == "make_cell":  # (in the prologue: the cells start as initial() makes them)
         s.pc += 1
     elif kind == "closure":
@@ -875,9 +880,7 @@ def _used_freevars(code) -> frozenset:
         if FRAME_READERS & set(code.co_names):
             got = free
         else:
-            got = frozenset(i.argval for i in dis.get_instructions(code)
-                            if (i.opcode in dis.hasfree or i.opcode in dis.haslocal)
-                            and isinstance(i.argval, str) and i.argval in free)
+            got = free & _cells_reached(Program(code, None))
         if len(_USED_FREEVARS) > 4096:
             _USED_FREEVARS.clear()
         _USED_FREEVARS[code] = got
@@ -932,6 +935,29 @@ def _small_enough(symbol, values) -> bool:
     if symbol == "<<" and len(ints) == 2:
         return values[1] <= _FOLD_BITS
     return True
+
+
+def _cells_reached(prog) -> set:
+    """The cells the instructions reachable from the start of ``prog`` read, write or
+    pass on (3.8 leaves unreachable code in place)."""
+    succ = _successors(prog)
+    seen, work = {0}, [0]
+    names = set()
+    while work:
+        pc = work.pop()
+        op = prog.ops[pc][1]
+        if op.kind in _CELL_KINDS or op.kind == "closure":
+            names.add(op.arg)
+        elif op.kind == "event" and op.key[0] in _CELL_EVENTS:
+            names.add(op.key[1])
+        for k in succ[pc]:
+            if k not in seen:
+                seen.add(k)
+                work.append(k)
+    return names
+
+
+_CELL_EVENTS = ("LOAD_DEREF", "STORE_DEREF", "DELETE_DEREF", "LOAD_CLASSDEREF", "LOAD_FROM_DICT_OR_DEREF")
 
 
 def _has_list(values) -> bool:
@@ -1078,6 +1104,53 @@ def escape(side: Side, values, tag):
     return written
 
 
+def _name_lists_by_place(side: Side, names, tag) -> dict:
+    """Make the lists ``side`` holds opaque objects named by the first place that holds
+    them (a stack slot, a local, a cell, the exception; then by order within it); return
+    each new name's items. Lists held in the same place on both sides with the same
+    items are the same object from here on; any other list is a name of its side only."""
+    places = ([("stack", k) for k in range(len(side.stack))] + [("local", n) for n in names[0]]
+              + [("cell", n) for n in names[1]] + [("exc",)])
+    mapping = {}
+    for place, v in zip(places, _side_values(side, names)):
+        order = []
+        _lists_in(side, v, order, set(mapping))
+        for j, lid in enumerate(order):
+            mapping[lid] = tag + (place, j)
+
+    def sub(x):
+        if not isinstance(x, tuple) or not x:
+            return x
+        if x[0] == "L":
+            return mapping.get(x, x)
+        if x[0] in ATOMS or x[0] in GROUND:
+            return x
+        return tuple(sub(y) for y in x)
+
+    contents = {mapping[lid]: tuple(sub(x) for x in items) for lid, items in side.lists.items()
+                if lid in mapping}
+    _rename_lists(side, mapping)
+    return contents
+
+
+def _lists_in(side: Side, v, order, seen):
+    """The lists reachable from ``v`` not in ``seen``, in order of first appearance."""
+    if not isinstance(v, tuple) or not v:
+        return
+    if v[0] == "L":
+        if v in seen:
+            return
+        seen.add(v)
+        order.append(v)
+        for x in side.lists.get(v, ()):
+            _lists_in(side, x, order, seen)
+        return
+    if v[0] in ATOMS or v[0] in GROUND:
+        return
+    for x in v[1:]:
+        _lists_in(side, x, order, seen)
+
+
 def _rename_lists(side: Side, mapping):
     def sub(v):
         if not isinstance(v, tuple) or not v:
@@ -1107,6 +1180,12 @@ def after_event(obs: Obs, results):
         s.stack.append(obs.inputs[0])
         s.pc += 1
         return s
+    if op is not None and op.kind == "delete_deref":
+        if key[2]:
+            return None
+        s.cells[key[1]] = UNBOUND
+        s.pc += 1
+        return s
     if key[0] == "DELETE_FAST":
         if key[2]:
             return None
@@ -1115,12 +1194,6 @@ def after_event(obs: Obs, results):
         return s
     if key[0] in ("UNBOUND_FREE",):
         return None  # always raises
-    if key[0] == "DELETE_DEREF" and op.kind == "delete_deref":
-        if key[2]:
-            return None
-        s.cells[key[1]] = UNBOUND
-        s.pc += 1
-        return s
     if key == ("bool",):
         t = results[0]
         if op.kind == "cond":
@@ -1458,13 +1531,19 @@ class Prover:
         """At a join the lists the two sides still hold become opaque objects: the
         k-th list reachable on one side must have the items of the k-th on the other."""
         tag = ("esc", "join", self.fresh())
-        wa = escape(a, _side_values(a, self.names[0]), tag)
-        wb = escape(b, _side_values(b, self.names[1]), tag)
-        la = [v for v in _walk(wa) if v[0] == "list"]
-        lb = [v for v in _walk(wb) if v[0] == "list"]
-        if la != lb:
-            raise NotEquivalent("the lists built on the two sides differ where paths join: %s and %s"
-                                % (_short(la), _short(lb)))
+        va, vb = _side_values(a, self.names[0]), _side_values(b, self.names[1])
+        la = [v for v in _walk(escape(a.copy(), va, tag)) if v[0] == "list"]
+        lb = [v for v in _walk(escape(b.copy(), vb, tag)) if v[0] == "list"]
+        if la == lb:
+            escape(a, va, tag)
+            escape(b, vb, tag)
+        else:
+            # (one side holds a list the other does not, e.g. in a local only it may
+            # still read): each list is named by where it is held instead
+            ca, cb = _name_lists_by_place(a, self.names[0], tag), _name_lists_by_place(b, self.names[1], tag)
+            if any(ca[t] != cb[t] for t in ca.keys() & cb.keys()):
+                raise NotEquivalent("the lists built on the two sides differ where paths join: %s and %s"
+                                    % (_short(la), _short(lb)))
         a.lists, b.lists = {}, {}
 
     def follow(self, x, y):
@@ -1643,6 +1722,9 @@ def _forget_dead(side: Side):
     for name in side.env:
         if name not in keep:
             side.env[name] = DEAD
+    for name in side.cells:  # (a cell other code holds is never dead)
+        if ("cell", name) not in keep and name not in side.escaped:
+            side.cells[name] = DEAD
 
 
 def _walk(values):
