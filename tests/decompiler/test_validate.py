@@ -60,6 +60,9 @@ SAME = {
     "del of a cell only dead code captures": (
         "def f(a):\n    x = g(a)\n    if a:\n        del x\n    return 1\n    return lambda: x\n",
         "def f(a):\n    x = g(a)\n    if a:\n        del x\n    return 1\n"),
+    "a call on an imported module, compiled outside the module": (
+        "import os\ndef f(a):\n    return os.getcwd(a) + os.path.join(a)\n",
+        "def f(a):\n    return os.getcwd(a) + os.path.join(a)\n"),
     # arithmetic on constant numbers: what the compiler folds when the source spells it
     "negated constant": ("def f(a):\n    return g(-(1 or a))\n", "def f(a):\n    return g(-1)\n"),
     "constant arithmetic": ("def f(a):\n    return g(2 ** (3 or a) + 1.5)\n", "def f(a):\n    return g(9.5)\n"),
@@ -121,6 +124,8 @@ DIFFERENT = {
     "lists with other items in the same place": (
         "def f(a, b):\n    x = [a]\n    y = [b]\n    if b:\n        g()\n    return g(y)\n",
         "def f(a, b):\n    x = [b]\n    y = [a]\n    if b:\n        g()\n    return g(y)\n"),
+    "a call on an imported module with another argument": (
+        "import os\ndef f(a, b):\n    return os.getcwd(a)\n", "def f(a, b):\n    return os.getcwd(b)\n"),
     "constant arithmetic, another value": ("def f(a):\n    return g(2 ** (3 or a))\n",
                                            "def f(a):\n    return g(6)\n"),
     "arithmetic that raises is no constant": ("def f(a):\n    x = 1 // (0 or 0)\n    return g(a)\n",

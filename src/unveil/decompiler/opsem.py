@@ -196,6 +196,7 @@ def _arg_key(ins):
 _CALLS = ("CALL_FUNCTION", "CALL_FUNCTION_KW", "CALL_METHOD", "CALL", "CALL_KW", "CALL_FUNCTION_EX")
 # where a load with the NULL bit puts the NULL: below the value (3.11, 3.12), above it (3.13+)
 _NULL_SIDE = "below" if PY < (3, 13) else "above"
+NULL_ABOVE = _NULL_SIDE == "above"
 
 
 def _method_load(ins):

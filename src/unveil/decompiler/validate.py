@@ -58,7 +58,7 @@ import types
 import warnings
 from typing import Dict, List, Optional, Tuple
 
-from .opsem import BLOCK_STACK, FINALLY_SUBROUTINES, NULL, PY, Op, cell_event, read_ops
+from .opsem import BLOCK_STACK, FINALLY_SUBROUTINES, NULL, NULL_ABOVE, PY, Op, cell_event, read_ops
 
 UNBOUND = ("unbound",)
 NONE = ("c", "NoneType", "None")
@@ -185,6 +185,7 @@ class Program:
         self.prefix = qualname_prefix
         #: 3.11+: per instruction, (target index, depth, lasti) of the handler covering it
         self.handlers = _handlers(code, self.ops) if not BLOCK_STACK else [None] * len(self.ops)
+        self.ops = _as_method_loads(self.ops, self.handlers)
         self.lists_made = 0
         self.joins = self.live = None  # see analyse()
 
@@ -336,6 +337,28 @@ def _handlers(code, ops) -> list:
 
 def _exception_table(code):
     return [(e.start, e.end, e.target, e.depth, e.lasti) for e in dis._parse_exception_table(code)]
+
+
+def _as_method_loads(ops, handlers):
+    """Loads of an attribute for a call, written the one way: 3.11+ compiles ``x.f()``
+    with a plain attribute load when ``x`` was bound by an import in the module (the NULL
+    then comes with ``x``'s load, or after the attribute's on 3.13), with a method load
+    elsewhere -- so text compiled outside its module differs there. Both leave the same
+    stack and run the same events; the method load is kept."""
+    targets = {op.target for _, op in ops if op.target is not None}
+    targets.update(h[0] for h in handlers if h is not None)
+    out = list(ops)
+    for k in range(len(out) - 1):
+        (off, x), (off2, y) = out[k], out[k + 1]
+        if k + 1 in targets or x.kind != "event" or y.kind not in ("event", "const"):
+            continue
+        if (x.key[0] == "LOAD_GLOBAL" and x.null == "below" and y.kind == "event"
+                and y.key[0] == "LOAD_ATTR" and y.null is None and y.pops == 1):
+            out[k], out[k + 1] = (off, x._replace(null=None)), (off2, y._replace(null="below"))
+        elif (x.key[0] == "LOAD_ATTR" and x.null is None and x.pops == 1 and y.kind == "const"
+              and y.arg is NULL and NULL_ABOVE):
+            out[k], out[k + 1] = (off, x._replace(null="above")), (off2, Op("nop"))
+    return out
 
 
 def _model_cells(prog):
@@ -1814,10 +1837,16 @@ def check(like, new, new_prefix=None, budget=None, fixed_global=None):
 def _same_instructions(a: Program, b: Program):
     """The nested code objects to compare when ``a`` and ``b`` are the same instructions
     (locals and constants by name and value, exception handlers alike), else None."""
-    if len(a.ops) != len(b.ops):
+    # (no-ops aside: a jump to one goes on at the next instruction; none raises)
+    keep_a, at_a = _without_nops(a)
+    keep_b, at_b = _without_nops(b)
+    if len(keep_a) != len(keep_b):
         return None
     pairs = set()
-    for pc, ((_, x), (_, y)) in enumerate(zip(a.ops, b.ops)):
+    for pa, pb in zip(keep_a, keep_b):
+        x, y = a.ops[pa][1], b.ops[pb][1]
+        if x.target is not None and y.target is not None:
+            x, y = x._replace(target=at_a[x.target]), y._replace(target=at_b[y.target])
         if x.kind in ("const", "return_const") and x.kind == y.kind:
             # by value and type (1, 1.0 and True are equal as Python values)
             vx, vy = a.value_of_const(x.arg), b.value_of_const(y.arg)
@@ -1826,12 +1855,28 @@ def _same_instructions(a: Program, b: Program):
             _collect_codes(vx, pairs)
         elif x != y:
             return None
-        if not BLOCK_STACK and a.handler(pc) != b.handler(pc):
-            return None
+        if not BLOCK_STACK:
+            ha, hb = a.handler(pa), b.handler(pb)
+            if (ha is None) != (hb is None) or ha is not None and (
+                    (at_a[ha[0]],) + ha[1:] != (at_b[hb[0]],) + hb[1:]):
+                return None
     if a.prefix != b.prefix and any(x.kind == "event" and x.key[0] in ("MAKE_FUNCTION", "STORE_NAME")
                                     for _, x in a.ops):
         return None  # qualified names passed as constants: compared relative, by the proof
     return pairs
+
+
+def _without_nops(prog):
+    """(the indices of ``prog``'s instructions that are no no-op; for every index, the
+    position among those of the instruction that runs next from there)."""
+    keep = [pc for pc, (_, op) in enumerate(prog.ops) if op.kind != "nop"]
+    at = [0] * (len(prog.ops) + 1)
+    k = len(keep)
+    for pc in range(len(prog.ops), -1, -1):
+        if pc < len(prog.ops) and prog.ops[pc][1].kind != "nop":
+            k -= 1
+        at[pc] = k
+    return keep, at
 
 
 def qualname_prefix(code) -> Optional[str]:
