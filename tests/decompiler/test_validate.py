@@ -66,6 +66,10 @@ SAME = {
     # arithmetic on constant numbers: what the compiler folds when the source spells it
     "negated constant": ("def f(a):\n    return g(-(1 or a))\n", "def f(a):\n    return g(-1)\n"),
     "constant arithmetic": ("def f(a):\n    return g(2 ** (3 or a) + 1.5)\n", "def f(a):\n    return g(9.5)\n"),
+    "a counted loop, rotated": (
+        "def f(log):\n    n = 0\n    while n < 4:\n        n += 1\n        log.append\n",
+        "def f(log):\n    n = 0\n    if n < 4:\n        while True:\n            n += 1\n            log.append\n"
+        "            if not n < 4:\n                break\n"),
     "a closure's cell its code never reads": (
         "def f(a):\n    x = a\n    def h():\n        if 0:\n            return x\n        return 1\n    return h\n",
         "def f(a):\n    x = a\n    def h():\n        return 1\n    return h\n"),

@@ -188,6 +188,7 @@ class Program:
         self.ops = _as_method_loads(self.ops, self.handlers)
         self.lists_made = 0
         self.joins = self.live = None  # see analyse()
+        self.loops = None  # see in_loop()
 
     def analyse(self):
         """Where paths meet (states are joined only there) and which locals each
@@ -201,6 +202,13 @@ class Program:
                 preds[k] += 1
         self.joins = frozenset(k for k, n in enumerate(preds) if n > 1)
         self.live = _liveness(self, succ)
+
+    def in_loop(self, pc) -> bool:
+        """Whether ``pc`` may lie in a loop: between a backward jump and its target."""
+        if self.loops is None:
+            self.loops = [(op.target, k) for k, (_, op) in enumerate(self.ops)
+                          if op.target is not None and op.target <= k]
+        return any(t <= pc <= k for t, k in self.loops)
 
     def fresh_list(self):
         self.lists_made += 1
@@ -927,6 +935,11 @@ def _fold(s: Side, op) -> bool:
         return False
     operands = s.stack[-n:]
     if any(v[0] != "c" or v[1] not in _NUMBERS for v in operands):
+        return False
+    if s.prog.in_loop(s.pc):
+        # (a loop's counter is no constant the compiler folds: folding it on one side
+        # past the loop's join, where the other side waits with it generalized, would
+        # put the two out of step)
         return False
     try:
         values = [ast.literal_eval(v[2]) for v in operands]
