@@ -923,6 +923,7 @@ _OPERATORS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": oper
               "//": operator.floordiv, "%": operator.mod, "**": operator.pow,
               "<<": operator.lshift, ">>": operator.rshift, "&": operator.and_, "|": operator.or_,
               "^": operator.xor, "neg": operator.neg, "pos": operator.pos, "inv": operator.invert}
+_STORES = ("store_fast", "store_deref", "store_fast_load_fast", "store_fast_store_fast")
 _FOLD_BITS = 4096  # no int past this size is made (the compiler's own folding stops far below)
 
 
@@ -936,10 +937,10 @@ def _fold(s: Side, op) -> bool:
     operands = s.stack[-n:]
     if any(v[0] != "c" or v[1] not in _NUMBERS for v in operands):
         return False
-    if s.prog.in_loop(s.pc):
-        # (a loop's counter is no constant the compiler folds: folding it on one side
-        # past the loop's join, where the other side waits with it generalized, would
-        # put the two out of step)
+    if s.prog.in_loop(s.pc) and s.prog.ops[s.pc + 1][1].kind in _STORES:
+        # (a loop's counter, stored back, is no constant the compiler folds: folding it
+        # on one side past the loop's join, where the other side waits with it
+        # generalized, would put the two out of step)
         return False
     try:
         values = [ast.literal_eval(v[2]) for v in operands]
