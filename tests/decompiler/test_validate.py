@@ -130,6 +130,9 @@ DIFFERENT = {
         "def f(a, b):\n    x = [b]\n    y = [a]\n    if b:\n        g()\n    return g(y)\n"),
     "a call on an imported module with another argument": (
         "import os\ndef f(a, b):\n    return os.getcwd(a)\n", "def f(a, b):\n    return os.getcwd(b)\n"),
+    "a comprehension variable named like a cell, another value": (
+        "def f(a):\n    x = 1\n    g = lambda: x\n    return [h(x) for x in a for y in (0,)], g\n",
+        "def f(a):\n    x = 1\n    g = lambda: x\n    return [h(x) for y in a for x in (0,)], g\n"),
     "constant arithmetic, another value": ("def f(a):\n    return g(2 ** (3 or a))\n",
                                            "def f(a):\n    return g(6)\n"),
     "arithmetic that raises is no constant": ("def f(a):\n    x = 1 // (0 or 0)\n    return g(a)\n",

@@ -245,7 +245,9 @@ def _read_one(ins, index, cells, kw_names) -> Op:
     if name in _CELL_OPS:
         return Op(_CELL_OPS[name], ins.argval)
     if name == "LOAD_FAST" and PY >= (3, 13) and ins.argval in cells:
-        return Op("closure", ins.argval)  # 3.13 loads a cell for a closure with LOAD_FAST
+        # 3.13 loads a cell for a closure with LOAD_FAST (and an inlined comprehension's
+        # own variable of that name the same way): see validate.py
+        return Op("closure", ins.argval, key="fast")
     if name == "LOAD_FAST" and PY >= (3, 12):
         return Op("load_fast_bound", ins.argval)  # the compiler proved it bound
     if name in ("LOAD_FAST", "LOAD_FAST_CHECK"):

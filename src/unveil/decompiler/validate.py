@@ -314,6 +314,8 @@ def _liveness(prog, succ) -> Optional[List[frozenset]]:
             u.add(op.arg[1])
         elif op.kind in ("load_deref", "delete_deref", "closure"):  # (cells: ("cell", name))
             u.add(("cell", op.arg))
+            if op.kind == "closure":
+                u.add(op.arg)
         elif op.kind == "store_deref":
             d.add(("cell", op.arg))
         uses.append(frozenset(u))
@@ -521,9 +523,10 @@ def _step(s: Side):
             name = "DELETE_DEREF" if op.arg in s.prog.freevars else "DELETE_FAST"
             return Obs("event", (name, op.arg, v == UNBOUND), (v,), s, op)
     elif kind == "make_cell":  # (in the prologue: the cells start as initial() makes them)
+        s.env[op.arg] = UNBOUND  # the local's slot holds the cell from here on
         s.pc += 1
     elif kind == "closure":
-        s.stack.append(("cell", op.arg))
+        s.stack.append(_closure_load(s, op))
         s.pc += 1
     elif kind == "pop":
         s.pop(op.arg)
@@ -763,6 +766,20 @@ def _load_fast(s: Side, name):
     s.stack.append(v)
     s.pc += 1
     return None
+
+
+def _closure_load(s: Side, op):
+    """The cell ``op`` loads for a closure. 3.13 loads it with LOAD_FAST from the local's
+    slot, where an inlined comprehension keeps its own variable of the same name
+    meanwhile (set by STORE_FAST, the cell put back after it): that value, when set."""
+    if op.key != "fast":
+        return ("cell", op.arg)
+    v = s.env.get(op.arg, UNBOUND)
+    if v == UNBOUND:
+        return ("cell", op.arg)
+    if v[0] == "v?":
+        raise NotEquivalent("LOAD_FAST of %r: the cell or a value, unknown which" % op.arg)
+    return v
 
 
 def _load_deref(s: Side, name):
