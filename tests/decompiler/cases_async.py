@@ -187,6 +187,15 @@ async def async_with_return_in_try_finally(n):
         log.append("finally")
 
 
+async def async_with_body_always_raises(n):
+    # the statement after the block runs when __aexit__ swallows the exception
+    log = []
+    async with ARec(log, "a", (ValueError,) if n > 0 else ()):
+        raise ValueError(n)
+    log.append("after")
+    return log
+
+
 async def async_with_mixed_sync_with(n):
     import contextlib
     log = []
@@ -401,6 +410,7 @@ CASES = [
     (async_with_return_and_break, INTS1 + [(2,)]),
     (async_with_break_continue, INTS1),
     (async_with_return_in_try_finally, INTS1),
+    (async_with_body_always_raises, INTS1),
     (async_with_mixed_sync_with, INTS1),
     (async_for_simple, INTS1),
     (async_for_else_break_continue, INTS1 + [(9,)]),

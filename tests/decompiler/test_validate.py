@@ -11,6 +11,8 @@ from unveil.decompiler.validate import NotEquivalent, check
 def code_of(src):
     namespace = {}
     exec(compile(src, "<validate test>", "exec"), namespace)
+    if "make" in namespace:  # f inside make: a closure
+        return namespace["make"]().__code__
     fn = next(v for k, v in namespace.items() if k == "f")
     return fn.__code__
 
@@ -26,6 +28,51 @@ SAME = {
                                   "def f(a):\n    return g(a, 1)\n"),
     "conditional expression": ("def f(a, b, c):\n    return b if a else c\n",
                                "def f(a, b, c):\n    if a:\n        return b\n    return c\n"),
+    # cells: read and written like locals while no other code holds them
+    "a cell only dead code captures": ("def f(a):\n    x = g(a)\n    return x\n    return lambda: x\n",
+                                       "def f(a):\n    x = g(a)\n    return x\n"),
+    "cell stores before the closure is made, reordered": (
+        "def f(a):\n    x = 1\n    y = g(a)\n    return lambda: x + y\n",
+        "def f(a):\n    y = g(a)\n    x = 1\n    return lambda: x + y\n"),
+    "a cell read twice before the closure is made": (
+        "def f(a, b):\n    x = a < b < 3\n    return x, lambda: b\n",
+        "def f(a, b):\n    x = a < b and b < 3\n    return x, lambda: b\n"),
+    "a cell's store and a global load commute": (
+        "def f(a):\n    a = 1\n    x = G\n    return x, lambda: a\n",
+        "def f(a):\n    x = G\n    a = 1\n    return x, lambda: a\n"),
+    # finally bodies and with (3.8: subroutines, entered and left several ways)
+    "return through finally": (
+        "def f(a, log):\n    try:\n        log.append(1)\n        return a\n    finally:\n        log.append(2)\n",
+        "def f(a, log):\n    try:\n        log.append(1)\n        x = a\n        return x\n    finally:\n        log.append(2)\n"),
+    "return in with": ("def f(a):\n    with a as b:\n        return b\n",
+                       "def f(a):\n    with a as c:\n        b = c\n        return b\n"),
+    "break through finally": (
+        "def f(a, log):\n    for x in a:\n        try:\n            if x:\n                break\n"
+        "            log.append(x)\n        finally:\n            log.append(0)\n    return log\n",
+        "def f(a, log):\n    for y in a:\n        try:\n            if y:\n                break\n"
+        "            log.append(y)\n        finally:\n            log.append(0)\n    return log\n"),
+    "return in finally": ("def f(a, log):\n    try:\n        g(a)\n    finally:\n        return log\n",
+                          "def f(a, log):\n    try:\n        g(a)\n    finally:\n        x = log\n        return x\n"),
+    "a list only dead code reads": (
+        "def f(a):\n    s = [a]\n    try:\n        raise ValueError\n    except ValueError:\n        pass\n"
+        "    else:\n        g(s)\n",
+        "def f(a):\n    s = [a]\n    try:\n        raise ValueError\n    except ValueError:\n        pass\n"),
+    "del of a cell only dead code captures": (
+        "def f(a):\n    x = g(a)\n    if a:\n        del x\n    return 1\n    return lambda: x\n",
+        "def f(a):\n    x = g(a)\n    if a:\n        del x\n    return 1\n"),
+    "a call on an imported module, compiled outside the module": (
+        "import os\ndef f(a):\n    return os.getcwd(a) + os.path.join(a)\n",
+        "def f(a):\n    return os.getcwd(a) + os.path.join(a)\n"),
+    # arithmetic on constant numbers: what the compiler folds when the source spells it
+    "negated constant": ("def f(a):\n    return g(-(1 or a))\n", "def f(a):\n    return g(-1)\n"),
+    "constant arithmetic": ("def f(a):\n    return g(2 ** (3 or a) + 1.5)\n", "def f(a):\n    return g(9.5)\n"),
+    "a counted loop, rotated": (
+        "def f(log):\n    n = 0\n    while n < 4:\n        n += 1\n        log.append\n",
+        "def f(log):\n    n = 0\n    if n < 4:\n        while True:\n            n += 1\n            log.append\n"
+        "            if not n < 4:\n                break\n"),
+    "a closure's cell its code never reads": (
+        "def f(a):\n    x = a\n    def h():\n        if 0:\n            return x\n        return 1\n    return h\n",
+        "def f(a):\n    x = a\n    def h():\n        return 1\n    return h\n"),
 }
 
 DIFFERENT = {
@@ -65,6 +112,48 @@ DIFFERENT = {
     "list changed in a loop on one side": (
         "def f(a, xs, log):\n    l = [a]\n    for x in xs:\n        l.append(x)\n    return g(l)\n",
         "def f(a, xs, log):\n    for x in xs:\n        log.append(x)\n    return g([a])\n"),
+    "a held cell's store moved past a call": (
+        "def f(a):\n    h = lambda: a\n    a = 1\n    g(h)\n    return h\n",
+        "def f(a):\n    h = lambda: a\n    g(h)\n    a = 1\n    return h\n"),
+    "a held cell's read moved past a call": (
+        "def f(a):\n    h = lambda: a\n    x = a\n    g(h)\n    return x\n",
+        "def f(a):\n    h = lambda: a\n    g(h)\n    return a\n"),
+    "a held cell read twice across a comparison": (
+        "def f(a, b):\n    h = lambda: b\n    return a < b < 3, h\n",
+        "def f(a, b):\n    h = lambda: b\n    return a < b and b < 3, h\n"),
+    "a store only the closure sees": ("def f(a):\n    h = lambda: a\n    a = 1\n    return h\n",
+                                      "def f(a):\n    h = lambda: a\n    return h\n"),
+    "a free variable read across a call": (
+        "def make():\n    v = 0\n    def f(a):\n        x = v\n        g(a)\n        return x\n    return f\n",
+        "def make():\n    v = 0\n    def f(a):\n        g(a)\n        return v\n    return f\n"),
+    "a free variable's store moved past a global load": (
+        "def make():\n    v = 0\n    def f(a):\n        nonlocal v\n        v = a\n        return G\n    return f\n",
+        "def make():\n    v = 0\n    def f(a):\n        nonlocal v\n        t = G\n        v = a\n        return t\n    return f\n"),
+    "finally body skipped by return": (
+        "def f(a, log):\n    try:\n        return a\n    finally:\n        log.append(1)\n",
+        "def f(a, log):\n    try:\n        pass\n    finally:\n        pass\n    return a\n"),
+    "return in finally dropped": ("def f(a):\n    try:\n        return g(a)\n    finally:\n        return 0\n",
+                                  "def f(a):\n    try:\n        return g(a)\n    finally:\n        pass\n"),
+    "code after a with that may swallow the exception": (
+        "def f(a):\n    with a:\n        raise ValueError\n    return 1\n",
+        "def f(a):\n    with a:\n        raise ValueError\n"),
+    "with exit skipped": ("def f(a):\n    with a:\n        return g()\n", "def f(a):\n    a.__enter__()\n    return g()\n"),
+    "a list held on one side only, then passed": (
+        "def f(a, b):\n    x = [a]\n    if b:\n        g()\n    return g(x)\n",
+        "def f(a, b):\n    x = [a]\n    y = [b]\n    if b:\n        g()\n    return g(y)\n"),
+    "lists with other items in the same place": (
+        "def f(a, b):\n    x = [a]\n    y = [b]\n    if b:\n        g()\n    return g(y)\n",
+        "def f(a, b):\n    x = [b]\n    y = [a]\n    if b:\n        g()\n    return g(y)\n"),
+    "a call on an imported module with another argument": (
+        "import os\ndef f(a, b):\n    return os.getcwd(a)\n", "def f(a, b):\n    return os.getcwd(b)\n"),
+    "a comprehension variable named like a cell, another value": (
+        "def f(a):\n    x = 1\n    g = lambda: x\n    return [h(x) for x in a for y in (0,)], g\n",
+        "def f(a):\n    x = 1\n    g = lambda: x\n    return [h(x) for y in a for x in (0,)], g\n"),
+    "constant arithmetic, another value": ("def f(a):\n    return g(2 ** (3 or a))\n",
+                                           "def f(a):\n    return g(6)\n"),
+    "arithmetic that raises is no constant": ("def f(a):\n    x = 1 // (0 or 0)\n    return g(a)\n",
+                                              "def f(a):\n    return g(a)\n"),
+    "arithmetic on a value": ("def f(a):\n    return g(-(0 or a))\n", "def f(a):\n    return g(-0)\n"),
     "loop that never ends": ("def f(n):\n    while n:\n        n = g(n)\n    return n\n",
                              "def f(n):\n    while n:\n        g(n)\n    return n\n"),
 }

@@ -13,24 +13,8 @@ def _live(stmts):
     return [s for s in stmts if not getattr(s, "_cancelled", False)]
 
 
-def _as_assert(stmt):
-    """``raise AssertionError(msg)`` whose error is LOAD_ASSERTION_ERROR is an ``assert``
-    whose test the compiler folded away (``assert False, msg``): only ``assert`` loads it,
-    and under ``python -O`` the statement must vanish, not raise."""
-    if not isinstance(stmt, ast.Raise) or stmt.cause is not None or stmt.exc is None:
-        return stmt
-    exc = stmt.exc
-    call = exc if isinstance(exc, ast.Call) else None
-    if not getattr(call.func if call else exc, "_assertion", False):
-        return stmt
-    if call is not None and (call.keywords or len(call.args) > 1):
-        return stmt
-    msg = call.args[0] if call is not None and call.args else None
-    return ast.Assert(test=ast.Constant(value=False), msg=msg)
-
-
 def tidy(stmts):
-    stmts = [_as_assert(as_try_star(s)) for s in _live(stmts)]
+    stmts = [_assert_for_raise(as_try_star(s)) for s in _live(stmts)]
     for s in stmts:
         for field in ("body", "orelse", "finalbody"):
             sub = getattr(s, field, None)
@@ -44,6 +28,22 @@ def tidy(stmts):
         for c in getattr(s, "cases", []) or []:
             c.body = tidy(c.body) or [ast.Pass()]
     return stmts
+
+
+def _assert_for_raise(stmt):
+    """``assert False`` for the ``raise AssertionError`` of an ``assert`` whose test the
+    compiler folded away (``assert 0``): ``LOAD_ASSERTION_ERROR`` does not read the global
+    ``AssertionError``, which the code may rebind."""
+    if not isinstance(stmt, ast.Raise) or stmt.cause is not None:
+        return stmt
+    exc = stmt.exc
+    call = isinstance(exc, ast.Call)
+    if not getattr(exc.func if call else exc, "_assertion", False):
+        return stmt
+    if call and (len(exc.args) != 1 or exc.keywords or isinstance(exc.args[0], ast.Starred)):
+        return stmt
+    return ast.copy_location(ast.Assert(test=ast.Constant(value=False), msg=exc.args[0] if call else None),
+                             stmt)
 
 
 def check_evaluated_once(stmts, name):

@@ -21,6 +21,9 @@ from typing import Any, NamedTuple, Optional, Tuple
 
 PY = sys.version_info[:2]
 BLOCK_STACK = PY < (3, 11)  # <=3.10: SETUP_*/POP_BLOCK; 3.11+: the exception table
+# 3.8: a finally body is a subroutine: entered with NULL (BEGIN_FINALLY), a return
+# address (CALL_FINALLY) or an exception on the stack; END_FINALLY goes on accordingly
+FINALLY_SUBROUTINES = PY < (3, 9)
 
 _JUMP_ALWAYS = {"JUMP_FORWARD", "JUMP_ABSOLUTE", "JUMP_BACKWARD", "JUMP_BACKWARD_NO_INTERRUPT",
                 "JUMP", "JUMP_NO_INTERRUPT"}
@@ -34,7 +37,10 @@ _COND = {
     "JUMP_IF_TRUE_OR_POP": "true_or_pop", "JUMP_IF_FALSE_OR_POP": "false_or_pop",
 }
 _NOPS = {"NOP", "RESUME", "CACHE", "EXTENDED_ARG", "PRECALL", "KW_NAMES", "COPY_FREE_VARS",
-         "GEN_START", "NOT_TAKEN", "MAKE_CELL"}
+         "GEN_START", "NOT_TAKEN"}
+# the frame's cells: modelled like locals by the validator until a closure holds them
+_CELL_OPS = {"LOAD_DEREF": "load_deref", "STORE_DEREF": "store_deref",
+             "DELETE_DEREF": "delete_deref", "MAKE_CELL": "make_cell"}
 # pure pops: END_FOR is only reached as FOR_ITER's target (3.12+), where it drops
 # the exhausted iterator and the value slot
 _PURE_POP = {"POP_TOP": 1}
@@ -98,6 +104,7 @@ class Op(NamedTuple):
     target: Optional[int] = None
     null: Optional[str] = None   # loads that also push a NULL: "below" or "above" the value
     callee_slots: int = 0        # calls: stack entries holding the callable (NULLs are dropped)
+    arith: Optional[str] = None  # arithmetic: the operator ("+", ..., unary "neg", "pos", "inv")
 
 
 def _call_pops(name, arg):
@@ -153,6 +160,27 @@ def _event_shape(ins) -> Tuple[int, int]:
     raise KeyError(name)
 
 
+_UNARY = {"UNARY_NEGATIVE": "neg", "UNARY_POSITIVE": "pos", "UNARY_INVERT": "inv"}
+_BINARY = {"ADD": "+", "SUBTRACT": "-", "MULTIPLY": "*", "TRUE_DIVIDE": "/", "FLOOR_DIVIDE": "//",
+           "MODULO": "%", "POWER": "**", "LSHIFT": "<<", "RSHIFT": ">>", "AND": "&", "OR": "|",
+           "XOR": "^"}
+
+
+def _arith(ins) -> Optional[str]:
+    """The arithmetic operator an instruction applies (in-place ones as the plain one:
+    the same on numbers), else None."""
+    name = ins.opname
+    if name in _UNARY:
+        return _UNARY[name]
+    if name == "CALL_INTRINSIC_1" and ins.arg == 5:  # 3.12+: INTRINSIC_UNARY_POSITIVE
+        return "pos"
+    if name == "BINARY_OP":
+        return dis._nb_ops[ins.arg][1].rstrip("=")
+    if name.startswith(("BINARY_", "INPLACE_")):
+        return _BINARY.get(name.split("_", 1)[1])
+    return None
+
+
 def _arg_key(ins):
     """The argument as it means something (names and constants, not table indices)."""
     op = ins.opcode
@@ -168,6 +196,7 @@ def _arg_key(ins):
 _CALLS = ("CALL_FUNCTION", "CALL_FUNCTION_KW", "CALL_METHOD", "CALL", "CALL_KW", "CALL_FUNCTION_EX")
 # where a load with the NULL bit puts the NULL: below the value (3.11, 3.12), above it (3.13+)
 _NULL_SIDE = "below" if PY < (3, 13) else "above"
+NULL_ABOVE = _NULL_SIDE == "above"
 
 
 def _method_load(ins):
@@ -213,8 +242,12 @@ def _read_one(ins, index, cells, kw_names) -> Op:
     name = ins.opname
     if name in _NOPS:
         return Op("nop")
+    if name in _CELL_OPS:
+        return Op(_CELL_OPS[name], ins.argval)
     if name == "LOAD_FAST" and PY >= (3, 13) and ins.argval in cells:
-        return Op("closure", ins.argval)  # 3.13 loads a cell for a closure with LOAD_FAST
+        # 3.13 loads a cell for a closure with LOAD_FAST (and an inlined comprehension's
+        # own variable of that name the same way): see validate.py
+        return Op("closure", ins.argval, key="fast")
     if name == "LOAD_FAST" and PY >= (3, 12):
         return Op("load_fast_bound", ins.argval)  # the compiler proved it bound
     if name in ("LOAD_FAST", "LOAD_FAST_CHECK"):
@@ -294,6 +327,14 @@ def _read_one(ins, index, cells, kw_names) -> Op:
         return Op("pop_block")
     if name == "POP_EXCEPT":
         return Op("pop_except")
+    if name in ("BEGIN_FINALLY", "END_FINALLY", "WITH_CLEANUP_FINISH"):
+        return Op(name.lower())
+    if name == "CALL_FINALLY":
+        return Op("call_finally", target=_target(ins, index))
+    if name == "POP_FINALLY":
+        return Op("pop_finally", ins.arg)
+    if name == "WITH_CLEANUP_START":  # calls __exit__: see validate.py
+        return Op("with_cleanup_start", key=("WITH_CLEANUP_START",), pushes=1)
     if name == "PUSH_EXC_INFO":
         return Op("push_exc_info")
     if name == "RERAISE":
@@ -334,8 +375,17 @@ def _read_one(ins, index, cells, kw_names) -> Op:
         pops, pushes = _event_shape(ins)
         key = (name, _arg_key(ins), pops, pushes)
         bool_result = name == "COMPARE_OP" and str(ins.argval).startswith("bool(")
-        return Op("event", key=key, pops=pops, pushes=pushes, bool_result=bool_result)
+        return Op("event", key=key, pops=pops, pushes=pushes, bool_result=bool_result,
+                  arith=_arith(ins))
     return Op("unsupported", name)
+
+
+def cell_event(op: Op) -> Op:
+    """A cell operation read as an event on the cell (for a cell the validator does not
+    model: one the code makes anew in its body, 3.12+ comprehensions)."""
+    name = {v: k for k, v in _CELL_OPS.items()}[op.kind]
+    pops, pushes = _EVENTS_FIXED[name]
+    return Op("event", key=(name, op.arg, pops, pushes), pops=pops, pushes=pushes)
 
 
 class _Null:

@@ -2298,9 +2298,14 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         k = handler
         while k < self.n and ins[k].op != "WITH_EXCEPT_START":
             k += 1
-        if k + 1 >= self.n or ins[k + 1].op != "POP_JUMP_IF_TRUE":
+        k += 1
+        if k < self.n and ins[k].op == "GET_AWAITABLE":  # async with: __aexit__'s result awaited
+            k = self.await_end(k)
+            if k is None:
+                return None
+        if k >= self.n or ins[k].op != "POP_JUMP_IF_TRUE":
             return None
-        k = ins[k + 1].target
+        k = ins[k].target
         while k < self.n and ins[k].op in ("POP_TOP", "POP_EXCEPT"):
             k += 1
         if k < self.n and ins[k].op == "JUMP":

@@ -29,22 +29,36 @@ Two levels:
    until nothing changes. A join only forgets facts, so the proof stays sound; it
    terminates because facts can only be forgotten finitely often.
 
+   CELLS. A cell is read and written like a local while no other code holds it.
+   Once a closure holding it has been made (``escaped``), other code may read or
+   change it, but only while an event runs code other than the interpreter's
+   (:func:`runs_code`: a call, an operator, a suspended ``yield``; not a global's
+   load or making a function): such an event also reads every held cell this frame
+   wrote since the last one (both sides must have written the same), and afterwards
+   each held cell holds a fresh value shared by both sides (:func:`world_value`).
+   A frame's writes to held cells are compared again where it returns or raises.
+   A cell a closure's code never reads is not part of the closure (the compiler
+   keeps cells for references it then optimized away).
+
 What the model trusts: locals are private to the frame (a call that reads its
 caller's frame -- ``locals()``, ``vars()``, ``dir()``, ``eval``/``exec`` without
 namespaces, zero-argument ``super()`` -- is given the whole frame as input); an
 operation on the same values in the same state of the world behaves the same.
-Anything the model does not know (an unknown instruction, 3.8's finally
-subroutines, a state too large) makes the proof fail: unproved is refused.
+Anything the model does not know (an unknown instruction, a value it cannot follow
+into 3.8's finally subroutines, a state too large) makes the proof fail: unproved is
+refused.
 """
 import ast
 import bisect
 import builtins
 import dis
 import heapq
+import operator
 import types
+import warnings
 from typing import Dict, List, Optional, Tuple
 
-from .opsem import BLOCK_STACK, NULL, PY, read_ops
+from .opsem import BLOCK_STACK, FINALLY_SUBROUTINES, NULL, NULL_ABOVE, PY, Op, cell_event, read_ops
 
 UNBOUND = ("unbound",)
 NONE = ("c", "NoneType", "None")
@@ -77,7 +91,9 @@ def const(value, codes):
         return ("c", "tuple", tuple(const(v, codes) for v in value))
     if isinstance(value, frozenset):  # iteration order is not part of the value
         return ("c", "frozenset", tuple(sorted((const(v, codes) for v in value), key=repr)))
-    return ("c", type(value).__name__, repr(value))
+    kind = type(value)
+    return ("c", kind.__name__ if kind.__module__ == "builtins" else kind.__module__ + "." + kind.__qualname__,
+            repr(value))
 
 
 def is_bool(v) -> bool:
@@ -117,11 +133,12 @@ def unpart(v):
 
 class Side:
     """One code object's symbolic state: program point, value stack, locals,
-    block stack (<=3.10), the exception being handled, and the lists it built."""
+    block stack (<=3.10), the exception being handled, the lists it built, and
+    its cells (which of them other code may hold: ``escaped``)."""
 
-    __slots__ = ("prog", "pc", "stack", "env", "blocks", "exc", "lists")
+    __slots__ = ("prog", "pc", "stack", "env", "blocks", "exc", "lists", "cells", "escaped")
 
-    def __init__(self, prog, pc, stack, env, blocks, exc, lists=None):
+    def __init__(self, prog, pc, stack, env, blocks, exc, lists=None, cells=None, escaped=frozenset()):
         self.prog = prog
         self.pc = pc
         self.stack = stack
@@ -131,10 +148,13 @@ class Side:
         # lists the code built that nothing outside the frame has seen yet: their
         # items are known (("L", id) values refer to them); see escape()
         self.lists = lists if lists is not None else {}
+        # the cells, by name: read and written like locals; see CELLS in the docstring
+        self.cells = cells if cells is not None else {}
+        self.escaped = escaped
 
     def copy(self):
         return Side(self.prog, self.pc, list(self.stack), dict(self.env), self.blocks, self.exc,
-                    {k: list(v) for k, v in self.lists.items()})
+                    {k: list(v) for k, v in self.lists.items()}, dict(self.cells), self.escaped)
 
     def pop(self, n=1):
         if n > len(self.stack):
@@ -159,12 +179,16 @@ class Program:
         self.fixed_global = fixed_global or dynamo_global
         self.name = code.co_qualname if hasattr(code, "co_qualname") else code.co_name
         self.ops = read_ops(code)
+        self.cellnames, self.freevars = _model_cells(self)
+        self.functions: Dict[tuple, tuple] = {}  # 3.13: a function made -> its code value
         self.codes: List[types.CodeType] = []
         self.prefix = qualname_prefix
         #: 3.11+: per instruction, (target index, depth, lasti) of the handler covering it
         self.handlers = _handlers(code, self.ops) if not BLOCK_STACK else [None] * len(self.ops)
+        self.ops = _as_method_loads(self.ops, self.handlers)
         self.lists_made = 0
         self.joins = self.live = None  # see analyse()
+        self.loops = None  # see in_loop()
 
     def analyse(self):
         """Where paths meet (states are joined only there) and which locals each
@@ -179,6 +203,13 @@ class Program:
         self.joins = frozenset(k for k, n in enumerate(preds) if n > 1)
         self.live = _liveness(self, succ)
 
+    def in_loop(self, pc) -> bool:
+        """Whether ``pc`` may lie in a loop: between a backward jump and its target."""
+        if self.loops is None:
+            self.loops = [(op.target, k) for k, (_, op) in enumerate(self.ops)
+                          if op.target is not None and op.target <= k]
+        return any(t <= pc <= k for t, k in self.loops)
+
     def fresh_list(self):
         self.lists_made += 1
         return self.lists_made
@@ -189,6 +220,13 @@ class Program:
 
     def value_of_const(self, value):
         return const(value, self.codes)
+
+    def code_of(self, v) -> Optional[types.CodeType]:
+        """The nested code object behind the value ``("code", name, k)``."""
+        if v[0] != "code":
+            return None
+        same = [c for c in self.codes if c.co_name == v[1]]
+        return same[v[2]] if v[2] < len(same) else None
 
     def qualname(self, v):
         """A qualified name the code gives a function or class it defines (<=3.10's
@@ -231,6 +269,8 @@ def _successors(prog) -> List[List[int]]:
     handlers = set()
     if BLOCK_STACK:
         handlers = {op.target for _, op in ops if op.kind.startswith("setup_")}
+    # 3.8: END_FINALLY returns to where any CALL_FINALLY called the finally body from
+    returns = [pc + 1 for pc, (_, op) in enumerate(ops) if op.kind == "call_finally"]
     succ = []
     for pc, (_, op) in enumerate(ops):
         kind = op.kind
@@ -238,6 +278,8 @@ def _successors(prog) -> List[List[int]]:
             kind == "event" and op.key[0] == "RAISE_VARARGS") else [pc + 1]
         if op.target is not None:
             nxt.append(op.target)
+        if kind == "end_finally":
+            nxt.extend(returns)
         if BLOCK_STACK:
             nxt.extend(handlers)
         else:
@@ -270,6 +312,12 @@ def _liveness(prog, succ) -> Optional[List[frozenset]]:
         elif op.kind == "store_fast_load_fast":
             d.add(op.arg[0])
             u.add(op.arg[1])
+        elif op.kind in ("load_deref", "delete_deref", "closure"):  # (cells: ("cell", name))
+            u.add(("cell", op.arg))
+            if op.kind == "closure":
+                u.add(op.arg)
+        elif op.kind == "store_deref":
+            d.add(("cell", op.arg))
         uses.append(frozenset(u))
         defs.append(frozenset(d - u))
     live = [frozenset()] * n
@@ -301,6 +349,51 @@ def _exception_table(code):
     return [(e.start, e.end, e.target, e.depth, e.lasti) for e in dis._parse_exception_table(code)]
 
 
+def _as_method_loads(ops, handlers):
+    """Loads of an attribute for a call, written the one way: 3.11+ compiles ``x.f()``
+    with a plain attribute load when ``x`` was bound by an import in the module (the NULL
+    then comes with ``x``'s load, or after the attribute's on 3.13), with a method load
+    elsewhere -- so text compiled outside its module differs there. Both leave the same
+    stack and run the same events; the method load is kept."""
+    targets = {op.target for _, op in ops if op.target is not None}
+    targets.update(h[0] for h in handlers if h is not None)
+    out = list(ops)
+    for k in range(len(out) - 1):
+        (off, x), (off2, y) = out[k], out[k + 1]
+        if k + 1 in targets or x.kind != "event" or y.kind not in ("event", "const"):
+            continue
+        if (x.key[0] == "LOAD_GLOBAL" and x.null == "below" and y.kind == "event"
+                and y.key[0] == "LOAD_ATTR" and y.null is None and y.pops == 1):
+            out[k], out[k + 1] = (off, x._replace(null=None)), (off2, y._replace(null="below"))
+        elif (x.key[0] == "LOAD_ATTR" and x.null is None and x.pops == 1 and y.kind == "const"
+              and y.arg is NULL and NULL_ABOVE):
+            out[k], out[k + 1] = (off, x._replace(null="above")), (off2, Op("nop"))
+    return out
+
+
+def _model_cells(prog):
+    """(the cells the proof models, sorted; the free ones among them). A cell the code
+    makes anew in its body (3.12+ comprehensions) is not modelled: its operations stay
+    events, in order."""
+    code = prog.code
+    remade = set()
+    prologue = True
+    for _, op in prog.ops:
+        if op.kind == "make_cell" and not prologue:
+            remade.add(op.arg)
+        elif op.kind not in ("nop", "make_cell"):
+            prologue = False
+    if remade:
+        prog.ops = [(off, op if op.kind not in _CELL_KINDS or op.arg not in remade
+                     else Op("nop") if op.kind == "make_cell" else cell_event(op))
+                    for off, op in prog.ops]
+    names = tuple(sorted(set(code.co_cellvars + code.co_freevars) - remade))
+    return names, frozenset(code.co_freevars) - remade
+
+
+_CELL_KINDS = ("load_deref", "store_deref", "delete_deref", "make_cell")
+
+
 def initial(prog: Program) -> Side:
     code = prog.code
     nargs = (code.co_argcount + code.co_kwonlyargcount
@@ -308,7 +401,19 @@ def initial(prog: Program) -> Side:
     env = {name: UNBOUND for name in code.co_varnames}
     for k, name in enumerate(code.co_varnames[:nargs]):
         env[name] = ("arg", k)
-    return Side(prog, 0, [], env, (), NONE)
+    cells = {name: world_value(0, name) if name in prog.freevars else env.get(name, UNBOUND)
+             for name in prog.cellnames}
+    return Side(prog, 0, [], env, (), NONE, None, cells, prog.freevars)
+
+
+def world_value(event, name):
+    """What the cell ``name`` holds after event number ``event`` (0: on entry) ran code
+    that may hold it: unknown, the same on both sides, possibly unbound."""
+    return ("v?", ("w", event, name))
+
+
+def is_world_value(v) -> bool:
+    return v[0] == "v?" and isinstance(v[1], tuple) and v[1][0] == "w"
 
 
 # ---------------------------------------------------------------- observations
@@ -403,8 +508,25 @@ def _step(s: Side):
     elif kind == "const":
         s.stack.append(s.prog.value_of_const(op.arg))
         s.pc += 1
+    elif kind == "load_deref":
+        return _load_deref(s, op.arg)
+    elif kind == "store_deref":
+        s.cells[op.arg] = s.pop()[0]
+        s.pc += 1
+    elif kind == "delete_deref":
+        v = s.cells.get(op.arg, UNBOUND)
+        if v != UNBOUND and v[0] != "v?":
+            s.cells[op.arg] = UNBOUND
+            s.pc += 1
+        else:
+            # (an own cell's unbound name raises as a local's does)
+            name = "DELETE_DEREF" if op.arg in s.prog.freevars else "DELETE_FAST"
+            return Obs("event", (name, op.arg, v == UNBOUND), (v,), s, op)
+    elif kind == "make_cell":  # (in the prologue: the cells start as initial() makes them)
+        s.env[op.arg] = UNBOUND  # the local's slot holds the cell from here on
+        s.pc += 1
     elif kind == "closure":
-        s.stack.append(("cell", op.arg))
+        s.stack.append(_closure_load(s, op))
         s.pc += 1
     elif kind == "pop":
         s.pop(op.arg)
@@ -512,9 +634,119 @@ def _step(s: Side):
         s.pc += 1
     elif kind in ("event", "contains"):
         return _event_obs(s, op)
+    elif kind == "begin_finally":
+        s.stack.append(FIN_NONE)
+        s.pc += 1
+    elif kind == "call_finally":
+        s.stack.append(("fin", "return", s.pc + 1))
+        s.pc = op.target
+    elif kind == "end_finally":
+        return _end_finally(s)
+    elif kind == "pop_finally":
+        _pop_finally(s, op.arg)
+    elif kind == "with_cleanup_start":
+        exc = s.stack[-1] if s.stack else None
+        if exc == FIN_NONE and len(s.stack) >= 2:
+            return Obs("event", op.key, (s.stack[-2], NONE), s, op)
+        if exc is not None and exc[:2] == ("part", "type") and len(s.stack) >= 7:
+            return Obs("event", op.key, (s.stack[-7], exc[2]), s, op)
+        raise NotEquivalent("WITH_CLEANUP_START on an unknown value in %s" % s.prog.name)
+    elif kind == "with_cleanup_finish":
+        return _with_cleanup_finish(s, op)
     else:
         raise NotEquivalent("instruction %s is not modelled" % (op.arg,))
     return None
+
+
+# ---- 3.8's finally subroutines (FINALLY_SUBROUTINES)
+
+FIN_NONE = ("fin", "none")  # the NULL of BEGIN_FINALLY: the finally body was entered normally
+
+
+def _end_finally(s: Side):
+    """END_FINALLY: go on (entered normally), return to the caller (CALL_FINALLY's
+    address) or raise the exception again (the body was entered by it)."""
+    top = s.stack[-1] if s.stack else None
+    if top == FIN_NONE:
+        s.pop()
+        s.pc += 1
+        return None
+    if top is not None and top[:2] == ("fin", "return"):
+        s.pop()
+        s.pc = top[2]
+        return None
+    if top is not None and top[:2] == ("part", "type"):
+        s.pop(3)
+        return raise_into(s, top[2])
+    raise NotEquivalent("END_FINALLY on an unknown value in %s at offset %d" % (s.prog.name, s.offset))
+
+
+def _pop_finally(s: Side, preserve_tos):
+    """POP_FINALLY: leave a finally body early (``return``/``break`` in it): drop what it
+    was entered with; for an exception also its handler's block, restoring the exception
+    handled before."""
+    res = s.pop()[0] if preserve_tos else None
+    top = s.pop()[0]
+    if top[0] != "fin":
+        if top[:2] != ("part", "type"):
+            raise NotEquivalent("POP_FINALLY on an unknown value in %s" % s.prog.name)
+        s.pop(2)
+        if not s.blocks or s.blocks[-1][0] != "except":
+            raise NotEquivalent("POP_FINALLY outside a handler")
+        level = s.blocks[-1][2]
+        if len(s.stack) != level + 3:
+            raise NotEquivalent("POP_FINALLY: stack and handler disagree")
+        s.exc = unpart(s.stack[level + 1])
+        del s.stack[level:]
+        s.blocks = s.blocks[:-1]
+    if preserve_tos:
+        s.stack.append(res)
+    s.pc += 1
+
+
+def _with_cleanup_finish(s: Side, op):
+    """WITH_CLEANUP_FINISH: after ``__exit__`` returned ``res`` for an exception, a true
+    ``res`` swallows it."""
+    if len(s.stack) < 2:
+        raise NotEquivalent("stack underflow at WITH_CLEANUP_FINISH")
+    res, exc = s.stack[-1], s.stack[-2]
+    if exc == NONE:  # left normally: __exit__'s result is dropped
+        s.pop(2)
+        s.pc += 1
+        return None
+    if not is_bool(res):
+        t = truth_of_const(res)
+        if t is None:
+            return Obs("event", ("bool",), (res,), s, op)
+        res = TRUE if t else FALSE
+    return _swallow_or_not(s, res)
+
+
+def _swallow_or_not(s: Side, res):
+    before = s.copy()
+    s.pop(2)
+    swallowed = s.copy()
+    if not swallowed.blocks or swallowed.blocks[-1][0] != "except":
+        raise NotEquivalent("WITH_CLEANUP_FINISH outside a handler")
+    level = swallowed.blocks[-1][2]
+    if len(swallowed.stack) < level + 3:
+        raise NotEquivalent("stack underflow at WITH_CLEANUP_FINISH")
+    swallowed.exc = unpart(swallowed.stack[level + 1])
+    del swallowed.stack[level:]
+    swallowed.blocks = swallowed.blocks[:-1]
+    swallowed.stack.append(FIN_NONE)
+    swallowed.pc += 1
+    s.pc += 1
+    got = _decision(res, swallowed, s)
+    if isinstance(got, Obs):
+        got.side = before
+    return got
+
+
+def _fin_shape(side: Side) -> tuple:
+    """Where 3.8's finally markers sit on the stack: states are joined only when these
+    agree (a finally body called from two places is explored once per caller)."""
+    return tuple((k, v) for k, v in enumerate(side.stack) if v[0] == "fin")
 
 
 def _bound(s: Side, name):
@@ -531,6 +763,34 @@ def _load_fast(s: Side, name):
         return Obs("event", ("UNBOUND_LOCAL", name), (), s, None)
     if v[0] == "v?":
         return Obs("event", ("LOAD_MAYBE_UNBOUND", name), (v,), s, None)
+    s.stack.append(v)
+    s.pc += 1
+    return None
+
+
+def _closure_load(s: Side, op):
+    """The cell ``op`` loads for a closure. 3.13 loads it with LOAD_FAST from the local's
+    slot, where an inlined comprehension keeps its own variable of the same name
+    meanwhile (set by STORE_FAST, the cell put back after it): that value, when set."""
+    if op.key != "fast":
+        return ("cell", op.arg)
+    v = s.env.get(op.arg, UNBOUND)
+    if v == UNBOUND:
+        return ("cell", op.arg)
+    if v[0] == "v?":
+        raise NotEquivalent("LOAD_FAST of %r: the cell or a value, unknown which" % op.arg)
+    return v
+
+
+def _load_deref(s: Side, name):
+    """A cell's value: read like a local (an unbound own cell raises as an unbound local
+    does; a free one raises NameError)."""
+    v = s.cells.get(name, UNBOUND)
+    free = name in s.prog.freevars
+    if v == UNBOUND:
+        return Obs("event", ("UNBOUND_FREE" if free else "UNBOUND_LOCAL", name), (), s, None)
+    if v[0] == "v?":
+        return Obs("event", ("LOAD_MAYBE_UNBOUND", name) + (("free",) if free else ()), (v,), s, None)
     s.stack.append(v)
     s.pc += 1
     return None
@@ -581,6 +841,8 @@ def _branch(s: Side, cond, jump_if, target, keep):
 def _event_obs(s: Side, op):
     if _list_step(s, op):
         return None
+    if op.arith is not None and _fold(s, op):
+        return None
     if op.key[0] == "LOAD_GLOBAL" and s.prog.fixed_global(op.key[1]):
         if op.null == "below":
             s.stack.append(NULL_VALUE)
@@ -600,6 +862,23 @@ def _event_obs(s: Side, op):
     elif op.key[0] == "MAKE_FUNCTION" and PY < (3, 11):
         inputs = inputs[:-1] + (s.prog.qualname(inputs[-1]),)
     key = op.key
+    if key[0] == "MAKE_FUNCTION" and PY < (3, 13) and key[1] & 8:
+        code_at = len(inputs) - (2 if PY < (3, 11) else 1)
+        closure = _closure(s.prog, inputs[code_at], inputs[code_at - 1])
+        if closure == ("closure",):  # no cell the code reads: no closure
+            key = (key[0], key[1] & ~8, key[2] - 1, key[3])
+            inputs = inputs[:code_at - 1] + inputs[code_at:]
+        elif closure is not None:
+            inputs = inputs[:code_at - 1] + (closure,) + inputs[code_at:]
+    elif key[:2] == ("SET_FUNCTION_ATTRIBUTE", 8):
+        closure = _closure(s.prog, s.prog.functions.get(inputs[1], NONE), inputs[0])
+        if closure == ("closure",):
+            fn = s.pop(2)[1]
+            s.stack.append(fn)
+            s.pc += 1
+            return None
+        if closure is not None:
+            inputs = (closure, inputs[1])
     if op.callee_slots == 2:
         inputs = tuple(v for v in inputs[:2] if v != NULL_VALUE) + inputs[2:]
     if key[0] == "CALL" and key[1] == 0 and inputs:
@@ -623,6 +902,116 @@ def _event_obs(s: Side, op):
         elif op.key[0] == "WITH_EXCEPT_START":
             inputs += (s.stack[-1],)
     return Obs("event", key, inputs, s, op)
+
+
+def _closure(prog, code_value, cells):
+    """The closure a function made from ``code_value`` gets from the tuple ``cells``,
+    written as the cells its code reads, each under the name the code reads it by
+    (a cell it never reads makes no difference: the compiler passes one for a
+    reference it then optimized away), or None when unknown."""
+    code = prog.code_of(code_value)
+    items = _items(cells)
+    if code is None or items is None or len(items) != len(code.co_freevars):
+        return None
+    used = _used_freevars(code)
+    return ("closure",) + tuple(("free", name, cell) for name, cell in zip(code.co_freevars, items)
+                                if name in used)
+
+
+_USED_FREEVARS: Dict[types.CodeType, frozenset] = {}
+
+
+def _used_freevars(code) -> frozenset:
+    got = _USED_FREEVARS.get(code)
+    if got is None:
+        free = frozenset(code.co_freevars)
+        if FRAME_READERS & set(code.co_names):
+            got = free
+        else:
+            got = free & _cells_reached(Program(code, None))
+        if len(_USED_FREEVARS) > 4096:
+            _USED_FREEVARS.clear()
+        _USED_FREEVARS[code] = got
+    return got
+
+
+_NUMBERS = ("int", "float", "complex", "bool")
+_OPERATORS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
+              "//": operator.floordiv, "%": operator.mod, "**": operator.pow,
+              "<<": operator.lshift, ">>": operator.rshift, "&": operator.and_, "|": operator.or_,
+              "^": operator.xor, "neg": operator.neg, "pos": operator.pos, "inv": operator.invert}
+_STORES = ("store_fast", "store_deref", "store_fast_load_fast", "store_fast_store_fast")
+_FOLD_BITS = 4096  # no int past this size is made (the compiler's own folding stops far below)
+
+
+def _fold(s: Side, op) -> bool:
+    """Do the arithmetic ``op`` in place when its operands are constant numbers (builtin
+    types: no code of the user's runs; the compiler folds the same operation when the
+    source spells it on constants). Returns whether it did."""
+    n = op.pops
+    if len(s.stack) < n or n not in (1, 2):
+        return False
+    operands = s.stack[-n:]
+    if any(v[0] != "c" or v[1] not in _NUMBERS for v in operands):
+        return False
+    if s.prog.in_loop(s.pc) and s.prog.ops[s.pc + 1][1].kind in _STORES:
+        # (a loop's counter, stored back, is no constant the compiler folds: folding it
+        # on one side past the loop's join, where the other side waits with it
+        # generalized, would put the two out of step)
+        return False
+    try:
+        values = [ast.literal_eval(v[2]) for v in operands]
+    except (ValueError, SyntaxError):  # nan, inf: their reprs are no literals
+        return False
+    if not _small_enough(op.arith, values):
+        return False
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # (~True warns on 3.12+): leave it to run
+            result = _OPERATORS[op.arith](*values)
+    except Exception:  # noqa: BLE001 - 1 / 0 and kin: the operation raises when run
+        return False
+    if type(result).__name__ not in _NUMBERS:
+        return False
+    s.pop(n)
+    s.stack.append(const(result, []))
+    s.pc += 1
+    return True
+
+
+def _small_enough(symbol, values) -> bool:
+    ints = [abs(v) for v in values if isinstance(v, int)]
+    if any(v.bit_length() > _FOLD_BITS for v in ints):
+        return False
+    if symbol == "**" and len(ints) == 2:
+        base, exp = values
+        return exp <= _FOLD_BITS and (abs(base) <= 1 or exp * abs(base).bit_length() <= _FOLD_BITS)
+    if symbol == "<<" and len(ints) == 2:
+        return values[1] <= _FOLD_BITS
+    return True
+
+
+def _cells_reached(prog) -> set:
+    """The cells the instructions reachable from the start of ``prog`` read, write or
+    pass on (3.8 leaves unreachable code in place)."""
+    succ = _successors(prog)
+    seen, work = {0}, [0]
+    names = set()
+    while work:
+        pc = work.pop()
+        op = prog.ops[pc][1]
+        if op.kind in _CELL_KINDS or op.kind == "closure":
+            names.add(op.arg)
+        elif op.kind == "event" and op.key[0] in _CELL_EVENTS:
+            names.add(op.key[1])
+        for k in succ[pc]:
+            if k not in seen:
+                seen.add(k)
+                work.append(k)
+    return names
+
+
+_CELL_EVENTS = ("LOAD_DEREF", "STORE_DEREF", "DELETE_DEREF", "LOAD_CLASSDEREF", "LOAD_FROM_DICT_OR_DEREF")
 
 
 def _has_list(values) -> bool:
@@ -845,6 +1234,7 @@ def _rename_lists(side: Side, mapping):
 
     side.stack = [sub(v) for v in side.stack]
     side.env = {n: sub(v) for n, v in side.env.items()}
+    side.cells = {n: sub(v) for n, v in side.cells.items()}
     side.exc = sub(side.exc)
     side.lists = {lid: [sub(x) for x in items] for lid, items in side.lists.items()
                   if lid not in mapping}
@@ -861,16 +1251,26 @@ def after_event(obs: Obs, results):
         s.stack.append(obs.inputs[0])
         s.pc += 1
         return s
+    if op is not None and op.kind == "delete_deref":
+        if key[2]:
+            return None
+        s.cells[key[1]] = UNBOUND
+        s.pc += 1
+        return s
     if key[0] == "DELETE_FAST":
         if key[2]:
             return None
         s.env[key[1]] = UNBOUND
         s.pc += 1
         return s
+    if key[0] in ("UNBOUND_FREE",):
+        return None  # always raises
     if key == ("bool",):
         t = results[0]
         if op.kind == "cond":
             return _cond_on_bool(s, t, op)
+        if op.kind == "with_cleanup_finish":
+            return _swallow_or_not(s, t)
         s.stack[-1] = ("not", t) if op.kind == "not" else t
         s.pc += 1
         return s
@@ -901,6 +1301,21 @@ def after_event(obs: Obs, results):
         matched.pc += 1
         s.pc = op.target
         return Obs("decide", results[0], succ=(matched, s))
+    if op.kind == "with_cleanup_start":
+        # entered normally: [exit, NULL] -> [NULL, None, res]; by an exception:
+        # [exit, 3 saved, tb, value, type] -> [3 saved, NULL, tb, value, type, type, res],
+        # the handler's block one lower
+        if s.stack[-1] == FIN_NONE:
+            del s.stack[-2]
+            s.stack.extend((NONE, results[0]))
+        else:
+            del s.stack[-7]
+            s.stack.insert(len(s.stack) - 3, FIN_NONE)
+            s.stack.extend((s.stack[-1], results[0]))
+            kind, handler, level = s.blocks[-1]
+            s.blocks = s.blocks[:-1] + ((kind, handler, level - 1),)
+        s.pc += 1
+        return s
     if op.kind == "setup_with":
         s.pop()
         s.stack.append(results[0])
@@ -1008,13 +1423,14 @@ def raise_into(s: Side, exc):
 # ---------------------------------------------------------------- joins
 
 ATOMS = frozenset({"r", "t", "exc", "arg", "v", "vb", "v?", "esc", "gout"})  # opaque values
-GROUND = frozenset({"c", "null", "unbound", "cell", "lasti", "code", "global"})
+GROUND = frozenset({"c", "null", "unbound", "cell", "lasti", "code", "global", "fin"})
 
 
 def _side_values(side: Side, names) -> list:
-    """Every value one side holds: its stack, its locals (in ``names`` order), the
-    exception being handled."""
-    return list(side.stack) + [side.env.get(n, UNBOUND) for n in names] + [side.exc]
+    """Every value one side holds: its stack, its locals and cells (``names``: both
+    in order), the exception being handled."""
+    return (list(side.stack) + [side.env.get(n, UNBOUND) for n in names[0]]
+            + [side.cells.get(n, UNBOUND) for n in names[1]] + [side.exc])
 
 
 def _positions(a: Side, b: Side, names) -> tuple:
@@ -1024,14 +1440,13 @@ def _positions(a: Side, b: Side, names) -> tuple:
 
 def _set_positions(a: Side, b: Side, names, values):
     it = iter(values)
-    a.stack = [next(it) for _ in a.stack]
-    for n in names[0]:
-        a.env[n] = next(it)
-    a.exc = next(it)
-    b.stack = [next(it) for _ in b.stack]
-    for n in names[1]:
-        b.env[n] = next(it)
-    b.exc = next(it)
+    for side, (local_names, cell_names) in ((a, names[0]), (b, names[1])):
+        side.stack = [next(it) for _ in side.stack]
+        for n in local_names:
+            side.env[n] = next(it)
+        for n in cell_names:
+            side.cells[n] = next(it)
+        side.exc = next(it)
 
 
 def _may_be_unbound(v) -> bool:
@@ -1055,6 +1470,8 @@ def instance_of(new: tuple, old: tuple) -> bool:
             if x[0] in ("t", "vb") and not is_bool(y):
                 return False
             if x[0] != "v?" and _may_be_unbound(y):
+                return False
+            if is_world_value(x) and not (is_world_value(y) and y[1][2] == x[1][2]):
                 return False
             sub[x] = y
             continue
@@ -1081,6 +1498,9 @@ def generalize(old: tuple, new: tuple, fresh) -> tuple:
             return (x[0],) + tuple(lgg(p, q) if isinstance(p, tuple) else p
                                    for p, q in zip(x[1:], y[1:]))
         got = memo.get((x, y))
+        if got is None and is_world_value(x) and is_world_value(y) and x[1][2] == y[1][2]:
+            # what the last event left in the cell on either path: still that
+            got = memo[(x, y)] = world_value(("j", fresh()), x[1][2])
         if got is None:
             if _may_be_unbound(x) or _may_be_unbound(y):
                 kind = "v?"
@@ -1103,7 +1523,8 @@ class Prover:
         self.a, self.b = a, b
         a.analyse()
         b.analyse()
-        self.names = (tuple(sorted(a.code.co_varnames)), tuple(sorted(b.code.co_varnames)))
+        self.names = ((tuple(sorted(a.code.co_varnames)), a.cellnames),
+                      (tuple(sorted(b.code.co_varnames)), b.cellnames))
         self.states: Dict[tuple, tuple] = {}
         self.work: List[tuple] = []  # heap of (pc, pc, seq, item)
         self.seq = 0
@@ -1154,7 +1575,9 @@ class Prover:
             self.match(x, y)
             return
         a, b = x.side, y.side
-        key = (a.pc, b.pc, a.blocks, b.blocks, len(a.stack), len(b.stack))
+        key = (a.pc, b.pc, a.blocks, b.blocks, len(a.stack), len(b.stack), a.escaped, b.escaped)
+        if FINALLY_SUBROUTINES:
+            key += (_fin_shape(a), _fin_shape(b))
         _forget_dead(a)
         _forget_dead(b)
         if a.lists or b.lists:
@@ -1203,7 +1626,9 @@ class Prover:
         if x.kind == "diverge":
             return
         if x.kind in ("return", "raise"):
-            self.same(escape(x.side, (x.key,), ("esc", 0)), escape(y.side, (y.key,), ("esc", 0)), x, y)
+            # (with what the cells other code holds are left holding)
+            self.same(escape(x.side, (x.key, _shared_cells(x.side)), ("esc", 0)),
+                      escape(y.side, (y.key, _shared_cells(y.side)), ("esc", 0)), x, y)
             return
         if x.kind == "decide":
             self.same(x.key, y.key, x, y)
@@ -1218,11 +1643,23 @@ class Prover:
         tag = ("esc", self.counter)
         ins_x = escape(x.side, self.frame_inputs(x) + (x.side.exc,), tag)
         ins_y = escape(y.side, self.frame_inputs(y) + (y.side.exc,), tag)
+        _mark_escaped(x.side, ins_x)
+        _mark_escaped(y.side, ins_y)
+        runs = runs_code(x.key)
+        if runs:  # the world it may read includes the cells other code holds
+            ins_x += escape(x.side, (_shared_cells(x.side),), tag + ("cells",))
+            ins_y += escape(y.side, (_shared_cells(y.side),), tag + ("cells",))
         self.same(ins_x, ins_y, x, y)
         results = results_for(x, self.counter)
         for r in results:
             self.origin[r] = x.key
+        if x.key[0] == "MAKE_FUNCTION" and results:
+            x.side.prog.functions[results[0]] = x.inputs[-1]
+            y.side.prog.functions[results[0]] = y.inputs[-1]
         raise_x, raise_y = x.side.copy(), y.side.copy()
+        if runs:
+            for side in (x.side, y.side, raise_x, raise_y):
+                _refresh_cells(side, self.counter)
         nx, ny = after_event(x, results), after_event(y, results)
         if (nx is None) != (ny is None):
             raise NotEquivalent(self.where(x, y, "an event raises on one side only"))
@@ -1241,7 +1678,8 @@ class Prover:
         if any(k and k[0] in ("LOAD_GLOBAL", "LOAD_NAME") and _name(k) in FRAME_READERS
                for k in callee_keys):
             bound = tuple(sorted((n, v) for n, v in obs.side.env.items() if v != UNBOUND))
-            return inputs + (("frame",) + bound,)
+            cells = tuple(("cellval", n, v) for n, v in sorted(obs.side.cells.items()) if v != UNBOUND)
+            return inputs + (("frame",) + bound + cells,)
         return inputs
 
     def same(self, u, v, x, y):
@@ -1287,6 +1725,41 @@ class Prover:
         return "%s (original offset %s, recompiled offset %s)" % (what, ox, oy)
 
 
+#: events that run no code but the interpreter's own (the cells other code holds can
+#: neither be read nor change while they run)
+NO_USER_CODE = frozenset({"LOAD_GLOBAL", "LOAD_ASSERTION_ERROR", "LOAD_BUILD_CLASS", "MAKE_FUNCTION",
+                          "SET_FUNCTION_ATTRIBUTE", "IS_OP", "UNBOUND_LOCAL", "UNBOUND_FREE",
+                          "LOAD_MAYBE_UNBOUND", "DELETE_FAST", "DELETE_DEREF", "LIST_APPEND",
+                          "LIST_TO_TUPLE"})
+
+
+def runs_code(key) -> bool:
+    """Whether an event may run code other than the interpreter's (a method of the user's,
+    a generator's caller while it is suspended, ...)."""
+    return key[0] not in NO_USER_CODE
+
+
+def _mark_escaped(side: Side, values):
+    """The cells handed over in ``values`` (a closure) are held by other code from now on."""
+    names = [v[1] for v in _walk(values) if v[0] == "cell" and v[1] in side.cells]
+    if names:
+        side.escaped = side.escaped | frozenset(names)
+
+
+def _shared_cells(side: Side) -> tuple:
+    """What the cells other code holds hold, where this frame put it (the rest hold what
+    the last event that ran code left there, the same on both sides)."""
+    return ("cells",) + tuple(("cellval", n, side.cells[n]) for n in sorted(side.escaped)
+                              if n in side.cells and not is_world_value(side.cells[n]))
+
+
+def _refresh_cells(side: Side, event):
+    """After an event that ran code: the cells other code holds hold what it left there."""
+    for n in side.escaped:
+        if n in side.cells:
+            side.cells[n] = world_value(event, n)
+
+
 def _holds_state(o: Obs) -> bool:
     """Whether ``o`` keeps its side as it was at the observation (so the pair can be
     joined there and explored later)."""
@@ -1315,6 +1788,9 @@ def _forget_dead(side: Side):
     for name in side.env:
         if name not in keep:
             side.env[name] = DEAD
+    for name in side.cells:  # (a cell other code holds is never dead)
+        if ("cell", name) not in keep and name not in side.escaped:
+            side.cells[name] = DEAD
 
 
 def _walk(values):
@@ -1404,10 +1880,16 @@ def check(like, new, new_prefix=None, budget=None, fixed_global=None):
 def _same_instructions(a: Program, b: Program):
     """The nested code objects to compare when ``a`` and ``b`` are the same instructions
     (locals and constants by name and value, exception handlers alike), else None."""
-    if len(a.ops) != len(b.ops):
+    # (no-ops aside: a jump to one goes on at the next instruction; none raises)
+    keep_a, at_a = _without_nops(a)
+    keep_b, at_b = _without_nops(b)
+    if len(keep_a) != len(keep_b):
         return None
     pairs = set()
-    for pc, ((_, x), (_, y)) in enumerate(zip(a.ops, b.ops)):
+    for pa, pb in zip(keep_a, keep_b):
+        x, y = a.ops[pa][1], b.ops[pb][1]
+        if x.target is not None and y.target is not None:
+            x, y = x._replace(target=at_a[x.target]), y._replace(target=at_b[y.target])
         if x.kind in ("const", "return_const") and x.kind == y.kind:
             # by value and type (1, 1.0 and True are equal as Python values)
             vx, vy = a.value_of_const(x.arg), b.value_of_const(y.arg)
@@ -1416,12 +1898,28 @@ def _same_instructions(a: Program, b: Program):
             _collect_codes(vx, pairs)
         elif x != y:
             return None
-        if not BLOCK_STACK and a.handler(pc) != b.handler(pc):
-            return None
+        if not BLOCK_STACK:
+            ha, hb = a.handler(pa), b.handler(pb)
+            if (ha is None) != (hb is None) or ha is not None and (
+                    (at_a[ha[0]],) + ha[1:] != (at_b[hb[0]],) + hb[1:]):
+                return None
     if a.prefix != b.prefix and any(x.kind == "event" and x.key[0] in ("MAKE_FUNCTION", "STORE_NAME")
                                     for _, x in a.ops):
         return None  # qualified names passed as constants: compared relative, by the proof
     return pairs
+
+
+def _without_nops(prog):
+    """(the indices of ``prog``'s instructions that are no no-op; for every index, the
+    position among those of the instruction that runs next from there)."""
+    keep = [pc for pc, (_, op) in enumerate(prog.ops) if op.kind != "nop"]
+    at = [0] * (len(prog.ops) + 1)
+    k = len(keep)
+    for pc in range(len(prog.ops), -1, -1):
+        if pc < len(prog.ops) and prog.ops[pc][1].kind != "nop":
+            k -= 1
+        at[pc] = k
+    return keep, at
 
 
 def qualname_prefix(code) -> Optional[str]:
