@@ -262,6 +262,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         self._reduced = {}  # see reduced_condition
         self._reduced_below = set()
         self._reducing = False
+        self._chain_stops = []  # (frame, kept operand) of the chain operands being walked
 
     # ------------------------------------------------------------ regions
     def dominated_by(self, head: Block) -> Callable[[int], bool]:
@@ -420,6 +421,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                     return r
                 continue
             E.execute(frame, ins)
+            if self._chain_stops and self._chain_stops[-1][0] is frame and consumes_kept(
+                    frame, self._chain_stops[-1][1]):
+                return Exit("chain", k + 1)  # see chain_operand
         if stop == block.end:
             return block.end if block.end < self.n else Exit("leave", block.end)
         op = last.op
@@ -608,21 +612,23 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             return True  # one branch jumps to a finally's inlined copy, the other falls past it
         return a == b or self.alias(a) == self.alias(b)
 
-    def pure_condition(self, index, frame, chain_blocks):
+    def pure_condition(self, index, frame, chain_blocks, keeps=False):
         """The condition computed by the block at ``index`` with no other
-        effect, or None."""
+        effect, or None. With ``keeps``, the operand on top of ``frame``'s
+        stack was kept by a chained comparison: the condition is its next
+        link, whose operand may span blocks of its own."""
         if isinstance(index, tuple):
             return None
         b = self.cfg.at(index)
-        if b is None or not self.cfg.is_conditional(b) or index in self.active_latches:
+        if b is None or not (keeps or self.cfg.is_conditional(b)) or index in self.active_latches:
             return None  # (a loop's bottom test is not a link of an ``if`` in its body)
         if any(not chain_blocks.holds(p) for p in b.preds) or b.exc_preds:
             return None
         if any(h != b.handler for h in chain_blocks.handlers):
             return None  # a test inside a try does not join one outside it
-        return self.reduced_condition(b, frame)
+        return self.reduced_condition(b, frame, keeps)
 
-    def reduced_condition(self, b: Block, frame):
+    def reduced_condition(self, b: Block, frame, keeps=False):
         """The condition of block ``b`` run in a copy of ``frame``, merged with
         the conditions that follow it (:meth:`pure_condition` without the
         test of how ``b`` is reached), or None.
@@ -634,7 +640,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         again. The first search reduces the deepest links first, so the
         recursion through :meth:`merge_next` stays shallow in a long chain."""
         key = (b.id, tuple(map(id, frame.stack)), tuple(id(x) for p in frame.pending for x in p),
-               frame.loop, len(self.finally_copies), len(getattr(self, "_lfollows", ())))
+               frame.loop, len(self.finally_copies), len(getattr(self, "_lfollows", ())), keeps)
         if key in self._reduced:
             return self._reduced[key][0]
         if not self._reducing and b.id not in self._reduced_below:
@@ -654,7 +660,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 self._reducing = False
             if key in self._reduced:
                 return self._reduced[key][0]
-        sub = self._reduce_condition(b, frame)
+        sub = self._reduce_condition(b, frame, keeps)
         self._reduced[key] = (sub, frame)  # (the frame keeps the ids in the key alive)
         return sub
 
@@ -680,17 +686,22 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 stack.append((s, iter(s.succs)))
         return out
 
-    def _reduce_condition(self, b: Block, frame):
+    def _reduce_condition(self, b: Block, frame, keeps=False):
         if self.is_loop_header(b):
-            return None
-        last = self.instrs[b.end - 1]
-        if last.op not in ("POP_JUMP_IF_FALSE", "POP_JUMP_IF_TRUE", "POP_JUMP_IF_NONE",
-                           "POP_JUMP_IF_NOT_NONE"):
             return None
         f = frame.copy()
         depth = len(f.stack)
+        resume = self.chain_link_operand(b, f) if keeps else None
+        if resume is None:
+            f, test_block, resume = frame.copy(), b, b.start
+        else:
+            test_block = self.cfg.containing(resume - 1)
+        last = self.instrs[test_block.end - 1]
+        if last.op not in ("POP_JUMP_IF_FALSE", "POP_JUMP_IF_TRUE", "POP_JUMP_IF_NONE",
+                           "POP_JUMP_IF_NOT_NONE"):
+            return None
         try:
-            for k in range(b.start, b.end - 1):
+            for k in range(resume, test_block.end - 1):
                 ins = self.instrs[k]
                 if ins.op in SPECIAL:
                     return None
@@ -709,7 +720,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             if not (len(f.stack) == depth and depth and isinstance(top, ast.Compare)
                     and top.left is frame.stack[-1]):
                 return None
-        sub = self.condition_from(b, f)
+        sub = self.condition_from(test_block, f)
+        if test_block is not b:
+            sub.blocks = self.blocks_from(b, test_block)
         # reduce the candidate with its own private successors first, so
         # ``a or (b and c)`` merges inside out
         sub.true = self.through_trampoline(sub.true, sub.frame, sub.expr)
@@ -720,6 +733,36 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                              or isinstance(sub.false, tuple)):
             return None  # (a chain that does not end inside the candidate)
         return sub
+
+    def chain_link_operand(self, b: Block, f):
+        """Walk, in ``f``, the operand of the chained comparison's link that
+        starts at ``b`` up to the comparison that consumes the operand kept
+        on top of ``f``'s stack (:meth:`chain_operand`); the index after it,
+        or None. The walk is a trial (its result may be dropped): the
+        structuring state it could touch is put back."""
+        if not f.stack or not isinstance(f.stack[-1], ast.expr):
+            return None
+        state = (set(self.active_loops), set(self.active_handlers), set(self.open_tries),
+                 dict(self.finally_copies), set(self.active_latches))
+        try:
+            return self.chain_operand(b.start, f, self.dominated_by(b), None)
+        except DecompilationError:
+            return None
+        finally:
+            (self.active_loops, self.active_handlers, self.open_tries,
+             self.finally_copies, self.active_latches) = state
+
+    def blocks_from(self, first: Block, last: Block) -> BlockIds:
+        """The blocks laid out from ``first`` to ``last`` that ``first``
+        dominates (the code of a condition whose operand spans blocks)."""
+        ids = BlockIds(first)
+        i = first.end
+        while i < last.end:
+            b = self.cfg.containing(i)
+            if self.cfg.dominates(first, b):
+                ids = ids | BlockIds(b)
+            i = b.end
+        return ids
 
     def condition_from(self, block, f):
         last = self.instrs[block.end - 1]
@@ -764,7 +807,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 idx, c_blocks = over
             else:
                 c_blocks = c.blocks
-            sub = self.pure_condition(idx, frame, c_blocks)
+            sub = self.pure_condition(idx, frame, c_blocks, keeps_operand(c.expr, frame))
             if sub is None:
                 continue
             st, sf = sub.true, sub.false
@@ -1222,24 +1265,34 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
     def chained_compare(self, block, left, frame, region, loop):
         """``a < b < c``: the false path of each link drops the kept operand;
         the true path compares it with the next one. Only the true path is
-        followed; its comparison joins ``left``."""
-        kept = frame.stack[-1]
-        k = block.end
-        while True:
-            if k >= self.n or self.instrs[k].target is not None:
-                self.fail("unrecognised chained comparison", block.end - 1)
-            E.execute(frame, self.instrs[k])
-            k += 1
-            top = frame.stack[-1] if frame.stack else None
-            if (isinstance(top, ast.Compare) and top.left is kept
-                    and not any(v is kept for v in frame.stack[:-1])):
-                break
+        followed (:meth:`chain_operand`); its comparison joins ``left``."""
+        first = self.cfg.at(block.end)
+        before = len(frame.stmts)
+        k = None
+        if first is not None and frame.stack:
+            k = self.chain_operand(block.end, frame, both(region, self.dominated_by(first)), loop)
+        if k is None or live(frame.stmts[before:]):
+            self.fail("unrecognised chained comparison", block.end - 1)
         right = frame.pop()
         merged = chain_compare(left, right)
         if merged is None:
             self.fail("unrecognised chained comparison", block.end - 1)
         frame.push(merged)
-        return self.block(self.cfg.at(block.end), frame, region, loop, start=k)
+        return self.block(self.cfg.containing(k - 1), frame, region, loop, start=k)
+
+    def chain_operand(self, start, frame, region, loop):
+        """Walk the code from ``start`` that computes the next operand of a
+        chained comparison and compares the operand kept on top of
+        ``frame``'s stack with it. The operand may hold control flow of its
+        own (``and``/``or``, a conditional expression, another chain, an
+        ``await``), structured as everywhere else; the walk stops right after
+        that comparison (:meth:`block`). The index after it, or None."""
+        self._chain_stops.append((frame, frame.stack[-1]))
+        try:
+            ex = self.walk(start, frame, region, loop)
+        finally:
+            self._chain_stops.pop()
+        return ex.target if ex.kind == "chain" else None
 
     # ------------------------------------------------------------- loops
     def natural(self, header: Block):
@@ -2229,6 +2282,14 @@ def assigned_names(stmts):
 #: kept above it or not); the inlined copies on the other paths have none
 _FINALLY_UNWINDS = ([("POP_TOP", None), ("POP_EXCEPT", None)],
                     [("SWAP", 2), ("POP_TOP", None), ("SWAP", 2), ("POP_EXCEPT", None)])
+
+
+def consumes_kept(frame, kept):
+    """Whether the value on top of ``frame``'s stack is the comparison that
+    consumed ``kept``, the operand a chained comparison kept for its next link."""
+    top = frame.stack[-1] if frame.stack else None
+    return (isinstance(top, ast.Compare) and top.left is kept
+            and not any(v is kept for v in frame.stack[:-1]))
 
 
 def shares_effects(expr, stack):
