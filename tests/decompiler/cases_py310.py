@@ -346,6 +346,21 @@ def match_guard_return_in_finally(a):
     return log
 
 
+
+def match_guard_with_or(x):
+    log = []
+    match x:
+        case 0:
+            log.append(0)
+        case int(v) if v <= (log.append(1) or v):
+            log.append(v)
+        case [v, *_] if 0 < v < (log.append(2) or 5):
+            log.append(v)
+        case _:
+            log.append(None)
+    return log
+
+
 CASES = [
     (match_literal, SUBJECTS),
     (match_capture_wildcard, SUBJECTS),
@@ -370,4 +385,5 @@ CASES = [
     (match_string_dispatch, CMDS),
     (match_walrus_and_ifexp, SUBJECTS),
     (match_guard_return_in_finally, [(5,), (3,), (None,)]),
+    (match_guard_with_or, SUBJECTS + [([2, 1],), ([9],)]),
 ]

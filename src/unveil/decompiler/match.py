@@ -195,11 +195,17 @@ class CaseParser:
         s = self.s
         blk = s.cfg.containing(i)
         last = self.instrs[blk.end - 1]
-        if last.op not in _POP_JUMPS:
-            raise NoMatch
         base = [Poison() for _ in range(self.outer_depth + (1 if self.copy else 0))]
         f = E.Frame(self.ctx, base)
-        for k in range(i, blk.end - 1):
+        start = i
+        if last.op not in _POP_JUMPS:
+            # a guard with control flow of its own (``x or y``, a chained
+            # comparison's value, ``await``) before its test
+            test = s.walk_to_test(i, f)
+            if test is None:
+                raise NoMatch
+            blk, start = s.cfg.containing(test), test
+        for k in range(start, blk.end - 1):
             ins = self.instrs[k]
             if ins.target is not None or ins.op in MATCH_OPS or ins.op in (
                     "POP_EXCEPT", "PUSH_EXC_INFO", "LOAD_FAST_AND_CLEAR"):

@@ -127,6 +127,9 @@ class Cond:
         self.false = false
         self.frame = frame  # state after the condition (expr popped)
         self.blocks = blocks  # ids of the blocks it spans
+        # the cleanup blocks of its whole chained comparisons (each drops the
+        # kept operand on the way out; they lie after its code)
+        self.cleanups = None
 
 
 def negate(e):
@@ -186,6 +189,11 @@ def chain_into(a, b):
         first = chain_compare(a, b.values[0])
         return first and ast.BoolOp(op=ast.And(), values=[first] + b.values[1:])
     return chain_compare(a, b)
+
+
+def union(a, b):
+    """``a | b`` of two :class:`BlockIds` that may be None."""
+    return b if a is None else a if b is None else a | b
 
 
 def flips(e):
@@ -262,7 +270,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         self._reduced = {}  # see reduced_condition
         self._reduced_below = set()
         self._reducing = False
-        self._chain_stops = []  # (frame, kept operand) of the chain operands being walked
+        # (frame, what ends the walk) of the walks over one expression's code
+        # (chain_operand, walk_to_test): a kept operand, or None for a test
+        self._stops = []
 
     # ------------------------------------------------------------ regions
     def dominated_by(self, head: Block) -> Callable[[int], bool]:
@@ -421,9 +431,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                     return r
                 continue
             E.execute(frame, ins)
-            if self._chain_stops and self._chain_stops[-1][0] is frame and consumes_kept(
-                    frame, self._chain_stops[-1][1]):
-                return Exit("chain", k + 1)  # see chain_operand
+            if self._stops and self._stops[-1][0] is frame and self._stops[-1][1] is not None \
+                    and consumes_kept(frame, self._stops[-1][1]):
+                return Exit("stop", k + 1)  # see chain_operand
         if stop == block.end:
             return block.end if block.end < self.n else Exit("leave", block.end)
         op = last.op
@@ -447,6 +457,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 return Exit("leave", last.target)
             return self.transfer(last.target, frame, region, loop)
         if op in CONDITIONAL_JUMPS:
+            if (self._stops and self._stops[-1][0] is frame and self._stops[-1][1] is None
+                    and op in POP_JUMPS):
+                return Exit("stop", last.index)  # see walk_to_test
             return self.branch(block, frame, region, loop)
         if op == "FOR_ITER":
             self.fail("for loop without a loop", last.index)
@@ -572,9 +585,14 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if t is not None:
             return t
         b = self.cfg.at(index) if isinstance(index, int) else None
-        if b is not None and b.end - b.start == 1 and self.instrs[b.start].op == "JUMP":
-            index = self.instrs[b.start].target  # a lone jump is where it goes
+        hops = 0
+        while (b is not None and b.end - b.start == 1 and self.instrs[b.start].op == "JUMP"
+               and hops < 8):
+            # a lone jump is where it goes (also to another lone jump: a chained
+            # comparison's false path jumps to its cleanup's jump, a ``continue``)
+            index = self.instrs[b.start].target
             b = self.cfg.at(index)
+            hops += 1
         if b is not None and b.end - b.start == 2:
             a, r = self.instrs[b.start], self.instrs[b.start + 1]
             if a.op == "LOAD_CONST" and r.op == "RETURN_VALUE":
@@ -742,15 +760,13 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         structuring state it could touch is put back."""
         if not f.stack or not isinstance(f.stack[-1], ast.expr):
             return None
-        state = (set(self.active_loops), set(self.active_handlers), set(self.open_tries),
-                 dict(self.finally_copies), set(self.active_latches))
+        state = self.trial_state()
         try:
             return self.chain_operand(b.start, f, self.dominated_by(b), None)
         except DecompilationError:
             return None
         finally:
-            (self.active_loops, self.active_handlers, self.open_tries,
-             self.finally_copies, self.active_latches) = state
+            self.restore_trial_state(state)
 
     def blocks_from(self, first: Block, last: Block) -> BlockIds:
         """The blocks laid out from ``first`` to ``last`` that ``first``
@@ -796,6 +812,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                     c.expr, c.true, c.false = merged
                     c.frame = a.frame
                     c.blocks = c.blocks | a.blocks | b.blocks
+                    c.cleanups = union(c.cleanups, union(a.cleanups, b.cleanups))
                     return True
         for side in ("true", "false"):
             idx = getattr(c, side)
@@ -807,11 +824,13 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 idx, c_blocks = over
             else:
                 c_blocks = c.blocks
-            sub = self.pure_condition(idx, frame, c_blocks, keeps_operand(c.expr, frame))
+            reach = c_blocks if c.cleanups is None else c_blocks | c.cleanups
+            sub = self.pure_condition(idx, frame, reach, keeps_operand(c.expr, frame))
             if sub is None:
                 continue
             st, sf = sub.true, sub.false
-            other = c.false if side == "true" else c.true
+            other = other_side = c.false if side == "true" else c.true
+            c_expr = c.expr
             if self.is_jump_body(c, other):
                 continue
             stn = st[1] if isinstance(st, tuple) else st
@@ -826,13 +845,13 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             # 3.10+: a chained comparison (which cannot be split) may leave
             # through a copy of the ``return`` block another test jumps to
             # (only its own links drop the operand it kept before)
-            copies = chain_compare(c.expr, sub.expr) is not None or is_chain(sub.expr) and not isinstance(
+            copies = chain_into(c.expr, sub.expr) is not None or is_chain(sub.expr) and not isinstance(
                 c.false if side == "true" else c.true, tuple)
             goes_to = lambda x: other == self.alias(x) or copies and self.same_code(other_at, x)
             true, false = stn, sfn
             if side == "true":
                 if goes_to(sfn):
-                    expr = chain_compare(c.expr, sub.expr) or bool_op(ast.And, c.expr, sub.expr)
+                    expr = chain_into(c.expr, sub.expr) or bool_op(ast.And, c.expr, sub.expr)
                 elif goes_to(stn) and flips(c.expr) and not flips(sub.expr):
                     # ``a is None and not b``: the same as ``a is not None or b``,
                     # but only this keeps the first test as it is compiled
@@ -856,6 +875,13 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             c.true, c.false = true, false
             c.frame = sub.frame
             c.blocks = c_blocks | sub.blocks
+            c.cleanups = union(c.cleanups, sub.cleanups)
+            cleanup = self.cfg.at(other_side[2]) if isinstance(other_side, tuple) else None
+            if (cleanup is not None and keeps_operand(c_expr, frame) and not keeps_operand(expr, sub.frame)
+                    and all(c.blocks.holds(p) for p in cleanup.preds)):
+                # the chained comparison is whole: the cleanup that dropped its
+                # kept operand on the way out of every link is reached from inside
+                c.cleanups = union(c.cleanups, BlockIds(cleanup))
             return True
         return False
 
@@ -1287,12 +1313,38 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         own (``and``/``or``, a conditional expression, another chain, an
         ``await``), structured as everywhere else; the walk stops right after
         that comparison (:meth:`block`). The index after it, or None."""
-        self._chain_stops.append((frame, frame.stack[-1]))
+        self._stops.append((frame, frame.stack[-1]))
         try:
             ex = self.walk(start, frame, region, loop)
         finally:
-            self._chain_stops.pop()
-        return ex.target if ex.kind == "chain" else None
+            self._stops.pop()
+        return ex.target if ex.kind == "stop" else None
+
+    def walk_to_test(self, start, frame):
+        """Walk, in ``frame``, the code from ``start`` that computes a value
+        (with control flow of its own: ``and``/``or``, a chained comparison,
+        ``await``) up to the first test of a value that pops it (the
+        ``POP_JUMP_IF_X`` of a match guard); the index of that jump, or
+        None. A trial: the structuring state is put back."""
+        state = self.trial_state()
+        self._stops.append((frame, None))
+        try:
+            ex = self.walk(start, frame, self.dominated_by(self.cfg.containing(start)), None)
+        except DecompilationError:
+            return None
+        finally:
+            self._stops.pop()
+            self.restore_trial_state(state)
+        return ex.target if ex.kind == "stop" else None
+
+    def trial_state(self):
+        """The structuring state a walk may change, to put back after a trial."""
+        return (set(self.active_loops), set(self.active_handlers), set(self.open_tries),
+                dict(self.finally_copies), set(self.active_latches))
+
+    def restore_trial_state(self, state):
+        (self.active_loops, self.active_handlers, self.open_tries,
+         self.finally_copies, self.active_latches) = state
 
     # ------------------------------------------------------------- loops
     def natural(self, header: Block):
@@ -2282,6 +2334,9 @@ def assigned_names(stmts):
 #: kept above it or not); the inlined copies on the other paths have none
 _FINALLY_UNWINDS = ([("POP_TOP", None), ("POP_EXCEPT", None)],
                     [("SWAP", 2), ("POP_TOP", None), ("SWAP", 2), ("POP_EXCEPT", None)])
+
+
+POP_JUMPS = ("POP_JUMP_IF_FALSE", "POP_JUMP_IF_TRUE", "POP_JUMP_IF_NONE", "POP_JUMP_IF_NOT_NONE")
 
 
 def consumes_kept(frame, kept):
