@@ -93,7 +93,29 @@ class BlockIds:
         return iter(self.flat())
 
     def holds(self, block) -> bool:
-        return self.start <= block.start < self.end and block.id in self.flat()
+        if not self.start <= block.start < self.end:
+            return False
+        if self._flat is not None:
+            return block.id in self._flat
+        # the newest parts first, without flattening: a condition merged link
+        # by link from its start grows by one part each time and asks about
+        # the link just merged (flattening each union would cost n^2)
+        work, seen = [self], set()
+        while work:
+            x = work.pop()
+            for p in x.parts:
+                if isinstance(p, BlockIds):
+                    if id(p) not in seen and p.start <= block.start < p.end:
+                        if p._flat is not None:
+                            if block.id in p._flat:
+                                return True
+                        else:
+                            seen.add(id(p))
+                            work.append(p)
+                elif p == block.id:
+                    return True
+        self.flat()  # (asked again, it answers from the set)
+        return False
 
 
 class AllOf:
@@ -273,6 +295,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         # (frame, what ends the walk) of the walks over one expression's code
         # (chain_operand, walk_to_test): a kept operand, or None for a test
         self._stops = []
+        self._only_tests = {}  # see only_tests_jump_to
 
     # ------------------------------------------------------------ regions
     def dominated_by(self, head: Block) -> Callable[[int], bool]:
@@ -516,9 +539,19 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         """Whether block ``b`` may be the false path shared by the links of
         a chained comparison of three or more comparisons: every way in is a
         test that jumps there, with an expression (the kept operand) below."""
-        return (isinstance(frame.stack[-1], ast.expr) and not b.exc_preds and all(
-            self.instrs[p.end - 1].op in CONDITIONAL_JUMPS and self.instrs[p.end - 1].target == b.start
-            for p in b.preds))
+        return isinstance(frame.stack[-1], ast.expr) and self.only_tests_jump_to(b)
+
+    def only_tests_jump_to(self, b):
+        """Whether every way into ``b`` is a conditional jump to it; remembered
+        per block (a chain of n links asks about its cleanup n times, and the
+        cleanup has n predecessors)."""
+        known = self._only_tests.get(b.id)
+        if known is None:
+            known = not b.exc_preds and all(
+                self.instrs[p.end - 1].op in CONDITIONAL_JUMPS and self.instrs[p.end - 1].target == b.start
+                for p in b.preds)
+            self._only_tests[b.id] = known
+        return known
 
     def returns_at(self, index):
         """Whether the code at ``index`` only shuffles the stack and returns."""
@@ -661,7 +694,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                frame.loop, len(self.finally_copies), len(getattr(self, "_lfollows", ())), keeps)
         if key in self._reduced:
             return self._reduced[key][0]
-        if not self._reducing and b.id not in self._reduced_below:
+        if not self._reducing and not keeps and b.id not in self._reduced_below:
+            # (not for a chained comparison's next link: each link is reached
+            # with its own kept operand, never with this frame's stack)
             self._reducing = True
             try:
                 below = self.chain_below(b)
@@ -742,10 +777,12 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if test_block is not b:
             sub.blocks = self.blocks_from(b, test_block)
         # reduce the candidate with its own private successors first, so
-        # ``a or (b and c)`` merges inside out
+        # ``a or (b and c)`` merges inside out; not a chained comparison's
+        # middle link (it keeps an operand in turn): the caller's merge joins
+        # the next links one by one (recursion as deep as the chain is long)
         sub.true = self.through_trampoline(sub.true, sub.frame, sub.expr)
         sub.false = self.through_trampoline(sub.false, sub.frame, sub.expr)
-        while self.merge_next(sub):
+        while not (keeps and keeps_operand(sub.expr, sub.frame)) and self.merge_next(sub):
             pass
         if starts_chain and (len(sub.frame.stack) != depth or isinstance(sub.true, tuple)
                              or isinstance(sub.false, tuple)):
@@ -798,7 +835,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         """Merge ``c`` with a following condition block when they form
         ``and``/``or`` (or ``x if c else y`` tested as a condition); True
         when merged."""
-        if not isinstance(c.true, tuple) and not isinstance(c.false, tuple):
+        if not isinstance(c.true, tuple) and not isinstance(c.false, tuple) and not keeps_operand(c.expr, c.frame):
+            # (a link that keeps an operand for the next is no whole test)
             a = self.pure_condition(c.true, c.frame, c.blocks)
             b = self.pure_condition(c.false, c.frame, c.blocks) if a is not None else None
             if b is not None and len(a.frame.stack) == len(b.frame.stack):
@@ -1292,19 +1330,26 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         """``a < b < c``: the false path of each link drops the kept operand;
         the true path compares it with the next one. Only the true path is
         followed (:meth:`chain_operand`); its comparison joins ``left``."""
-        first = self.cfg.at(block.end)
-        before = len(frame.stmts)
-        k = None
-        if first is not None and frame.stack:
-            k = self.chain_operand(block.end, frame, both(region, self.dominated_by(first)), loop)
-        if k is None or live(frame.stmts[before:]):
-            self.fail("unrecognised chained comparison", block.end - 1)
-        right = frame.pop()
-        merged = chain_compare(left, right)
-        if merged is None:
-            self.fail("unrecognised chained comparison", block.end - 1)
-        frame.push(merged)
-        return self.block(self.cfg.containing(k - 1), frame, region, loop, start=k)
+        while True:
+            first = self.cfg.at(block.end)
+            before = len(frame.stmts)
+            k = None
+            if first is not None and frame.stack:
+                k = self.chain_operand(block.end, frame, both(region, self.dominated_by(first)), loop)
+            if k is None or live(frame.stmts[before:]):
+                self.fail("unrecognised chained comparison", block.end - 1)
+            right = frame.pop()
+            merged = chain_compare(left, right)
+            if merged is None:
+                self.fail("unrecognised chained comparison", block.end - 1)
+            frame.push(merged)
+            rest = self.cfg.containing(k - 1)
+            last = self.instrs[rest.end - 1]
+            if not (k == rest.end - 1 and last.op == "JUMP_IF_FALSE_OR_POP"
+                    and self.drops_kept_operand(last.target)):
+                return self.block(rest, frame, region, loop, start=k)
+            # the next link of the same chain: joined here, not one call deeper
+            block, left = rest, frame.pop_expr(last)
 
     def chain_operand(self, start, frame, region, loop):
         """Walk the code from ``start`` that computes the next operand of a
