@@ -1154,6 +1154,11 @@ def chain_in_and_or(log, k, x):
     return log, 2
 
 
+def assert_chain3_or_and(log, k, x):
+    assert (0 <= _tested(log, "k", k) < 10 < x or _tested(log, "x", x)) and x != 5, log
+    return log
+
+
 def chain_generator_operand(a, b):
     log = []
     if a <= (yield b) > (log.append(1) or b):
@@ -1323,6 +1328,7 @@ CASES = [
     (chain3_or_next, [([], k, x) for k in (-1, 0, 4, 10) for x in (0, 11, 12)]),
     (chain_in_and_or, [([], k, x) for k in (-1, 0, 4, 12) for x in (0, 1, 5)]),
     (chain_generator_operand, [(0, 0), (1, 2), (2, 1)]),
+    (assert_chain3_or_and, [([], k, x) for k in (-1, 0, 4, 12) for x in (0, 5, 11)]),
     (chain_operand_once_assert_msg, [(0, 0), (5, 0), (-1, 0), (11, 0), (None, 0)]),
     (break_after_inner_for, [(0,), (1,), (None,), (2,)]),
     (break_after_inner_for_if, [(0,), (1,), (None,), (2,)]),

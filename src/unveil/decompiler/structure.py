@@ -152,6 +152,7 @@ class Cond:
         # the cleanup blocks of its whole chained comparisons (each drops the
         # kept operand on the way out; they lie after its code)
         self.cleanups = None
+        self.cleanup_at = None  # that of a chained comparison not yet whole
 
 
 def negate(e):
@@ -264,9 +265,30 @@ def condition_starts(program):
     for ins in program.instrs:
         if ins.op in CONDITIONAL_JUMPS and ins.target is not None:
             k = expression_start(program.instrs, ins.index, 0)
+            if k is None:
+                k = chain_link_start(program.instrs, ins.index)
             if k is not None:
                 out.add(k)
     return out
+
+
+#: how a chained comparison's link keeps its right operand for the next one
+#: (``b`` of ``a < b < c`` stays below the comparison)
+_KEEP_OPERAND = ([("SWAP", 2), ("COPY", 2)], [("COPY", 1), ("ROT", 3)])
+
+
+def chain_link_start(instrs, jump_index):
+    """Where the first link of a chained comparison tested by the jump at
+    ``jump_index`` starts (its left operand), or None: the link leaves its
+    right operand on the stack, which :func:`expression_start` does not follow."""
+    from .instructions import expression_start
+    c = jump_index - 1
+    if c < 3 or instrs[c].op not in ("COMPARE_OP", "IS_OP", "CONTAINS_OP"):
+        return None
+    if [(x.op, x.arg) for x in instrs[c - 2:c]] not in _KEEP_OPERAND:
+        return None
+    right = expression_start(instrs, c - 2, 0)
+    return expression_start(instrs, right, 0) if right is not None else None
 
 
 def for_iter_starts(program):
@@ -868,7 +890,6 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 continue
             st, sf = sub.true, sub.false
             other = other_side = c.false if side == "true" else c.true
-            c_expr = c.expr
             if self.is_jump_body(c, other):
                 continue
             stn = st[1] if isinstance(st, tuple) else st
@@ -914,12 +935,16 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             c.frame = sub.frame
             c.blocks = c_blocks | sub.blocks
             c.cleanups = union(c.cleanups, sub.cleanups)
-            cleanup = self.cfg.at(other_side[2]) if isinstance(other_side, tuple) else None
-            if (cleanup is not None and keeps_operand(c_expr, frame) and not keeps_operand(expr, sub.frame)
-                    and all(c.blocks.holds(p) for p in cleanup.preds)):
+            for x in (other_side, st, sf):
+                if isinstance(x, tuple):
+                    c.cleanup_at = x[2]
+            if c.cleanup_at is not None and not keeps_operand(expr, sub.frame):
                 # the chained comparison is whole: the cleanup that dropped its
                 # kept operand on the way out of every link is reached from inside
-                c.cleanups = union(c.cleanups, BlockIds(cleanup))
+                cleanup = self.cfg.at(c.cleanup_at)
+                if cleanup is not None and all(c.blocks.holds(p) for p in cleanup.preds):
+                    c.cleanups = union(c.cleanups, BlockIds(cleanup))
+                c.cleanup_at = None
             return True
         return False
 
@@ -1757,6 +1782,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             return None
         for body_start, exit_ in ((c.true, c.false), (c.false, c.true)):
             h = self.cfg.at(body_start)
+            if (h is not None and h.end - h.start == 1 and self.instrs[h.start].op == "JUMP"
+                    and not self.is_loop_header(h) and self.jump_over_cleanup(h.start, c.blocks)):
+                h = self.cfg.at(self.instrs[h.start].target)  # a chained comparison's jump over its cleanup
             if h is None or h.start in self.active_loops:
                 continue
             found = self.find_latch(h, exit_, frame)
@@ -1822,8 +1850,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                     depth = None
                     break
                 depth += pp[1] - pp[0]
-            if depth != 1:
-                break
+            if depth != 1 and chain_link_start(self.instrs, p.end - 1) != p.start:
+                break  # (nor the first link of a chained comparison)
             chain.append(p)
             b = p
         return reversed(chain)
