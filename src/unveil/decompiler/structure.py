@@ -942,7 +942,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 # the chained comparison is whole: the cleanup that dropped its
                 # kept operand on the way out of every link is reached from inside
                 cleanup = self.cfg.at(c.cleanup_at)
-                if cleanup is not None and all(c.blocks.holds(p) for p in cleanup.preds):
+                inside = c.blocks.flat() if cleanup is not None else ()  # (once: every link is a way in)
+                if cleanup is not None and all(p.id in inside for p in cleanup.preds):
                     c.cleanups = union(c.cleanups, BlockIds(cleanup))
                 c.cleanup_at = None
             return True
