@@ -394,8 +394,24 @@ async def agen_none_genexps(n):
     yield [None async for _ in agen_source(n)]
 
 
+
+async def async_chain_await_operand(n):
+    log = []
+
+    async def val(v):
+        log.append(v)
+        await asyncio.sleep(0)
+        return v
+
+    if 0 <= await val(n) < await val(2):
+        log.append("in")
+    x = 0 <= await val(n) < (await val(3) or 1)
+    return x, log
+
+
 CASES = [
     (async_simple, INTS1),
+    (async_chain_await_operand, INTS1),
     (async_await_in_expression, INTS1),
     (async_await_in_condition, INTS1),
     (async_await_in_loop, INTS1 + [(9,)]),

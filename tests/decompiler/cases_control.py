@@ -1060,6 +1060,112 @@ def chain_operand_once_value(a, b, c):
 
 CHAIN3 = [(0, 1, 2), (1, 0, 2), (0, None, 2), (3, 3, 3), (5, 2, 1), (0, 5, 9)]
 
+# ------------- chained comparisons whose operands hold control flow of their
+# own (an ``or``, a conditional expression, another chain): the operand is
+# structured as it is anywhere else, each operand evaluated once
+
+def chain_last_operand_or_if(a, b, c):
+    log = []
+    if a <= b > (log.append(1) or c):
+        log.append(2)
+    return log
+
+
+def chain_last_operand_or_value(a, b, c):
+    log = []
+    x = a <= b > (log.append(1) or c)
+    return x, log
+
+
+def chain_last_operand_or_return(a, b, c):
+    return a <= b > (c or a)
+
+
+def chain_operands_nested(a, b, c):
+    log = []
+    x = a < b < (log.append(1) or c < a < b) < (c if a else b)
+    if a < b < (log.append(2) or c < a < b) < (c if a else b):
+        log.append(3)
+    return x, log
+
+
+def chain_assert_operand_ifexp(a, b, c):
+    assert a == (b if c else a) == (0 if b else c), "no"
+    return 1
+
+
+def chain_while_last_operand_or(a, b, c):
+    log = []
+    n = 0
+    while n < 3 and a <= b > (log.append(n) or c):
+        n += 1
+    return n, log
+
+
+def chain_lambda_operand(a, b, c):
+    log = []
+    if a <= (lambda p: p)(b) > (log.append(1) or c):
+        log.append(2)
+    return log
+
+
+def chain_in_call_argument(a, b, c):
+    return (lambda p: p)(a > b <= (c or 0))
+
+
+def chain_in_ifexp_test(a, b, c):
+    log = []
+    return (1 if b < a <= (log.append(1) or c) else 2), log
+
+
+def chain_walrus_kept(a, b, c):
+    x = a < (y := b) < c
+    if a < (z := b) < c:
+        return x, y, z
+    return x, y
+
+
+def chain_not_then_continue(a, b, c):
+    log = []
+    n = 0
+    while n < 3:
+        n += 1
+        if not a == (log.append(n) or b) != c:
+            continue
+        log.append(-n)
+    return log
+
+
+def chain_or_next(log, k, x):
+    if 0 <= _tested(log, "k", k) < 10 or _tested(log, "x", x):
+        return log, 1
+    return log, 2
+
+
+def chain3_or_next(log, k, x):
+    if 0 <= k < 10 < _tested(log, "x", x) or _tested(log, "k", k):
+        return log, 1
+    return log, 2
+
+
+def chain_in_and_or(log, k, x):
+    if x and 0 <= _tested(log, "k", k) < 10 and x < k < 20 or _tested(log, "x", x):
+        return log, 1
+    return log, 2
+
+
+def assert_chain3_or_and(log, k, x):
+    assert (0 <= _tested(log, "k", k) < 10 < x or _tested(log, "x", x)) and x != 5, log
+    return log
+
+
+def chain_generator_operand(a, b):
+    log = []
+    if a <= (yield b) > (log.append(1) or b):
+        log.append(2)
+    yield log
+
+
 # ------------- a ``break`` right after an inner loop (issue 11: 3.10/3.11 put
 # its POP_TOP of the iterator right before the loop's exit; it was dropped)
 
@@ -1207,6 +1313,22 @@ CASES = [
     (chain_operand_once_long, CHAIN3),
     (chain_operand_once_value, CHAIN3),
     (chain_operand_once_assert, [(0, 0), (5, 0), (-1, 0), (10, 0), (None, 0)]),
+    (chain_last_operand_or_if, CHAIN3),
+    (chain_last_operand_or_value, CHAIN3),
+    (chain_last_operand_or_return, CHAIN3),
+    (chain_operands_nested, CHAIN3),
+    (chain_assert_operand_ifexp, CHAIN3 + [(0, 0, 0), (1, 1, 0)]),
+    (chain_while_last_operand_or, CHAIN3),
+    (chain_lambda_operand, CHAIN3),
+    (chain_in_call_argument, CHAIN3),
+    (chain_in_ifexp_test, CHAIN3),
+    (chain_walrus_kept, CHAIN3),
+    (chain_not_then_continue, CHAIN3 + [(1, 1, 2)]),
+    (chain_or_next, [([], k, x) for k in (-1, 0, 4, 10) for x in (0, 1)]),
+    (chain3_or_next, [([], k, x) for k in (-1, 0, 4, 10) for x in (0, 11, 12)]),
+    (chain_in_and_or, [([], k, x) for k in (-1, 0, 4, 12) for x in (0, 1, 5)]),
+    (chain_generator_operand, [(0, 0), (1, 2), (2, 1)]),
+    (assert_chain3_or_and, [([], k, x) for k in (-1, 0, 4, 12) for x in (0, 5, 11)]),
     (chain_operand_once_assert_msg, [(0, 0), (5, 0), (-1, 0), (11, 0), (None, 0)]),
     (break_after_inner_for, [(0,), (1,), (None,), (2,)]),
     (break_after_inner_for_if, [(0,), (1,), (None,), (2,)]),

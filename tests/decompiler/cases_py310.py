@@ -346,6 +346,38 @@ def match_guard_return_in_finally(a):
     return log
 
 
+
+def match_guard_with_or(x):
+    log = []
+    match x:
+        case 0:
+            log.append(0)
+        case int(v) if v <= (log.append(1) or v):
+            log.append(v)
+        case [v, *_] if 0 < v < (log.append(2) or 5):
+            log.append(v)
+        case _:
+            log.append(None)
+    return log
+
+
+
+def match_guard_chain_and_walrus(x, b=3):
+    log = []
+    match x:
+        case 0:
+            log.append(0)
+        case {"k": v} if 0 <= b == (v or 3):
+            log.append(v)
+        case [1 | 3, *_] if 0 < b < 5:
+            log.append(1)
+        case str() if (n := len(x)) in (1, 5):
+            log.append(n)
+        case _:
+            log.append(None)
+    return log
+
+
 CASES = [
     (match_literal, SUBJECTS),
     (match_capture_wildcard, SUBJECTS),
@@ -370,4 +402,6 @@ CASES = [
     (match_string_dispatch, CMDS),
     (match_walrus_and_ifexp, SUBJECTS),
     (match_guard_return_in_finally, [(5,), (3,), (None,)]),
+    (match_guard_with_or, SUBJECTS + [([2, 1],), ([9],)]),
+    (match_guard_chain_and_walrus, SUBJECTS + [({"k": 3},), ({"k": 0},), ({"k": 2},), ([3, 1],), ([1],)]),
 ]

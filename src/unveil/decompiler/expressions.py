@@ -76,7 +76,13 @@ class Frame:
                 # still referenced (and maybe changed) elsewhere: one object
                 return self.spill_all(v)
             return ast.List(elts=[self.expr(x) for x in v.elts], ctx=ast.Load())
-        return self.ctx.as_expr(v, ins)
+        node = self.ctx.as_expr(v, ins)
+        if isinstance(v, V.Stored) and isinstance(node, ast.NamedExpr):
+            # the walrus is written where the value is first used; a copy
+            # still on the stack (a chained comparison's kept operand,
+            # ``a < (x := b) < c``) is that same node from now on
+            self.stack[:] = [node if x is v else x for x in self.stack]
+        return node
 
     def pop_expr(self, ins=None):
         return self.expr(self.pop(ins), ins)

@@ -197,7 +197,10 @@ def _translate(code) -> List[Instr]:
         if name == "TO_BOOL":
             # 3.13 converts before every test and ``not``; only a conversion
             # whose result is a value (``not not x``) says something
-            nxt = raw[pos + 1][0].opname if pos + 1 < len(raw) else ""
+            q = pos + 1
+            while q < len(raw) and raw[q][0].opname in ("EXTENDED_ARG", "CACHE"):
+                q += 1  # (a jump farther than 255 units has its EXTENDED_ARG first)
+            nxt = raw[q][0].opname if q < len(raw) else ""
             if nxt in ("POP_JUMP_IF_FALSE", "POP_JUMP_IF_TRUE", "UNARY_NOT"):
                 continue
             emit("TO_BOOL")

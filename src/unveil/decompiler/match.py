@@ -195,15 +195,21 @@ class CaseParser:
         s = self.s
         blk = s.cfg.containing(i)
         last = self.instrs[blk.end - 1]
-        if last.op not in _POP_JUMPS:
-            raise NoMatch
         base = [Poison() for _ in range(self.outer_depth + (1 if self.copy else 0))]
         f = E.Frame(self.ctx, base)
-        for k in range(i, blk.end - 1):
-            ins = self.instrs[k]
-            if ins.target is not None or ins.op in MATCH_OPS or ins.op in (
-                    "POP_EXCEPT", "PUSH_EXC_INFO", "LOAD_FAST_AND_CLEAR"):
+        start = i
+        if last.op not in _POP_JUMPS:
+            # a guard with control flow of its own (``x or y``, a chained
+            # comparison's value, ``await``) before its test
+            test = s.walk_to_test(i, f)
+            if test is None:
                 raise NoMatch
+            blk, start = s.cfg.containing(test), test
+        for k in range(start, blk.end - 1):
+            ins = self.instrs[k]
+            if ins.target is not None or ins.op in MATCH_OPS and ins.op != "COPY" or ins.op in (
+                    "POP_EXCEPT", "PUSH_EXC_INFO", "LOAD_FAST_AND_CLEAR"):
+                raise NoMatch  # (a guard copies values: a chained comparison, a walrus)
             E.execute(f, ins)
         c = s.condition(blk, f)
         # a target that only pops and jumps (the subject's POP_TOP before an
@@ -215,6 +221,8 @@ class CaseParser:
         if any(not getattr(st, "_cancelled", False) for st in c.frame.stmts):
             raise NoMatch
         self.fail_jump(false, len(base) - self.outer_depth)
+        if self.op(true) == "JUMP" and self.op(self.instrs[true].target) == "POP_TOP":
+            true = self.instrs[true].target  # a chained comparison's jump over its cleanup
         return c.expr, true
 
     # ----------------------------------------------------------- failing

@@ -93,7 +93,29 @@ class BlockIds:
         return iter(self.flat())
 
     def holds(self, block) -> bool:
-        return self.start <= block.start < self.end and block.id in self.flat()
+        if not self.start <= block.start < self.end:
+            return False
+        if self._flat is not None:
+            return block.id in self._flat
+        # the newest parts first, without flattening: a condition merged link
+        # by link from its start grows by one part each time and asks about
+        # the link just merged (flattening each union would cost n^2)
+        work, seen = [self], set()
+        while work:
+            x = work.pop()
+            for p in x.parts:
+                if isinstance(p, BlockIds):
+                    if id(p) not in seen and p.start <= block.start < p.end:
+                        if p._flat is not None:
+                            if block.id in p._flat:
+                                return True
+                        else:
+                            seen.add(id(p))
+                            work.append(p)
+                elif p == block.id:
+                    return True
+        self.flat()  # (asked again, it answers from the set)
+        return False
 
 
 class AllOf:
@@ -127,6 +149,10 @@ class Cond:
         self.false = false
         self.frame = frame  # state after the condition (expr popped)
         self.blocks = blocks  # ids of the blocks it spans
+        # the cleanup blocks of its whole chained comparisons (each drops the
+        # kept operand on the way out; they lie after its code)
+        self.cleanups = None
+        self.cleanup_at = None  # that of a chained comparison not yet whole
 
 
 def negate(e):
@@ -188,6 +214,11 @@ def chain_into(a, b):
     return chain_compare(a, b)
 
 
+def union(a, b):
+    """``a | b`` of two :class:`BlockIds` that may be None."""
+    return b if a is None else a if b is None else a | b
+
+
 def flips(e):
     """Whether :func:`negate` turns ``e`` into another comparison (``is``
     into ``is not``, ``in`` into ``not in``), which compiles differently."""
@@ -234,9 +265,30 @@ def condition_starts(program):
     for ins in program.instrs:
         if ins.op in CONDITIONAL_JUMPS and ins.target is not None:
             k = expression_start(program.instrs, ins.index, 0)
+            if k is None:
+                k = chain_link_start(program.instrs, ins.index)
             if k is not None:
                 out.add(k)
     return out
+
+
+#: how a chained comparison's link keeps its right operand for the next one
+#: (``b`` of ``a < b < c`` stays below the comparison)
+_KEEP_OPERAND = ([("SWAP", 2), ("COPY", 2)], [("COPY", 1), ("ROT", 3)])
+
+
+def chain_link_start(instrs, jump_index):
+    """Where the first link of a chained comparison tested by the jump at
+    ``jump_index`` starts (its left operand), or None: the link leaves its
+    right operand on the stack, which :func:`expression_start` does not follow."""
+    from .instructions import expression_start
+    c = jump_index - 1
+    if c < 3 or instrs[c].op not in ("COMPARE_OP", "IS_OP", "CONTAINS_OP"):
+        return None
+    if [(x.op, x.arg) for x in instrs[c - 2:c]] not in _KEEP_OPERAND:
+        return None
+    right = expression_start(instrs, c - 2, 0)
+    return expression_start(instrs, right, 0) if right is not None else None
 
 
 def for_iter_starts(program):
@@ -263,6 +315,10 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         self._reduced = {}  # see reduced_condition
         self._reduced_below = set()
         self._reducing = False
+        # (frame, what ends the walk) of the walks over one expression's code
+        # (chain_operand, walk_to_test): a kept operand, or None for a test
+        self._stops = []
+        self._only_tests = {}  # see only_tests_jump_to
 
     # ------------------------------------------------------------ regions
     def dominated_by(self, head: Block) -> Callable[[int], bool]:
@@ -426,6 +482,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                     return r
                 continue
             E.execute(frame, ins)
+            if self._stops and self._stops[-1][0] is frame and self._stops[-1][1] is not None \
+                    and consumes_kept(frame, self._stops[-1][1]):
+                return Exit("stop", k + 1)  # see chain_operand
         if stop == block.end:
             return block.end if block.end < self.n else Exit("leave", block.end)
         op = last.op
@@ -449,6 +508,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 return Exit("leave", last.target)
             return self.transfer(last.target, frame, region, loop)
         if op in CONDITIONAL_JUMPS:
+            if (self._stops and self._stops[-1][0] is frame and self._stops[-1][1] is None
+                    and op in POP_JUMPS):
+                return Exit("stop", last.index)  # see walk_to_test
             return self.branch(block, frame, region, loop)
         if op == "FOR_ITER":
             self.fail("for loop without a loop", last.index)
@@ -505,9 +567,19 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         """Whether block ``b`` may be the false path shared by the links of
         a chained comparison of three or more comparisons: every way in is a
         test that jumps there, with an expression (the kept operand) below."""
-        return (isinstance(frame.stack[-1], ast.expr) and not b.exc_preds and all(
-            self.instrs[p.end - 1].op in CONDITIONAL_JUMPS and self.instrs[p.end - 1].target == b.start
-            for p in b.preds))
+        return isinstance(frame.stack[-1], ast.expr) and self.only_tests_jump_to(b)
+
+    def only_tests_jump_to(self, b):
+        """Whether every way into ``b`` is a conditional jump to it; remembered
+        per block (a chain of n links asks about its cleanup n times, and the
+        cleanup has n predecessors)."""
+        known = self._only_tests.get(b.id)
+        if known is None:
+            known = not b.exc_preds and all(
+                self.instrs[p.end - 1].op in CONDITIONAL_JUMPS and self.instrs[p.end - 1].target == b.start
+                for p in b.preds)
+            self._only_tests[b.id] = known
+        return known
 
     def returns_at(self, index, name_cleanups=False):
         """Whether the code at ``index`` only shuffles the stack and returns
@@ -586,9 +658,14 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if t is not None:
             return t
         b = self.cfg.at(index) if isinstance(index, int) else None
-        if b is not None and b.end - b.start == 1 and self.instrs[b.start].op == "JUMP":
-            index = self.instrs[b.start].target  # a lone jump is where it goes
+        hops = 0
+        while (b is not None and b.end - b.start == 1 and self.instrs[b.start].op == "JUMP"
+               and hops < 8):
+            # a lone jump is where it goes (also to another lone jump: a chained
+            # comparison's false path jumps to its cleanup's jump, a ``continue``)
+            index = self.instrs[b.start].target
             b = self.cfg.at(index)
+            hops += 1
         if b is not None and b.end - b.start == 2:
             a, r = self.instrs[b.start], self.instrs[b.start + 1]
             if a.op == "LOAD_CONST" and r.op == "RETURN_VALUE":
@@ -626,21 +703,23 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             return True  # one branch jumps to a finally's inlined copy, the other falls past it
         return a == b or self.alias(a) == self.alias(b)
 
-    def pure_condition(self, index, frame, chain_blocks):
+    def pure_condition(self, index, frame, chain_blocks, keeps=False):
         """The condition computed by the block at ``index`` with no other
-        effect, or None."""
+        effect, or None. With ``keeps``, the operand on top of ``frame``'s
+        stack was kept by a chained comparison: the condition is its next
+        link, whose operand may span blocks of its own."""
         if isinstance(index, tuple):
             return None
         b = self.cfg.at(index)
-        if b is None or not self.cfg.is_conditional(b) or index in self.active_latches:
+        if b is None or not (keeps or self.cfg.is_conditional(b)) or index in self.active_latches:
             return None  # (a loop's bottom test is not a link of an ``if`` in its body)
         if any(not chain_blocks.holds(p) for p in b.preds) or b.exc_preds:
             return None
         if any(h != b.handler for h in chain_blocks.handlers):
             return None  # a test inside a try does not join one outside it
-        return self.reduced_condition(b, frame)
+        return self.reduced_condition(b, frame, keeps)
 
-    def reduced_condition(self, b: Block, frame):
+    def reduced_condition(self, b: Block, frame, keeps=False):
         """The condition of block ``b`` run in a copy of ``frame``, merged with
         the conditions that follow it (:meth:`pure_condition` without the
         test of how ``b`` is reached), or None.
@@ -652,10 +731,12 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         again. The first search reduces the deepest links first, so the
         recursion through :meth:`merge_next` stays shallow in a long chain."""
         key = (b.id, tuple(map(id, frame.stack)), tuple(id(x) for p in frame.pending for x in p),
-               frame.loop, len(self.finally_copies), len(getattr(self, "_lfollows", ())))
+               frame.loop, len(self.finally_copies), len(getattr(self, "_lfollows", ())), keeps)
         if key in self._reduced:
             return self._reduced[key][0]
-        if not self._reducing and b.id not in self._reduced_below:
+        if not self._reducing and not keeps and b.id not in self._reduced_below:
+            # (not for a chained comparison's next link: each link is reached
+            # with its own kept operand, never with this frame's stack)
             self._reducing = True
             try:
                 below = self.chain_below(b)
@@ -672,7 +753,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 self._reducing = False
             if key in self._reduced:
                 return self._reduced[key][0]
-        sub = self._reduce_condition(b, frame)
+        sub = self._reduce_condition(b, frame, keeps)
         self._reduced[key] = (sub, frame)  # (the frame keeps the ids in the key alive)
         return sub
 
@@ -698,17 +779,22 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 stack.append((s, iter(s.succs)))
         return out
 
-    def _reduce_condition(self, b: Block, frame):
+    def _reduce_condition(self, b: Block, frame, keeps=False):
         if self.is_loop_header(b):
-            return None
-        last = self.instrs[b.end - 1]
-        if last.op not in ("POP_JUMP_IF_FALSE", "POP_JUMP_IF_TRUE", "POP_JUMP_IF_NONE",
-                           "POP_JUMP_IF_NOT_NONE"):
             return None
         f = frame.copy()
         depth = len(f.stack)
+        resume = self.chain_link_operand(b, f) if keeps else None
+        if resume is None:
+            f, test_block, resume = frame.copy(), b, b.start
+        else:
+            test_block = self.cfg.containing(resume - 1)
+        last = self.instrs[test_block.end - 1]
+        if last.op not in ("POP_JUMP_IF_FALSE", "POP_JUMP_IF_TRUE", "POP_JUMP_IF_NONE",
+                           "POP_JUMP_IF_NOT_NONE"):
+            return None
         try:
-            for k in range(b.start, b.end - 1):
+            for k in range(resume, test_block.end - 1):
                 ins = self.instrs[k]
                 if ins.op in SPECIAL:
                     return None
@@ -727,17 +813,49 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             if not (len(f.stack) == depth and depth and isinstance(top, ast.Compare)
                     and top.left is frame.stack[-1]):
                 return None
-        sub = self.condition_from(b, f)
+        sub = self.condition_from(test_block, f)
+        if test_block is not b:
+            sub.blocks = self.blocks_from(b, test_block)
         # reduce the candidate with its own private successors first, so
-        # ``a or (b and c)`` merges inside out
+        # ``a or (b and c)`` merges inside out; not a chained comparison's
+        # middle link (it keeps an operand in turn): the caller's merge joins
+        # the next links one by one (recursion as deep as the chain is long)
         sub.true = self.through_trampoline(sub.true, sub.frame, sub.expr)
         sub.false = self.through_trampoline(sub.false, sub.frame, sub.expr)
-        while self.merge_next(sub):
+        while not (keeps and keeps_operand(sub.expr, sub.frame)) and self.merge_next(sub):
             pass
         if starts_chain and (len(sub.frame.stack) != depth or isinstance(sub.true, tuple)
                              or isinstance(sub.false, tuple)):
             return None  # (a chain that does not end inside the candidate)
         return sub
+
+    def chain_link_operand(self, b: Block, f):
+        """Walk, in ``f``, the operand of the chained comparison's link that
+        starts at ``b`` up to the comparison that consumes the operand kept
+        on top of ``f``'s stack (:meth:`chain_operand`); the index after it,
+        or None. The walk is a trial (its result may be dropped): the
+        structuring state it could touch is put back."""
+        if not f.stack or not isinstance(f.stack[-1], ast.expr):
+            return None
+        state = self.trial_state()
+        try:
+            return self.chain_operand(b.start, f, self.dominated_by(b), None)
+        except DecompilationError:
+            return None
+        finally:
+            self.restore_trial_state(state)
+
+    def blocks_from(self, first: Block, last: Block) -> BlockIds:
+        """The blocks laid out from ``first`` to ``last`` that ``first``
+        dominates (the code of a condition whose operand spans blocks)."""
+        ids = BlockIds(first)
+        i = first.end
+        while i < last.end:
+            b = self.cfg.containing(i)
+            if self.cfg.dominates(first, b):
+                ids = ids | BlockIds(b)
+            i = b.end
+        return ids
 
     def condition_from(self, block, f):
         last = self.instrs[block.end - 1]
@@ -757,7 +875,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         """Merge ``c`` with a following condition block when they form
         ``and``/``or`` (or ``x if c else y`` tested as a condition); True
         when merged."""
-        if not isinstance(c.true, tuple) and not isinstance(c.false, tuple):
+        if not isinstance(c.true, tuple) and not isinstance(c.false, tuple) and not keeps_operand(c.expr, c.frame):
+            # (a link that keeps an operand for the next is no whole test)
             a = self.pure_condition(c.true, c.frame, c.blocks)
             b = self.pure_condition(c.false, c.frame, c.blocks) if a is not None else None
             if b is not None and len(a.frame.stack) == len(b.frame.stack):
@@ -771,6 +890,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                     c.expr, c.true, c.false = merged
                     c.frame = a.frame
                     c.blocks = c.blocks | a.blocks | b.blocks
+                    c.cleanups = union(c.cleanups, union(a.cleanups, b.cleanups))
                     return True
         for side in ("true", "false"):
             idx = getattr(c, side)
@@ -782,11 +902,12 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 idx, c_blocks = over
             else:
                 c_blocks = c.blocks
-            sub = self.pure_condition(idx, frame, c_blocks)
+            reach = c_blocks if c.cleanups is None else c_blocks | c.cleanups
+            sub = self.pure_condition(idx, frame, reach, keeps_operand(c.expr, frame))
             if sub is None:
                 continue
             st, sf = sub.true, sub.false
-            other = c.false if side == "true" else c.true
+            other = other_side = c.false if side == "true" else c.true
             if self.is_jump_body(c, other):
                 continue
             stn = st[1] if isinstance(st, tuple) else st
@@ -801,7 +922,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             # 3.10+: a chained comparison (which cannot be split) may leave
             # through a copy of the ``return`` block another test jumps to
             # (only its own links drop the operand it kept before)
-            copies = chain_compare(c.expr, sub.expr) is not None or is_chain(sub.expr) and not isinstance(
+            copies = chain_into(c.expr, sub.expr) is not None or is_chain(sub.expr) and not isinstance(
                 c.false if side == "true" else c.true, tuple)
             goes_to = lambda x: other == self.alias(x) or copies and self.same_code(other_at, x)
             true, false = stn, sfn
@@ -809,7 +930,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             either = self.either_way(sub) if idx == c.blocks.end else None
             if side == "true":
                 if goes_to(sfn):
-                    expr = chain_compare(c.expr, sub.expr) or bool_op(ast.And, c.expr, sub.expr)
+                    expr = chain_into(c.expr, sub.expr) or bool_op(ast.And, c.expr, sub.expr)
                 elif goes_to(stn) and flips(c.expr) and not flips(sub.expr):
                     # ``a is None and not b``: the same as ``a is not None or b``,
                     # but only this keeps the first test as it is compiled
@@ -839,6 +960,18 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             c.true, c.false = true, false
             c.frame = sub.frame
             c.blocks = c_blocks | sub.blocks
+            c.cleanups = union(c.cleanups, sub.cleanups)
+            for x in (other_side, st, sf):
+                if isinstance(x, tuple):
+                    c.cleanup_at = x[2]
+            if c.cleanup_at is not None and not keeps_operand(expr, sub.frame):
+                # the chained comparison is whole: the cleanup that dropped its
+                # kept operand on the way out of every link is reached from inside
+                cleanup = self.cfg.at(c.cleanup_at)
+                inside = c.blocks.flat() if cleanup is not None else ()  # (once: every link is a way in)
+                if cleanup is not None and all(p.id in inside for p in cleanup.preds):
+                    c.cleanups = union(c.cleanups, BlockIds(cleanup))
+                c.cleanup_at = None
             return True
         return False
 
@@ -1325,24 +1458,67 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
     def chained_compare(self, block, left, frame, region, loop):
         """``a < b < c``: the false path of each link drops the kept operand;
         the true path compares it with the next one. Only the true path is
-        followed; its comparison joins ``left``."""
-        kept = frame.stack[-1]
-        k = block.end
+        followed (:meth:`chain_operand`); its comparison joins ``left``."""
         while True:
-            if k >= self.n or self.instrs[k].target is not None:
+            first = self.cfg.at(block.end)
+            before = len(frame.stmts)
+            k = None
+            if first is not None and frame.stack:
+                k = self.chain_operand(block.end, frame, both(region, self.dominated_by(first)), loop)
+            if k is None or live(frame.stmts[before:]):
                 self.fail("unrecognised chained comparison", block.end - 1)
-            E.execute(frame, self.instrs[k])
-            k += 1
-            top = frame.stack[-1] if frame.stack else None
-            if (isinstance(top, ast.Compare) and top.left is kept
-                    and not any(v is kept for v in frame.stack[:-1])):
-                break
-        right = frame.pop()
-        merged = chain_compare(left, right)
-        if merged is None:
-            self.fail("unrecognised chained comparison", block.end - 1)
-        frame.push(merged)
-        return self.block(self.cfg.at(block.end), frame, region, loop, start=k)
+            right = frame.pop()
+            merged = chain_compare(left, right)
+            if merged is None:
+                self.fail("unrecognised chained comparison", block.end - 1)
+            frame.push(merged)
+            rest = self.cfg.containing(k - 1)
+            last = self.instrs[rest.end - 1]
+            if not (k == rest.end - 1 and last.op == "JUMP_IF_FALSE_OR_POP"
+                    and self.drops_kept_operand(last.target)):
+                return self.block(rest, frame, region, loop, start=k)
+            # the next link of the same chain: joined here, not one call deeper
+            block, left = rest, frame.pop_expr(last)
+
+    def chain_operand(self, start, frame, region, loop):
+        """Walk the code from ``start`` that computes the next operand of a
+        chained comparison and compares the operand kept on top of
+        ``frame``'s stack with it. The operand may hold control flow of its
+        own (``and``/``or``, a conditional expression, another chain, an
+        ``await``), structured as everywhere else; the walk stops right after
+        that comparison (:meth:`block`). The index after it, or None."""
+        self._stops.append((frame, frame.stack[-1]))
+        try:
+            ex = self.walk(start, frame, region, loop)
+        finally:
+            self._stops.pop()
+        return ex.target if ex.kind == "stop" else None
+
+    def walk_to_test(self, start, frame):
+        """Walk, in ``frame``, the code from ``start`` that computes a value
+        (with control flow of its own: ``and``/``or``, a chained comparison,
+        ``await``) up to the first test of a value that pops it (the
+        ``POP_JUMP_IF_X`` of a match guard); the index of that jump, or
+        None. A trial: the structuring state is put back."""
+        state = self.trial_state()
+        self._stops.append((frame, None))
+        try:
+            ex = self.walk(start, frame, self.dominated_by(self.cfg.containing(start)), None)
+        except DecompilationError:
+            return None
+        finally:
+            self._stops.pop()
+            self.restore_trial_state(state)
+        return ex.target if ex.kind == "stop" else None
+
+    def trial_state(self):
+        """The structuring state a walk may change, to put back after a trial."""
+        return (set(self.active_loops), set(self.active_handlers), set(self.open_tries),
+                dict(self.finally_copies), set(self.active_latches))
+
+    def restore_trial_state(self, state):
+        (self.active_loops, self.active_handlers, self.open_tries,
+         self.finally_copies, self.active_latches) = state
 
     # ------------------------------------------------------------- loops
     def natural(self, header: Block):
@@ -1712,6 +1888,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             return None
         for body_start, exit_ in ((c.true, c.false), (c.false, c.true)):
             h = self.cfg.at(body_start)
+            if (h is not None and h.end - h.start == 1 and self.instrs[h.start].op == "JUMP"
+                    and not self.is_loop_header(h) and self.jump_over_cleanup(h.start, c.blocks)):
+                h = self.cfg.at(self.instrs[h.start].target)  # a chained comparison's jump over its cleanup
             if h is None or h.start in self.active_loops:
                 continue
             found = self.find_latch(h, exit_, frame)
@@ -1777,8 +1956,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                     depth = None
                     break
                 depth += pp[1] - pp[0]
-            if depth != 1:
-                break
+            if depth != 1 and chain_link_start(self.instrs, p.end - 1) != p.start:
+                break  # (nor the first link of a chained comparison)
             chain.append(p)
             b = p
         return reversed(chain)
@@ -2401,6 +2580,17 @@ def assigned_names(stmts):
 #: kept above it or not); the inlined copies on the other paths have none
 _FINALLY_UNWINDS = ([("POP_TOP", None), ("POP_EXCEPT", None)],
                     [("SWAP", 2), ("POP_TOP", None), ("SWAP", 2), ("POP_EXCEPT", None)])
+
+
+POP_JUMPS = ("POP_JUMP_IF_FALSE", "POP_JUMP_IF_TRUE", "POP_JUMP_IF_NONE", "POP_JUMP_IF_NOT_NONE")
+
+
+def consumes_kept(frame, kept):
+    """Whether the value on top of ``frame``'s stack is the comparison that
+    consumed ``kept``, the operand a chained comparison kept for its next link."""
+    top = frame.stack[-1] if frame.stack else None
+    return (isinstance(top, ast.Compare) and top.left is kept
+            and not any(v is kept for v in frame.stack[:-1]))
 
 
 def shares_effects(expr, stack):
