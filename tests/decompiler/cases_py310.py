@@ -346,6 +346,60 @@ def match_guard_return_in_finally(a):
     return log
 
 
+# issue 11 (fuzzer): guards whose code spans several blocks (and/or as a
+# value, a conditional expression, a chained comparison, a walrus) and a
+# guard the compiler found always false (neither it nor its body compiled)
+
+def match_guard_or_value(x, b=0):
+    log = []
+    match x:
+        case {"k": v}:
+            log.append(v)
+        case 0 if 5 >= (log.append(4) or b):
+            log.append("zero")
+        case [_, _] if (log.append(1) and b) or len(x) > 1:
+            log.append("pair")
+        case _:
+            log.append("other")
+    return log
+
+
+def match_guard_chain_and_walrus(x, b=1):
+    log = []
+    match x:
+        case int(v) if 0 < b != (log.append(v) or v):
+            log.append(("int", v))
+        case str() if (w := len(x)):
+            log.append(("str", w))
+        case [v, *_] if not (0 <= v < 3):
+            log.append(("seq", v))
+        case _:
+            log.append("other")
+    return log
+
+
+def match_guard_ifexp(x, b=2):
+    match x:
+        case {"k": k} if 3 if b else 0:
+            return k
+        case [y, _] if y if y > 0 else b < 0:
+            return y
+        case int() if (x if b else -x) > 1:
+            return -1
+    return None
+
+
+def match_guard_always_false(x):
+    log = []
+    match x:
+        case {"k": 1 | 3} if not 1:
+            log.append("never")
+        case [1, *_] if 0:
+            log.append("never")
+        case v:
+            log.append(v)
+    return log
+
 CASES = [
     (match_literal, SUBJECTS),
     (match_capture_wildcard, SUBJECTS),
@@ -370,4 +424,8 @@ CASES = [
     (match_string_dispatch, CMDS),
     (match_walrus_and_ifexp, SUBJECTS),
     (match_guard_return_in_finally, [(5,), (3,), (None,)]),
+    (match_guard_or_value, SUBJECTS + [(0, 9), ([1, 2], 1), ({"k": 3}, 1)]),
+    (match_guard_chain_and_walrus, SUBJECTS + [(3, 5), (3, 3), ([7],), ("",)]),
+    (match_guard_ifexp, SUBJECTS + [([-1, 2], 0), ([-1, 2], -1), (5, 0)]),
+    (match_guard_always_false, SUBJECTS + [({"k": 3},), ([1, 2],)]),
 ]

@@ -33,7 +33,7 @@ import ast
 from . import values as V
 from . import expressions as E
 from .cleanup import tidy
-from .function import Element, comprehension
+from .function import comprehension, comprehension_parts
 
 _KIND = {"BUILD_LIST": ("<listcomp>", "list"), "BUILD_SET": ("<setcomp>", "set"),
          "BUILD_MAP": ("<dictcomp>", "map")}
@@ -110,7 +110,8 @@ class InlinedComprehensions:
         stmts = _drop_tail_continues(tidy(sub.stmts))
         if len(stmts) != 1 or not isinstance(stmts[0], _LOOPS) or stmts[0].orelse:
             self.fail("inlined comprehension: unrecognised loop", k)
-        if _element_kind(stmts[0]) != elt_kind:
+        elt = comprehension_parts(kind_name, stmts)[1]
+        if elt is not None and elt.kind != elt_kind:
             self.fail("inlined comprehension: element does not match the result", k)
         if len(sub.stack) != 1 or sub.stack[0] is not result:
             self.fail("inlined comprehension: result lost", follow)
@@ -169,16 +170,3 @@ def _drop_tail_continues(stmts):
         if isinstance(last, ast.If):
             last.orelse = _drop_tail_continues(last.orelse)
     return out
-
-
-def _element_kind(node):
-    """The kind of the Element at the bottom of a comprehension loop nest."""
-    while True:
-        if isinstance(node, _LOOPS + (ast.If,)):
-            if len(node.body) != 1 or node.orelse:
-                return None
-            node = node.body[0]
-        elif isinstance(node, Element):
-            return node.kind
-        else:
-            return None
