@@ -241,8 +241,17 @@ def condition_starts(program):
 
 def for_iter_starts(program):
     """Each FOR_ITER heads a block, also when no back edge makes it a
-    jump target."""
-    return {ins.index for ins in program.instrs if ins.op == "FOR_ITER"}
+    jump target; so does an async for's header (``[SETUP_FINALLY;]
+    GET_ANEXT``, asyncs.py)."""
+    instrs = program.instrs
+    out = set()
+    for ins in instrs:
+        if ins.op == "FOR_ITER":
+            out.add(ins.index)
+        elif ins.op == "GET_ANEXT":
+            before = instrs[ins.index - 1] if ins.index else None
+            out.add(before.index if before is not None and before.op == "SETUP_FINALLY" else ins.index)
+    return out
 
 
 class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStatements,
@@ -382,8 +391,10 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
 
     def is_loop_header(self, block: Block) -> bool:
         # a for loop whose body never loops back (it always returns or
-        # breaks) is still a loop
-        return bool(self.cfg.back_edge_sources(block)) or self.instrs[block.start].op == "FOR_ITER"
+        # breaks) is still a loop; so is an async for (asyncs.py)
+        return (bool(self.cfg.back_edge_sources(block)) or self.instrs[block.start].op == "FOR_ITER"
+                or self.instrs[block.start].op in ("GET_ANEXT", "SETUP_FINALLY")
+                and self.async_for_header(block) is not None)
 
     def transfer(self, target: int, frame, region, loop) -> object:
         """A jump to ``target``: a continue, a break, or just the next place."""
@@ -1498,8 +1509,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         loop = Loop(frozenset({header.start}), brk if brk is not None else exit_, header.start)
         region = self.loop_region(header, {exit_, brk}, natural)
         ex = self.walk(body_start, body, region, loop)
-        if ex.kind == "leave" and not any(x is it for x in body.stack) and self.same_place(
-                ex.target, loop.break_target):
+        if ex.kind == "leave" and not any(x is it for x in body.stack) and (self.same_place(
+                ex.target, loop.break_target) or self.async_for_exits_to(exit_, ex.target)):
             # the body's last statement is ``break``: it drops the iterator and
             # falls into the code after the loop (3.11 puts its POP_TOP right
             # before the loop's exit)
