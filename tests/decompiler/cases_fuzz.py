@@ -105,3 +105,17 @@ CASES += [
     (comp_filter_test_only, ABC),
     (comp_dead_element_reads_closure, ABC),
 ]
+
+
+# a chained comparison as a value whose later operand is a comprehension
+# (3.12+: inlined, "unsupported instruction LOAD_FAST_AND_CLEAR")
+def chain_value_with_comprehension_operand(a, b, c):
+    s = [a, b, c]
+    x = 0 <= a != sum([p for p in s if p])
+    y = "%s" % (1 < b <= len({q for q in s if q > a}))
+    return x, y
+
+
+CASES += [
+    (chain_value_with_comprehension_operand, ABC),
+]

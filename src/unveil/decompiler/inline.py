@@ -58,10 +58,11 @@ class Result(V.Marker):
 
 
 class InlinedComprehensions:
-    def inlined_comprehension(self, ins, frame, region, loop):
+    def inlined_comprehension(self, ins, frame, region, loop, rest=True):
         """Fold the inlined comprehension starting at ``ins`` (its first
         LOAD_FAST_AND_CLEAR, or its ``BUILD_X 0`` when it saves no name) into
-        one expression on ``frame``'s stack; return the index after it."""
+        one expression on ``frame``'s stack; return the index after it
+        (with ``rest``, having run the rest of the block it ends in)."""
         instrs = self.instrs
         k = ins.index
         base = len(frame.stack)
@@ -150,7 +151,7 @@ class InlinedComprehensions:
             k += 1
         if len(frame.stack) < base - 1:
             self.fail("inlined comprehension: stack underflow", k)
-        if k < self.n and self.cfg.at(k) is None:
+        if rest and k < self.n and self.cfg.at(k) is None:
             # the rest of the block, so that callers get a block start
             # (or an exit) as from any other block
             return self.block(self.cfg.containing(k), frame, region, loop, start=k)

@@ -1239,8 +1239,12 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         while True:
             if k >= self.n or self.instrs[k].target is not None:
                 self.fail("unrecognised chained comparison", block.end - 1)
-            E.execute(frame, self.instrs[k])
-            k += 1
+            if self.instrs[k].op == "LOAD_FAST_AND_CLEAR":
+                # an inlined comprehension in the operand (3.12+): one value
+                k = self.inlined_comprehension(self.instrs[k], frame, region, loop, rest=False)
+            else:
+                E.execute(frame, self.instrs[k])
+                k += 1
             top = frame.stack[-1] if frame.stack else None
             if (isinstance(top, ast.Compare) and top.left is kept
                     and not any(v is kept for v in frame.stack[:-1])):
@@ -1250,7 +1254,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if merged is None:
             self.fail("unrecognised chained comparison", block.end - 1)
         frame.push(merged)
-        return self.block(self.cfg.at(block.end), frame, region, loop, start=k)
+        return self.block(self.cfg.containing(k), frame, region, loop, start=k)
 
     # ------------------------------------------------------------- loops
     def natural(self, header: Block):
