@@ -400,6 +400,20 @@ def match_guard_always_false(x):
             log.append(v)
     return log
 
+
+def match_guard_or_first(x, a=0, b=1):
+    log = []
+    match x:
+        case int(v) if a or (5 < (log.append(2) or b)):
+            log.append(("int", v))
+        case {"k": 1 | 3} if b or (a and (log.append(x) or a)):
+            log.append("k")
+        case [*_] if not a or (log.append(3) or b) > 1:
+            log.append("seq")
+        case _:
+            log.append("other")
+    return log
+
 CASES = [
     (match_literal, SUBJECTS),
     (match_capture_wildcard, SUBJECTS),
@@ -428,4 +442,6 @@ CASES = [
     (match_guard_chain_and_walrus, SUBJECTS + [(3, 5), (3, 3), ([7],), ("",)]),
     (match_guard_ifexp, SUBJECTS + [([-1, 2], 0), ([-1, 2], -1), (5, 0)]),
     (match_guard_always_false, SUBJECTS + [({"k": 3},), ([1, 2],)]),
+    (match_guard_or_first, SUBJECTS + [(7, 1, 0), (7, 0, 9), ({"k": 3}, 0, 0), ({"k": 1}, 2, 0),
+                                       ([1], 1, 0), ([1], 1, 5)]),
 ]

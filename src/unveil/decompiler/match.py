@@ -238,6 +238,7 @@ class CaseParser:
         f = E.Frame(self.ctx, base)
         k = i
         parts = []
+        alts = []  # (test, body start): ``a or ...`` whose a goes to the body
         found = None  # (guard, true target) read so far, for the last case
         outer = s.guard_frame
         try:
@@ -250,7 +251,12 @@ class CaseParser:
                 else:
                     c = s.condition(r.block, f)
                     conjunct = self.guard_conjunct(c, base) or self.ifexp_conjunct(c, base)
-                    if conjunct is None:
+                    alt = None if conjunct is not None or parts else self.guard_alternative(c, base)
+                    if alt is not None:
+                        expr, body, k = alt
+                        alts.append((expr, body))
+                        f = c.frame
+                    elif conjunct is None:
                         k = self.guard_operand(c, f)
                     else:
                         expr, k = conjunct
@@ -259,6 +265,14 @@ class CaseParser:
                         if len(f.stack) == len(base) and not _live(f.stmts):
                             found = (_conjunction(parts), k)
                             if self.copy and self.op(s.resolve(k)) == "POP_TOP":
+                                if any(not s.same_place(b, k) for _, b in alts):
+                                    raise NoMatch
+                                if alts:
+                                    from .structure import bool_op
+                                    expr = found[0]
+                                    for a, _ in reversed(alts):
+                                        expr = bool_op(ast.Or, a, expr)
+                                    found = (expr, k)
                                 return found
                 if not isinstance(k, int) or not self.guard_stack_holds(f, base):
                     raise NoMatch
@@ -296,6 +310,21 @@ class CaseParser:
         if self.fails_to_next_case(c.true, c.frame, base):
             from .structure import negate
             return negate(c.expr), self.past_chain_cleanup(c)
+        return None
+
+    def guard_alternative(self, c, base):
+        """``a or ...`` at the start of a guard of a case that copied the
+        subject: one way of ``a`` drops the subject (the body), the other
+        goes on with the guard. (The test, the body's start, where the
+        guard goes on) or None; the guard's end checks the body's start."""
+        if not self.copy or len(c.frame.stack) != len(base) or not self.guard_stack_holds(c.frame, base):
+            return None
+        ways = [x[2] if isinstance(x, tuple) else x for x in (c.true, c.false)]
+        if isinstance(c.false, tuple) or not all(isinstance(x, int) for x in ways):
+            return None
+        t, fl = ways
+        if self.op(self.s.resolve(t)) == "POP_TOP" and self.op(self.s.resolve(fl)) != "POP_TOP":
+            return c.expr, t, fl
         return None
 
     def ifexp_conjunct(self, c, base):
