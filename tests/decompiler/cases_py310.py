@@ -414,6 +414,18 @@ def match_guard_or_first(x, a=0, b=1):
             log.append("other")
     return log
 
+
+def match_guard_not_chain(x, a=0, c=1):
+    log = []
+    match x:
+        case [1, _] if not a < c > len(log):
+            log.append("pair")
+        case {"k": 1 | 3} if not a <= c < len(log):
+            log.append("k")
+        case v:
+            log.append(v)
+    return log
+
 CASES = [
     (match_literal, SUBJECTS),
     (match_capture_wildcard, SUBJECTS),
@@ -444,4 +456,6 @@ CASES = [
     (match_guard_always_false, SUBJECTS + [({"k": 3},), ([1, 2],)]),
     (match_guard_or_first, SUBJECTS + [(7, 1, 0), (7, 0, 9), ({"k": 3}, 0, 0), ({"k": 1}, 2, 0),
                                        ([1], 1, 0), ([1], 1, 5)]),
+    (match_guard_not_chain, SUBJECTS + [([1, 2], 0, 5), ([1, 2], 2, 1), ({"k": 3}, 0, 5),
+                                        ({"k": 3}, 3, 1)]),
 ]

@@ -360,7 +360,13 @@ class CaseParser:
             return x[2] if isinstance(x, tuple) else x
         if isinstance(x, tuple):
             return x[1]
+        if self.copy:
+            # (with the subject below, a cleanup reached from one link only
+            # is a ("pop", ...) trampoline: ``x`` is the last link's way on)
+            return x
         b = self.s.cfg.at(x)
+        if b is not None and b.end - b.start == 1 and self.instrs[b.start].op == "JUMP":
+            return self.instrs[b.start].target  # the last link's jump over the cleanup
         if b is None or self.instrs[b.start].op != "POP_TOP" or b.end - b.start > 2:
             raise NoMatch
         if b.end - b.start == 1:
