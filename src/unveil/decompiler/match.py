@@ -249,8 +249,12 @@ class CaseParser:
                 s.guard_frame = outer
                 if not isinstance(r, GuardTest):
                     k = r  # (a short circuit's or a jump's target)
+                    if _live(f.stmts) or f.pending:
+                        raise NoMatch  # (statements: the case's body, not its guard)
                 else:
                     c = s.condition(r.block, f)
+                    if _live(f.stmts) or f.pending:
+                        raise NoMatch  # (a walrus in the test is no statement once tested)
                     conjunct = self.guard_conjunct(c, base) or self.ifexp_conjunct(c, base)
                     alt = None if conjunct is not None or parts else self.guard_alternative(c, base)
                     if alt is not None:
