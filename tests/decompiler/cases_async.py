@@ -409,6 +409,33 @@ async def async_chain_await_operand(n):
     return x, log
 
 
+# issue 11 (fuzzer): an async for whose body never loops back (it always
+# breaks or returns) has no back edge: "unexpected GET_ANEXT" (3.11+),
+# "END_ASYNC_FOR outside an async for loop" (<=3.10)
+async def afor_body_always_breaks(n):
+    log = []
+    async for i in ARange(n):
+        log.append(i)
+        break
+    async for j in ARange(n + 1):
+        break
+    log.append("after")
+    return log
+
+
+async def afor_body_always_returns(n):
+    log = []
+    async for i in ARange(n):
+        if i:
+            break
+        log.append(i)
+        return log
+    else:
+        log.append("else")
+    async for j in ARange(n):
+        return j
+    return log
+
 CASES = [
     (async_simple, INTS1),
     (async_chain_await_operand, INTS1),
@@ -448,4 +475,6 @@ CASES = [
     (agen_return_in_handlers, INTS1 + [(2,), (5,)]),
     (agen_return_beside_nested_functions, INTS1),
     (agen_none_genexps, INTS1),
+    (afor_body_always_breaks, INTS1),
+    (afor_body_always_returns, INTS1),
 ]

@@ -71,3 +71,51 @@ CASES += [
     (walrus_of_walrus_after_a_raise, ABC),
     (walrus_of_walrus_value, ABC),
 ]
+
+
+# comprehensions whose filter or element the compiler reduced: a filter found
+# always false leaves neither its test nor the element (an empty loop body),
+# ``x or 1`` leaves only the test of ``x`` (refused on every version; 3.12+:
+# "element does not match the result")
+def comp_filter_always_false(a, b, c):
+    s = [a, b, c]
+    return ({p: b for p in s if 0}, [b for p in s if not 1], {c for p in s if 0},
+            list(b for p in s if 0), [q for q in s for r in s if 0])
+
+
+def comp_filter_test_only(a, b, c):
+    log = []
+    s = [a, b, c]
+    x = [p for p in s if log.append(p) or -1]
+    y = {p: b if p or 4 else 2 for p in s if b}
+    z = list(0 for p in s if (b or 5))
+    w = {p for p in s if p if log.append(p) or 1}
+    return x, y, z, w, log
+
+
+def comp_dead_element_reads_closure(a, b, c):
+    s = [a, b, c]
+    g = [b + p for p in s if 0]
+    h = (lambda: b)
+    return g, h()
+
+
+CASES += [
+    (comp_filter_always_false, ABC),
+    (comp_filter_test_only, ABC),
+    (comp_dead_element_reads_closure, ABC),
+]
+
+
+# a chained comparison as a value whose later operand is a comprehension
+# (3.12+: inlined, "unsupported instruction LOAD_FAST_AND_CLEAR")
+def chain_value_with_comprehension_operand(a, b, c):
+    s = [a, b, c]
+    x = 0 <= a != sum([p for p in s if p])
+    y = "%s" % (1 < b <= len({q for q in s if q > a}))
+    return x, y
+
+
+CASES += [
+    (chain_value_with_comprehension_operand, ABC),
+]

@@ -362,7 +362,7 @@ def match_guard_with_or(x):
 
 
 
-def match_guard_chain_and_walrus(x, b=3):
+def match_guard_chain_walrus_in_and(x, b=3):
     log = []
     match x:
         case 0:
@@ -377,6 +377,86 @@ def match_guard_chain_and_walrus(x, b=3):
             log.append(None)
     return log
 
+
+# issue 11 (fuzzer): guards whose code spans several blocks (and/or as a
+# value, a conditional expression, a chained comparison, a walrus) and a
+# guard the compiler found always false (neither it nor its body compiled)
+
+def match_guard_or_value(x, b=0):
+    log = []
+    match x:
+        case {"k": v}:
+            log.append(v)
+        case 0 if 5 >= (log.append(4) or b):
+            log.append("zero")
+        case [_, _] if (log.append(1) and b) or len(x) > 1:
+            log.append("pair")
+        case _:
+            log.append("other")
+    return log
+
+
+def match_guard_chain_and_walrus(x, b=1):
+    log = []
+    match x:
+        case int(v) if 0 < b != (log.append(v) or v):
+            log.append(("int", v))
+        case str() if (w := len(x)):
+            log.append(("str", w))
+        case [v, *_] if not (0 <= v < 3):
+            log.append(("seq", v))
+        case _:
+            log.append("other")
+    return log
+
+
+def match_guard_ifexp(x, b=2):
+    match x:
+        case {"k": k} if 3 if b else 0:
+            return k
+        case [y, _] if y if y > 0 else b < 0:
+            return y
+        case int() if (x if b else -x) > 1:
+            return -1
+    return None
+
+
+def match_guard_always_false(x):
+    log = []
+    match x:
+        case {"k": 1 | 3} if not 1:
+            log.append("never")
+        case [1, *_] if 0:
+            log.append("never")
+        case v:
+            log.append(v)
+    return log
+
+
+def match_guard_or_first(x, a=0, b=1):
+    log = []
+    match x:
+        case int(v) if a or (5 < (log.append(2) or b)):
+            log.append(("int", v))
+        case {"k": 1 | 3} if b or (a and (log.append(x) or a)):
+            log.append("k")
+        case [*_] if not a or (log.append(3) or b) > 1:
+            log.append("seq")
+        case _:
+            log.append("other")
+    return log
+
+
+def match_guard_not_chain(x, a=0, c=1):
+    log = []
+    match x:
+        case [1, _] if not a < c > len(log):
+            log.append("pair")
+        case {"k": 1 | 3} if not a <= c < len(log):
+            log.append("k")
+        case v:
+            log.append(v)
+    return log
 
 CASES = [
     (match_literal, SUBJECTS),
@@ -403,5 +483,13 @@ CASES = [
     (match_walrus_and_ifexp, SUBJECTS),
     (match_guard_return_in_finally, [(5,), (3,), (None,)]),
     (match_guard_with_or, SUBJECTS + [([2, 1],), ([9],)]),
-    (match_guard_chain_and_walrus, SUBJECTS + [({"k": 3},), ({"k": 0},), ({"k": 2},), ([3, 1],), ([1],)]),
+    (match_guard_chain_walrus_in_and, SUBJECTS + [({"k": 3},), ({"k": 0},), ({"k": 2},), ([3, 1],), ([1],)]),
+    (match_guard_or_value, SUBJECTS + [(0, 9), ([1, 2], 1), ({"k": 3}, 1)]),
+    (match_guard_chain_and_walrus, SUBJECTS + [(3, 5), (3, 3), ([7],), ("",)]),
+    (match_guard_ifexp, SUBJECTS + [([-1, 2], 0), ([-1, 2], -1), (5, 0)]),
+    (match_guard_always_false, SUBJECTS + [({"k": 3},), ([1, 2],)]),
+    (match_guard_or_first, SUBJECTS + [(7, 1, 0), (7, 0, 9), ({"k": 3}, 0, 0), ({"k": 1}, 2, 0),
+                                       ([1], 1, 0), ([1], 1, 5)]),
+    (match_guard_not_chain, SUBJECTS + [([1, 2], 0, 5), ([1, 2], 2, 1), ({"k": 3}, 0, 5),
+                                        ({"k": 3}, 3, 1)]),
 ]

@@ -253,7 +253,7 @@ class Context:
         if len(args) != 1 or not isinstance(args[0], V.Iterator):
             return None
         body, ctx = self.nested(func.code)
-        return comprehension(func.code.co_name, body, args[0].expr)
+        return comprehension(func.code.co_name, body, args[0].expr, func.code.co_freevars)
 
 
 def mangle(class_code, n):
@@ -334,17 +334,39 @@ def arguments(code, defaults=(), kwdefaults=None, ann=None):
         kwarg=kwarg, defaults=list(defaults or []))
 
 
-def comprehension(kind_name, body, outer_iter):
+def comprehension(kind_name, body, outer_iter, free=()):
     """Turn the statements of a comprehension's code object back into the
-    comprehension expression."""
+    comprehension expression (``free``: the names its code reads from the
+    enclosing function)."""
+    gens, elt = comprehension_parts(kind_name, body)
+    first = gens[0]
+    if isinstance(first.iter, ast.Name) and first.iter.id == ".0":
+        first.iter = outer_iter
+    kind = COMPREHENSIONS[kind_name]
+    if elt is None:
+        elt = Element(kind=kind, value=_dead_element(kind, free, gens))
+    if kind == "list":
+        return ast.ListComp(elt=elt.value, generators=gens)
+    if kind == "set":
+        return ast.SetComp(elt=elt.value, generators=gens)
+    if kind == "dict":
+        k, v = elt.value
+        return ast.DictComp(key=k, value=v, generators=gens)
+    return ast.GeneratorExp(elt=elt.value, generators=gens)
+
+
+def comprehension_parts(kind_name, body):
+    """The generators of a comprehension's loop nest and its element (an
+    :class:`Element`, or None where no path reaches it: a filter the
+    compiler found always false left neither its test nor the element)."""
     # a walrus inside binds in the enclosing function: the comprehension's
     # code declares it nonlocal, the source does not
-    stmts = [s for s in body if not isinstance(s, (ast.Return, ast.Nonlocal, ast.Global))]
+    stmts = [s for s in body if not isinstance(s, (ast.Return, ast.Nonlocal, ast.Global))
+             and not getattr(s, "_keeps_generator", False)]
     if len(stmts) != 1 or not isinstance(stmts[0], (ast.For, ast.AsyncFor)):
         raise DecompilationError("unrecognised comprehension body", kind_name)
     gens = []
     node = stmts[0]
-    elt = None
     while True:
         if isinstance(node, (ast.For, ast.AsyncFor)):
             gens.append(ast.comprehension(target=node.target, iter=node.iter, ifs=[],
@@ -354,29 +376,49 @@ def comprehension(kind_name, body, outer_iter):
             gens[-1].ifs.append(node.test)
             inner = node.body
         elif isinstance(node, Element):
-            elt = node
-            break
+            return gens, node
         elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Yield):
             # ``yield None`` reads back as a bare ``yield``; the element is the constant
-            elt = Element(kind="gen", value=node.value.value or E.const(None))
-            break
+            return gens, Element(kind="gen", value=node.value.value or E.const(None))
         else:
             raise DecompilationError("unrecognised comprehension body", kind_name)
+        inner = _fold_tests_only(inner, gens[-1])
+        if not inner:
+            gens[-1].ifs.append(E.const(False))
+            return gens, None
         if len(inner) != 1:
             raise DecompilationError("unrecognised comprehension body", kind_name)
         node = inner[0]
-    first = gens[0]
-    if isinstance(first.iter, ast.Name) and first.iter.id == ".0":
-        first.iter = outer_iter
-    kind = COMPREHENSIONS[kind_name]
-    if kind == "list":
-        return ast.ListComp(elt=elt.value, generators=gens)
-    if kind == "set":
-        return ast.SetComp(elt=elt.value, generators=gens)
-    if kind == "dict":
-        k, v = elt.value
-        return ast.DictComp(key=k, value=v, generators=gens)
-    return ast.GeneratorExp(elt=elt.value, generators=gens)
+
+
+def _fold_tests_only(stmts, gen):
+    """``stmts`` without the ``pass`` and the leading ``if x: pass`` that
+    only test a value: what is left of a filter or a conditional element
+    that the compiler found always true once ``x`` was tested (``if x or 1``,
+    ``a if x or 1 else b``). Each becomes the filter ``x or True`` of
+    ``gen``, which compiles to the same test."""
+    out = [s for s in stmts if not isinstance(s, ast.Pass)]
+    while out and _tests_only(out[0]):
+        gen.ifs.append(ast.BoolOp(op=ast.Or(), values=[out[0].test, E.const(True)]))
+        out.pop(0)
+    return out
+
+
+def _tests_only(node):
+    return (isinstance(node, ast.If)
+            and all(isinstance(s, ast.Pass) for s in node.body + node.orelse))
+
+
+def _dead_element(kind, free, gens):
+    """An element for a comprehension whose element never runs: the names
+    it alone read from the enclosing function (they make cells there),
+    else None."""
+    used = {n.id for g in gens for n in ast.walk(g) if isinstance(n, ast.Name)}
+    free = [n for n in free if n not in used]
+    value = E.const(None)
+    if free:
+        value = ast.Tuple(elts=[E.name(n) for n in free], ctx=ast.Load())
+    return (E.const(None), value) if kind == "dict" else value
 
 
 #: what the compiler stores first in every class body, in its order, with the kind of value
@@ -538,8 +580,10 @@ def decompile_code(code, consts=None):
         body.insert(0, ast.Expr(value=ast.Constant(value=code.co_consts[0])))
     if code.co_flags & (inspect.CO_GENERATOR | CO_ASYNC_GENERATOR) and not _yields(body):
         # a generator whose yield was unreachable (and removed by the compiler)
-        body.append(ast.If(test=ast.Constant(value=False), body=[ast.Expr(value=ast.Yield(value=None))],
-                           orelse=[]))
+        keep = ast.If(test=ast.Constant(value=False), body=[ast.Expr(value=ast.Yield(value=None))],
+                      orelse=[])
+        keep._keeps_generator = True  # (a generator expression has its own form of it)
+        body.append(keep)
     if code.co_flags & inspect.CO_OPTIMIZED and code.co_name not in COMPREHENSIONS \
             and code.co_name != "<lambda>":
         start = 1 if has_docstring(code) else 0

@@ -33,7 +33,7 @@ import ast
 from . import values as V
 from . import expressions as E
 from .cleanup import tidy
-from .function import Element, comprehension
+from .function import comprehension, comprehension_parts
 
 _KIND = {"BUILD_LIST": ("<listcomp>", "list"), "BUILD_SET": ("<setcomp>", "set"),
          "BUILD_MAP": ("<dictcomp>", "map")}
@@ -58,10 +58,11 @@ class Result(V.Marker):
 
 
 class InlinedComprehensions:
-    def inlined_comprehension(self, ins, frame, region, loop):
+    def inlined_comprehension(self, ins, frame, region, loop, rest=True):
         """Fold the inlined comprehension starting at ``ins`` (its first
         LOAD_FAST_AND_CLEAR, or its ``BUILD_X 0`` when it saves no name) into
-        one expression on ``frame``'s stack; return the index after it."""
+        one expression on ``frame``'s stack; return the index after it
+        (with ``rest``, having run the rest of the block it ends in)."""
         instrs = self.instrs
         k = ins.index
         base = len(frame.stack)
@@ -110,7 +111,8 @@ class InlinedComprehensions:
         stmts = _drop_tail_continues(tidy(sub.stmts))
         if len(stmts) != 1 or not isinstance(stmts[0], _LOOPS) or stmts[0].orelse:
             self.fail("inlined comprehension: unrecognised loop", k)
-        if _element_kind(stmts[0]) != elt_kind:
+        elt = comprehension_parts(kind_name, stmts)[1]
+        if elt is not None and elt.kind != elt_kind:
             self.fail("inlined comprehension: element does not match the result", k)
         if len(sub.stack) != 1 or sub.stack[0] is not result:
             self.fail("inlined comprehension: result lost", follow)
@@ -149,7 +151,7 @@ class InlinedComprehensions:
             k += 1
         if len(frame.stack) < base - 1:
             self.fail("inlined comprehension: stack underflow", k)
-        if k < self.n and self.cfg.at(k) is None:
+        if rest and k < self.n and self.cfg.at(k) is None:
             # the rest of the block, so that callers get a block start
             # (or an exit) as from any other block
             return self.block(self.cfg.containing(k), frame, region, loop, start=k)
@@ -169,16 +171,3 @@ def _drop_tail_continues(stmts):
         if isinstance(last, ast.If):
             last.orelse = _drop_tail_continues(last.orelse)
     return out
-
-
-def _element_kind(node):
-    """The kind of the Element at the bottom of a comprehension loop nest."""
-    while True:
-        if isinstance(node, _LOOPS + (ast.If,)):
-            if len(node.body) != 1 or node.orelse:
-                return None
-            node = node.body[0]
-        elif isinstance(node, Element):
-            return node.kind
-        else:
-            return None

@@ -43,6 +43,26 @@ _VALUE_OPS = ("LOAD_CONST", "LOAD_GLOBAL", "LOAD_NAME", "LOAD_FAST", "LOAD_DEREF
               "LOAD_FROM_DICT_OR_DEREF", "LOAD_FROM_DICT_OR_GLOBALS", "LOAD_LOCALS")
 
 
+def _anywhere(i):
+    """The region of a guard's operands: their own extent is found by
+    dominance, as for any branch."""
+    return True
+
+
+def _conjunction(parts):
+    """The guard whose conjuncts the walker could not merge itself: a
+    chained comparison continued by the next test, else ``and``."""
+    from .structure import bool_op, chain_into
+    expr = parts[0]
+    for p in parts[1:]:
+        expr = chain_into(expr, p) or bool_op(ast.And, expr, p)
+    return expr
+
+
+def _live(stmts):
+    return [st for st in stmts if not getattr(st, "_cancelled", False)]
+
+
 class NoMatch(Exception):
     """The code at hand is not (this reading of) a match statement."""
 
@@ -121,6 +141,13 @@ class Joined:
         self.items = items
 
 
+class GuardTest:
+    """What the walker returns at a test of the guard being read."""
+
+    def __init__(self, block):
+        self.block = block
+
+
 class Poison(V.Marker):
     """A stack entry a guard must not touch."""
 
@@ -173,8 +200,13 @@ class CaseParser:
         if copy:
             if self.op(i) == "POP_TOP":
                 body = i + 1
+            elif self.op(i) != "POP_TOP" and self.goes_to_next_case(i):
+                # a guard the compiler found always false (``if not 1``):
+                # neither it nor the body is compiled
+                guard, body = E.const(False), None
             else:
                 guard, t = self.guard(i)
+                t = self.s.resolve(t)
                 if self.op(t) != "POP_TOP":
                     raise NoMatch
                 body = t + 1
@@ -192,38 +224,221 @@ class CaseParser:
         return self.instrs[i].op if 0 <= i < self.n else None
 
     def guard(self, i):
+        """The guard starting at ``i`` (the case's pattern matched and only
+        the subject is left): its expression and where its true path goes.
+        The guard's code is run by the walker like any expression (and/or
+        as values, conditional expressions, comprehensions, awaits); the
+        walker stops at each test of the guard's own frame. Each test that
+        goes to the next case one way is a conjunct of the guard (merged
+        by the walker where it can); the guard ends where the subject is
+        dropped (a case that copied it) or where no more of it can be read
+        (the last case)."""
         s = self.s
-        blk = s.cfg.containing(i)
-        last = self.instrs[blk.end - 1]
         base = [Poison() for _ in range(self.outer_depth + (1 if self.copy else 0))]
         f = E.Frame(self.ctx, base)
-        start = i
-        if last.op not in _POP_JUMPS:
-            # a guard with control flow of its own (``x or y``, a chained
-            # comparison's value, ``await``) before its test
-            test = s.walk_to_test(i, f)
-            if test is None:
-                raise NoMatch
-            blk, start = s.cfg.containing(test), test
-        for k in range(start, blk.end - 1):
-            ins = self.instrs[k]
-            if ins.target is not None or ins.op in MATCH_OPS and ins.op != "COPY" or ins.op in (
-                    "POP_EXCEPT", "PUSH_EXC_INFO", "LOAD_FAST_AND_CLEAR"):
-                raise NoMatch  # (a guard copies values: a chained comparison, a walrus)
-            E.execute(f, ins)
-        c = s.condition(blk, f)
+        k = i
+        parts = []
+        alts = []  # (test, body start): ``a or ...`` whose a goes to the body
+        found = None  # (guard, true target) read so far, for the last case
+        outer = s.guard_frame
+        saved = self.walker_state()
+        try:
+            for _ in range(64):
+                s.guard_frame = f
+                r = s.block(s.cfg.containing(k), f, _anywhere, None, start=k)
+                s.guard_frame = outer
+                if not isinstance(r, GuardTest):
+                    k = r  # (a short circuit's or a jump's target)
+                    if _live(f.stmts) or f.pending:
+                        raise NoMatch  # (statements: the case's body, not its guard)
+                else:
+                    c = s.condition(r.block, f)
+                    if _live(f.stmts) or f.pending:
+                        raise NoMatch  # (a walrus in the test is no statement once tested)
+                    conjunct = self.guard_conjunct(c, base) or self.ifexp_conjunct(c, base)
+                    alt = None if conjunct is not None or parts else self.guard_alternative(c, base)
+                    if alt is not None:
+                        expr, body, k = alt
+                        alts.append((expr, body))
+                        f = c.frame
+                    elif conjunct is None:
+                        k = self.guard_operand(c, f)
+                    else:
+                        expr, k = conjunct
+                        parts.append(expr)
+                        f = c.frame
+                        if len(f.stack) == len(base) and not _live(f.stmts):
+                            found = (_conjunction(parts), k)
+                            if self.copy and self.op(s.resolve(k)) == "POP_TOP":
+                                if any(not s.same_place(b, k) for _, b in alts):
+                                    raise NoMatch
+                                if alts:
+                                    from .structure import bool_op
+                                    expr = found[0]
+                                    for a, _ in reversed(alts):
+                                        expr = bool_op(ast.Or, a, expr)
+                                    found = (expr, k)
+                                return found
+                if not isinstance(k, int) or not self.guard_stack_holds(f, base):
+                    raise NoMatch
+        except (NoMatch, DecompilationError):
+            self.restore_walker_state(saved)
+            if found is None or self.copy:
+                raise
+            return found
+        finally:
+            s.guard_frame = outer
+        self.restore_walker_state(saved)
+        if found is None or self.copy:
+            raise NoMatch
+        return found
+
+    @staticmethod
+    def guard_stack_holds(f, base):
+        """The values of the match statement (and of the code around it)
+        are still there, untouched, below the guard's own."""
+        return len(f.stack) >= len(base) and all(a is b for a, b in zip(f.stack, base))
+
+    def guard_conjunct(self, c, base):
+        """When condition ``c`` (``base``: the values of the statement on
+        the stack) is a conjunct of the guard, i.e. one of its ways goes to
+        the next case: (the test, where it goes when it holds); else None."""
+        if not self.guard_stack_holds(c.frame, base) or len(c.frame.stack) > len(base) + 1:
+            return None
         # a target that only pops and jumps (the subject's POP_TOP before an
         # empty body's jump to the end) is a ("pop", ...) trampoline: the
         # case reads the pop itself
-        true, false = [x[2] if isinstance(x, tuple) else x for x in (c.true, c.false)]
-        if len(c.frame.stack) != len(base) or any(a is not b for a, b in zip(c.frame.stack, base)):
+        if isinstance(c.true, int) and c.true == c.false:
+            # both ways go on: a test the compiler found always true once
+            # its operand was tested (``x or 1``), which ``x or True`` keeps
+            return ast.BoolOp(op=ast.Or(), values=[c.expr, E.const(True)]), c.true
+        if self.fails_to_next_case(c.false, c.frame, base):
+            return c.expr, c.true[2] if isinstance(c.true, tuple) else c.true
+        if self.fails_to_next_case(c.true, c.frame, base):
+            from .structure import negate
+            return negate(c.expr), self.past_chain_cleanup(c)
+        return None
+
+    def guard_alternative(self, c, base):
+        """``a or ...`` at the start of a guard of a case that copied the
+        subject: one way of ``a`` drops the subject (the body), the other
+        goes on with the guard. (The test, the body's start, where the
+        guard goes on) or None; the guard's end checks the body's start."""
+        if not self.copy or len(c.frame.stack) != len(base) or not self.guard_stack_holds(c.frame, base):
+            return None
+        ways = [x[2] if isinstance(x, tuple) else x for x in (c.true, c.false)]
+        if isinstance(c.false, tuple) or not all(isinstance(x, int) for x in ways):
+            return None
+        t, fl = ways
+        if self.op(self.s.resolve(t)) == "POP_TOP" and self.op(self.s.resolve(fl)) != "POP_TOP":
+            return c.expr, t, fl
+        return None
+
+    def ifexp_conjunct(self, c, base):
+        """``a if c else b`` as a conjunct of the guard, each branch a test
+        that goes to the next case one way: the compiler copies a small
+        body that ends the function (``return y``) to each branch's true
+        path. (The conjunct, where it holds) or None."""
+        s = self.s
+        if isinstance(c.true, tuple) or isinstance(c.false, tuple):
+            return None
+        a = s.pure_condition(c.true, c.frame, c.blocks)
+        b = s.pure_condition(c.false, c.frame, c.blocks) if a is not None else None
+        if b is None:
+            return None
+        ta, tb = self.guard_conjunct(a, base), self.guard_conjunct(b, base)
+        if ta is None or tb is None or not self.guard_stack_holds(a.frame, base) \
+                or len(a.frame.stack) != len(base) or len(b.frame.stack) != len(base):
+            return None
+        if not (s.same_place(ta[1], tb[1]) or self.tail(ta[1]) is not None
+                and self.tail(ta[1]) == self.tail(tb[1])):
+            return None
+        c.frame = a.frame
+        return ast.IfExp(test=c.expr, body=ta[0], orelse=tb[0]), ta[1]
+
+    def past_chain_cleanup(self, c):
+        """Where a false condition ``c`` goes on. The false path of a
+        chained comparison's first link drops the operand it kept first
+        (the other links jump past that ``POP_TOP``): the guard ``not (a <
+        b < c)`` holds past it."""
+        from .structure import is_chain
+        x = c.false
+        if not is_chain(c.expr):
+            return x[2] if isinstance(x, tuple) else x
+        if isinstance(x, tuple):
+            return x[1]
+        if self.copy:
+            # (with the subject below, a cleanup reached from one link only
+            # is a ("pop", ...) trampoline: ``x`` is the last link's way on)
+            return x
+        b = self.s.cfg.at(x)
+        if b is not None and b.end - b.start == 1 and self.instrs[b.start].op == "JUMP":
+            return self.instrs[b.start].target  # the last link's jump over the cleanup
+        if b is None or self.instrs[b.start].op != "POP_TOP" or b.end - b.start > 2:
             raise NoMatch
-        if any(not getattr(st, "_cancelled", False) for st in c.frame.stmts):
+        if b.end - b.start == 1:
+            return b.end
+        if self.instrs[b.start + 1].op != "JUMP":
             raise NoMatch
-        self.fail_jump(false, len(base) - self.outer_depth)
-        if self.op(true) == "JUMP" and self.op(self.instrs[true].target) == "POP_TOP":
-            true = self.instrs[true].target  # a chained comparison's jump over its cleanup
-        return c.expr, true
+        return self.instrs[b.start + 1].target
+
+    def fails_to_next_case(self, target, frame, base):
+        """Whether a test's jump to ``target`` with ``frame``'s stack goes
+        to the next case."""
+        if isinstance(target, tuple):
+            # a chained comparison's false path first drops the operand it
+            # kept: ("pop", where it goes, the cleanup)
+            target, depth = target[2], len(base) + 1
+        else:
+            depth = len(frame.stack)
+        landing = self.landing
+        try:
+            self.fail_jump(target, depth - self.outer_depth)
+        except NoMatch:
+            self.landing = landing
+            return False
+        return True
+
+    def guard_operand(self, c, f):
+        """``x if c else y`` as an operand of the guard: the walker's
+        ``if`` structuring turns the diamond into a conditional expression
+        on ``f``'s stack; the index where the guard's code goes on."""
+        s = self.s
+        f.stack[:] = c.frame.stack
+        before = len(f.stack)
+        k = s.if_(c, f, _anywhere, None)
+        if not isinstance(k, int) or len(f.stack) != before + 1 or _live(f.stmts) \
+                or not isinstance(f.stack[-1], ast.IfExp):
+            raise NoMatch
+        return k
+
+    def walker_state(self):
+        """What a walk records about the code it met: a guard read too far
+        walks on into the case's body, which is met again when the body is
+        walked for real."""
+        s = self.s
+        return (set(s.active_handlers), set(s.open_tries), dict(s.finally_copies),
+                set(s.active_loops), set(s.active_latches))
+
+    def restore_walker_state(self, saved):
+        s = self.s
+        (s.active_handlers, s.open_tries, s.finally_copies, s.active_loops,
+         s.active_latches) = saved
+
+    def goes_to_next_case(self, i):
+        """Whether the jump at ``i`` (taken once the pattern matched) goes
+        straight to the next case."""
+        if self.op(i) != "JUMP":
+            # (3.12+ copies a next case that ends the function, like
+            # ``case v: return v``, to each path that jumps to it)
+            return self.landing is not None and self.tail(i) is not None and self.same_landing(self.landing, i)
+        landing = self.landing
+        try:
+            self.fail_jump(i, self.fail_depth)
+        except NoMatch:
+            self.landing = landing
+            return False
+        return True
 
     # ----------------------------------------------------------- failing
     def fail_jump(self, t, depth):
@@ -804,7 +1019,13 @@ class MatchStatements:
                         return r
         self.fail("unrecognised match statement", ins.index)
 
+    #: the frame of the guard being read (CaseParser.guard): the walker
+    #: hands its tests back instead of making statements of them
+    guard_frame = None
+
     def match_branch(self, block, frame, region, loop):
+        if frame is self.guard_frame and self.instrs[block.end - 1].op in _POP_JUMPS:
+            return GuardTest(block)
         return None
 
     # ------------------------------------------------------------------
@@ -870,6 +1091,9 @@ class MatchStatements:
         out = []
         leaves = []
         for case in cases:
+            if case.body is None:  # never runs: no code
+                out.append(ast.match_case(pattern=case.pattern, guard=case.guard, body=[ast.Pass()]))
+                continue
             bf = frame.copy()
             bf.stmts = []
             ex = self.walk_from(case.body, bf, region, loop)

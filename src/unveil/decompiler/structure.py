@@ -293,8 +293,17 @@ def chain_link_start(instrs, jump_index):
 
 def for_iter_starts(program):
     """Each FOR_ITER heads a block, also when no back edge makes it a
-    jump target."""
-    return {ins.index for ins in program.instrs if ins.op == "FOR_ITER"}
+    jump target; so does an async for's header (``[SETUP_FINALLY;]
+    GET_ANEXT``, asyncs.py)."""
+    instrs = program.instrs
+    out = set()
+    for ins in instrs:
+        if ins.op == "FOR_ITER":
+            out.add(ins.index)
+        elif ins.op == "GET_ANEXT":
+            before = instrs[ins.index - 1] if ins.index else None
+            out.add(before.index if before is not None and before.op == "SETUP_FINALLY" else ins.index)
+    return out
 
 
 class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStatements,
@@ -315,8 +324,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         self._reduced = {}  # see reduced_condition
         self._reduced_below = set()
         self._reducing = False
-        # (frame, what ends the walk) of the walks over one expression's code
-        # (chain_operand, walk_to_test): a kept operand, or None for a test
+        # (frame, kept operand) of the walks over a chained comparison's next
+        # operand (chain_operand): the walk ends at the comparison with it
         self._stops = []
         self._only_tests = {}  # see only_tests_jump_to
 
@@ -444,8 +453,10 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
 
     def is_loop_header(self, block: Block) -> bool:
         # a for loop whose body never loops back (it always returns or
-        # breaks) is still a loop
-        return bool(self.cfg.back_edge_sources(block)) or self.instrs[block.start].op == "FOR_ITER"
+        # breaks) is still a loop; so is an async for (asyncs.py)
+        return (bool(self.cfg.back_edge_sources(block)) or self.instrs[block.start].op == "FOR_ITER"
+                or self.instrs[block.start].op in ("GET_ANEXT", "SETUP_FINALLY")
+                and self.async_for_header(block) is not None)
 
     def transfer(self, target: int, frame, region, loop) -> object:
         """A jump to ``target``: a continue, a break, or just the next place."""
@@ -482,8 +493,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                     return r
                 continue
             E.execute(frame, ins)
-            if self._stops and self._stops[-1][0] is frame and self._stops[-1][1] is not None \
-                    and consumes_kept(frame, self._stops[-1][1]):
+            if self._stops and self._stops[-1][0] is frame and consumes_kept(frame, self._stops[-1][1]):
                 return Exit("stop", k + 1)  # see chain_operand
         if stop == block.end:
             return block.end if block.end < self.n else Exit("leave", block.end)
@@ -508,9 +518,6 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 return Exit("leave", last.target)
             return self.transfer(last.target, frame, region, loop)
         if op in CONDITIONAL_JUMPS:
-            if (self._stops and self._stops[-1][0] is frame and self._stops[-1][1] is None
-                    and op in POP_JUMPS):
-                return Exit("stop", last.index)  # see walk_to_test
             return self.branch(block, frame, region, loop)
         if op == "FOR_ITER":
             self.fail("for loop without a loop", last.index)
@@ -1494,23 +1501,6 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             self._stops.pop()
         return ex.target if ex.kind == "stop" else None
 
-    def walk_to_test(self, start, frame):
-        """Walk, in ``frame``, the code from ``start`` that computes a value
-        (with control flow of its own: ``and``/``or``, a chained comparison,
-        ``await``) up to the first test of a value that pops it (the
-        ``POP_JUMP_IF_X`` of a match guard); the index of that jump, or
-        None. A trial: the structuring state is put back."""
-        state = self.trial_state()
-        self._stops.append((frame, None))
-        try:
-            ex = self.walk(start, frame, self.dominated_by(self.cfg.containing(start)), None)
-        except DecompilationError:
-            return None
-        finally:
-            self._stops.pop()
-            self.restore_trial_state(state)
-        return ex.target if ex.kind == "stop" else None
-
     def trial_state(self):
         """The structuring state a walk may change, to put back after a trial."""
         return (set(self.active_loops), set(self.active_handlers), set(self.open_tries),
@@ -1779,8 +1769,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         loop = Loop(frozenset({header.start}), brk if brk is not None else exit_, header.start)
         region = self.loop_region(header, {exit_, brk}, natural)
         ex = self.walk(body_start, body, region, loop)
-        if ex.kind == "leave" and not any(x is it for x in body.stack) and self.same_place(
-                ex.target, loop.break_target):
+        if ex.kind == "leave" and not any(x is it for x in body.stack) and (self.same_place(
+                ex.target, loop.break_target) or self.async_for_exits_to(exit_, ex.target)):
             # the body's last statement is ``break``: it drops the iterator and
             # falls into the code after the loop (3.11 puts its POP_TOP right
             # before the loop's exit)
