@@ -12,6 +12,8 @@ import re
 import sys
 import types
 
+from .names import printable
+
 _RESUME = re.compile(r"^torch_dynamo_resume_in_(.+)_at_(\d+)$")
 
 
@@ -64,5 +66,7 @@ def title(code, wrapped=None) -> str:
     through, a resume function's place, else its qualified name."""
     qualname = getattr(code, "co_qualname", code.co_name)
     if wrapped:
-        return "%s, via %s" % (wrapped, short_qualname(qualname))
-    return resume_title(code) or qualname
+        text = "%s, via %s" % (wrapped, short_qualname(qualname))
+    else:
+        text = resume_title(code) or qualname
+    return printable(text)  # (headings are comments: a line break in a name would end one)
