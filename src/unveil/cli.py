@@ -19,13 +19,13 @@ import contextlib
 import importlib
 import importlib.util
 import inspect
-import json
 import marshal
 import os
 import sys
 import types
 
 from . import ranks as ranks_mod
+from .dump_index import NotADump, read_index
 
 DEFAULT_DUMP_DIR = "unveil_dump"
 
@@ -505,27 +505,10 @@ def _decompile(args):
 
 def load_index(path):
     """The parsed index.json of the dump directory ``path``; BadInput otherwise."""
-    if not os.path.exists(path):
-        raise BadInput("no such directory: %s" % path)
-    if not os.path.isdir(path):
-        raise BadInput("%s is not a directory (expected an unveil dump directory)" % path)
-    index_path = os.path.join(path, "index.json")
-    if not os.path.isfile(index_path):
-        raise BadInput("%s is not an unveil dump (no index.json in it)" % path)
     try:
-        with open(index_path, encoding="utf-8") as f:
-            index = json.load(f)
-    except (OSError, ValueError) as e:
-        raise BadInput("%s is not a readable unveil index: %s" % (index_path, _one_line(e)))
-    if not isinstance(index, dict) or "format" not in index:
-        raise BadInput("%s is not an unveil index (no \"format\" field)" % index_path)
-    if index["format"] != 1:
-        raise BadInput("%s has dump format %r; this unveil reads format 1"
-                       % (index_path, index["format"]))
-    for key in ("functions", "graphs", "graph_breaks", "errors"):
-        if not isinstance(index.get(key, []), list):
-            raise BadInput("%s is malformed: %r is not a list" % (index_path, key))
-    return index
+        return read_index(path)
+    except NotADump as e:
+        raise BadInput(str(e)) from None
 
 
 def summary_counts(index):

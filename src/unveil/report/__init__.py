@@ -4,9 +4,9 @@
 one page per cache entry and one per graph or kernel file. Every page holds its own
 style sheet and script: opened from ``file://`` it requests nothing. No torch import.
 """
-import json
 import os
 
+from ..dump_index import NotADump, read_index
 from .model import Dump
 
 __all__ = ["write_report", "ReportError"]
@@ -17,19 +17,10 @@ class ReportError(Exception):
 
 
 def load_dump(dump_dir) -> Dump:
-    index_path = os.path.join(dump_dir, "index.json")
-    if not os.path.isdir(dump_dir):
-        raise ReportError("no such directory: %s" % dump_dir)
     try:
-        with open(index_path, encoding="utf-8") as fh:
-            index = json.load(fh)
-    except OSError:
-        raise ReportError("%s is not an unveil dump (no index.json in it)" % dump_dir)
-    except ValueError as err:
-        raise ReportError("%s is not a readable unveil index: %s" % (index_path, err))
-    if not isinstance(index, dict) or not isinstance(index.get("functions", []), list):
-        raise ReportError("%s is not an unveil index" % index_path)
-    return Dump(dump_dir, index)
+        return Dump(dump_dir, read_index(dump_dir))
+    except NotADump as e:
+        raise ReportError(str(e)) from None
 
 
 def write_report(dump_dir, out_dir=None) -> str:
