@@ -848,9 +848,8 @@ def _write_report(dump_dir, out):
     """Write the report; 0, or 2 with a one-line reason on stderr."""
     from .report import ReportError, write_report
     try:
-        load_index(dump_dir)
         path = write_report(dump_dir, out)
-    except (BadInput, ReportError) as e:
+    except ReportError as e:
         _err(e)
         return 2
     except OSError as e:

@@ -157,3 +157,27 @@ def test_names_and_guards_from_the_program_are_text_not_markup(tmp_path):
             text = fh.read()
         assert "<script>alert" not in text and "<!--" not in text, name
         assert text.count("<script") == text.count("</script>"), name
+
+
+def test_ranks_get_one_report_each_and_a_page_naming_where_they_diverge(tmp_path):
+    """A directory of per-rank dumps (torch.distributed): a report per rank, and a first page
+    with the diverge lines of ``unveil show``."""
+    import shutil
+    parent = tmp_path / "ranks"
+    parent.mkdir()
+    for r in (0, 1):
+        (tmp_path / ("r%d" % r)).mkdir()
+        d = make_dump(tmp_path / ("r%d" % r))
+        if r == 0:  # rank 0 compiled f once, rank 1 twice
+            index = json.loads(open(os.path.join(d, "index.json")).read())
+            index["functions"][0]["entries"] = index["functions"][0]["entries"][1:]
+            with open(os.path.join(d, "index.json"), "w") as fh:
+                json.dump(index, fh)
+        shutil.copytree(d, str(parent / ("rank_%d" % r)))
+    page = write_report(str(parent))
+    text = open(page, encoding="utf-8").read()
+    assert 'href="rank_0/index.html"' in text and 'href="rank_1/index.html"' in text
+    diverge = re.findall(r'<li class="diverge">(.*?)</li>', text)
+    assert len(diverge) == 1 and "rank 0: 1 entry, rank 1: 2 entries" in diverge[0], diverge
+    for r in (0, 1):
+        assert os.path.isfile(os.path.join(os.path.dirname(page), "rank_%d" % r, "index.html"))
