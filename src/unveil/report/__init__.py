@@ -32,8 +32,11 @@ def write_report(dump_dir, out_dir=None) -> str:
     ranks = rank_dirs(dump_dir)
     if ranks:
         return _write_ranks_report(dump_dir, ranks, out)
+    return _write_dump_report(load_dump(dump_dir), out)
+
+
+def _write_dump_report(dump, out):
     from .pages import Report
-    dump = load_dump(dump_dir)
     os.makedirs(out, exist_ok=True)
     for name, text in Report(dump, out).pages():
         _write_page(out, name, text)
@@ -54,8 +57,9 @@ def _write_ranks_report(parent, ranks, out):
     from .pages import esc, page
     loaded, items = {}, []
     for r, d in ranks.items():
-        write_report(d, os.path.join(out, "rank_%d" % r))
-        loaded[r] = (d, load_dump(d).index)
+        dump = load_dump(d)  # (read once: for its report and for the comparison)
+        _write_dump_report(dump, os.path.join(out, "rank_%d" % r))
+        loaded[r] = (d, dump.index)
         items.append('<li><a href="rank_%d/index.html">rank %d</a></li>' % (r, r))
     lines = divergences(loaded)
     body = ("<header><h1>unveil report: %s</h1><p>%d ranks, one dump each</p></header><main>"
