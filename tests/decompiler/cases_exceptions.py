@@ -1047,7 +1047,21 @@ def with_return_in_try(kind):
         return type(e).__name__, log
 
 
+def return_reading_clause_name(kind):
+    # the returned value reads the clause's name, which the compiler's cleanup clears
+    # right after computing it: written as computed, not through a temporary
+    log = []
+    try:
+        got = risky(kind)
+    except (ValueError, KeyError) as e:
+        return log.append(type(e).__name__) or str(e), log
+    else:
+        log.append(got)
+    return log
+
+
 CASES = [
+    (return_reading_clause_name, KINDS),
     (with_return_in_try, KINDS),
     (try_except_bare, KINDS),
     (try_except_typed, KINDS),

@@ -46,6 +46,7 @@ class Frame:
         self.pending = []  # (target, value) of a tuple assignment being collected
         self.current = None  # the instruction being executed
         self.loop = None  # header of the innermost loop being structured
+        self.clause_names = frozenset()  # names bound by the enclosing ``except ... as`` clauses
 
     # -- stack helpers ---------------------------------------------------
     def push(self, v):
@@ -88,9 +89,21 @@ class Frame:
         return self.expr(self.pop(ins), ins)
 
     def emit(self, stmt):
-        if not getattr(stmt, "_no_spill", False):
+        if not getattr(stmt, "_no_spill", False) and not self.clears_clause_name(stmt):
             self.spill_for(stmt)
         self.stmts.append(stmt)
+
+    def clears_clause_name(self, stmt):
+        """``e = None`` or ``del e`` for the name of an enclosing ``except ... as e``: the
+        compiler's cleanup as a ``return`` leaves the clause. The text drops it
+        (strip_name_cleanup), so the returned value, computed before it, is written
+        where it was computed (``return str(e)``), not saved in a temporary."""
+        if isinstance(stmt, ast.Assign):
+            target = stmt.targets[0] if len(stmt.targets) == 1 else None
+            return (isinstance(target, ast.Name) and target.id in self.clause_names
+                    and isinstance(stmt.value, ast.Constant) and stmt.value.value is None)
+        return (isinstance(stmt, ast.Delete) and len(stmt.targets) == 1
+                and isinstance(stmt.targets[0], ast.Name) and stmt.targets[0].id in self.clause_names)
 
     # -- evaluation order ------------------------------------------------
     def spill_for(self, stmt):
@@ -197,6 +210,7 @@ class Frame:
         f = Frame(self.ctx, _clone_lists(self.stack))
         f.pending = list(self.pending)
         f.loop = self.loop
+        f.clause_names = self.clause_names
         return f
 
 

@@ -658,6 +658,8 @@ class LegacyBlocks:
             else:
                 self.fail("unexpected except clause", k)
             cf = self._legacy_handler_frame(frame, blk, exception=False)
+            if name is not None:
+                cf.clause_names = cf.clause_names | {name}
             head = self.cfg.containing(k)
             dom = self.dominated_by(head)
             cregion = lambda i, dom=dom: region(i) and dom(i)

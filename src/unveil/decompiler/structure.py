@@ -2334,6 +2334,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             if self.instrs[k].op in ("STORE_FAST", "STORE_NAME", "STORE_DEREF", "STORE_GLOBAL"):
                 name = self.instrs[k].arg
                 cf.pop()
+                cf.clause_names = cf.clause_names | {name}
                 k += 1
             elif self.instrs[k].op == "POP_TOP":
                 cf.pop()
