@@ -147,14 +147,14 @@ def _linear_get_instructions():
     return names["get_instructions"]
 
 
-_get_instructions = _linear_get_instructions()
+get_instructions = _linear_get_instructions()  # (use it instead of dis.get_instructions)
 
 
 def _raw(code):
     """Raw instructions with ``CACHE`` entries hidden and their line numbers."""
     kwargs = {"show_caches": False} if PY >= (3, 11) and PY < (3, 13) else {}
     line = None
-    for ins in _get_instructions(code, **kwargs):
+    for ins in get_instructions(code, **kwargs):
         if PY >= (3, 13):
             ln = ins.line_number
         else:
@@ -368,7 +368,7 @@ def _resolve(code, out: List[Instr]) -> List[Instr]:
             tgt = ins.target
             if ins.op == "FOR_ITER" and PY >= (3, 12):
                 if raws is None:
-                    raws = list(_get_instructions(code))
+                    raws = list(get_instructions(code))
                     position = {r.offset: k for k, r in enumerate(raws)}
                 tgt = _after_end_for(raws, position, tgt)
             ins.target = index_of(tgt)

@@ -7,7 +7,7 @@ the same way. Used by the tests and by ``bench/corpus.py``.
 import dis
 import types
 
-from .instructions import _get_instructions as get_instructions
+from .instructions import get_instructions
 
 _DROP = {"NOP", "EXTENDED_ARG", "CACHE", "RESUME"}
 

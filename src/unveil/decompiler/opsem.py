@@ -19,6 +19,8 @@ import dis
 import sys
 from typing import Any, NamedTuple, Optional, Tuple
 
+from .instructions import get_instructions
+
 PY = sys.version_info[:2]
 BLOCK_STACK = PY < (3, 11)  # <=3.10: SETUP_*/POP_BLOCK; 3.11+: the exception table
 # 3.8: a finally body is a subroutine: entered with NULL (BEGIN_FINALLY), a return
@@ -222,7 +224,7 @@ def read_ops(code):
     indices into the list; and the ``co_consts`` tuple of ``KW_NAMES`` waiting for
     their call (folded into the call's key)."""
     kwargs = {"show_caches": False} if (3, 11) <= PY < (3, 13) else {}
-    raw = [i for i in dis.get_instructions(code, **kwargs) if i.opname != "CACHE"]
+    raw = [i for i in get_instructions(code, **kwargs) if i.opname != "CACHE"]
     index = {i.offset: k for k, i in enumerate(raw)}
     cells = frozenset(code.co_cellvars + code.co_freevars)
     out = []

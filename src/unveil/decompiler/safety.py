@@ -20,6 +20,7 @@ import types
 import unicodedata
 
 from .errors import DecompilationError, UnsafeInput
+from .instructions import get_instructions
 
 # -- names ------------------------------------------------------------------
 
@@ -301,7 +302,7 @@ def check_bytecode(code):
 
 def _stack_problem(code):
     try:
-        instrs = list(dis.get_instructions(code))
+        instrs = list(get_instructions(code))
         entries = getattr(dis.Bytecode(code), "exception_entries", ())
     except Exception as e:  # an argument past its table, a truncated instruction
         return "dis cannot read it (%s: %s)" % (type(e).__name__, _first_line(e))

@@ -328,6 +328,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         # operand (chain_operand): the walk ends at the comparison with it
         self._stops = []
         self._only_tests = {}  # see only_tests_jump_to
+        self._copy_windows = {}  # see finally_copy_starts
 
     # ------------------------------------------------------------ regions
     def dominated_by(self, head: Block) -> Callable[[int], bool]:
@@ -2198,7 +2199,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         pattern = [x for x in self.instrs[H + 1:k]
                    if x.op != "CLEANUP_THROW"]  # 3.12+ places it inline in handlers only (asyncs.py)
         if pattern:
-            for p in range(self.n):
+            for p in self.finally_copy_starts(pattern):
                 if self.covered_by(p, H) or H <= p <= k:
                     continue
                 end = self.match_finally_copy(pattern, k, p)
@@ -2209,6 +2210,31 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                     self._reduced.clear()  # conditions read where copies end
         return stmts
 
+    def finally_copy_starts(self, pattern):
+        """Where an inlined copy of the finally body whose exceptional copy is
+        ``pattern`` may start: the places whose instructions equal the pattern's
+        first ones, up to the first that an inlined copy may write differently
+        (an exception unwind, a jump, the re-raise that ends the body; see
+        match_finally_copy). Looked up in an index of instruction windows: trying
+        every index for every finally made a run of try statements quadratic."""
+        width = 0
+        while (width < min(len(pattern), _COPY_WINDOW) and pattern[width].target is None
+               and pattern[width].op not in ("RERAISE", "CLEANUP_THROW")
+               and not any([_copy_key(x) for x in pattern[width:width + len(u)]] == u
+                           for u in _FINALLY_UNWINDS)):
+            width += 1
+        if "CLEANUP_THROW" not in self._copy_windows:
+            self._copy_windows["CLEANUP_THROW"] = any(x.op == "CLEANUP_THROW" for x in self.instrs)
+        if width == 0 or self._copy_windows["CLEANUP_THROW"]:
+            return range(self.n)  # (match_finally_copy skips a CLEANUP_THROW in the copy)
+        windows = self._copy_windows.get(width)
+        if windows is None:
+            windows = self._copy_windows[width] = {}
+            keys = [_copy_key(x) for x in self.instrs]
+            for p in range(self.n - width + 1):
+                windows.setdefault(tuple(keys[p:p + width]), []).append(p)
+        return windows.get(tuple(_copy_key(x) for x in pattern[:width]), ())
+
     def match_finally_copy(self, pattern, reraise, p):
         """Where control goes on after an inlined copy of a finally body
         that starts at ``p``, when one does (None otherwise). ``pattern`` is
@@ -2217,7 +2243,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         (see _FINALLY_UNWINDS), and where the exceptional copy completes
         (it jumps or falls to the RERAISE) the inlined one falls off its end
         or jumps on to the code after the try statement."""
-        key = lambda x: (x.op, x.arg if x.target is None else None)
+        key = _copy_key
         start, k, at = p, 0, {}
         goes_on = {}  # where control goes on after the copy -> where the walk resumes
         jumps = []  # (target in the exceptional copy, target in the inlined one)
@@ -2369,12 +2395,13 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         dropped its exception (POP_EXCEPT, then the ``as`` name's cleanup):
         code there follows the try statement even when only the clause
         reaches it (the try body always returns), so it is not the clause's."""
-        dom = self.dominated_by(self.cfg.containing(start))
         cleanup = self.cfg.at(H).handler if self.cfg.at(H) else None
         ends = set()
-        for b in self.cfg.blocks:
+        # (only the clause's dominator subtree: a scan of every block made a run of
+        # try statements quadratic)
+        for b in self.cfg.dominated_blocks(self.cfg.containing(start)):
             last = self.instrs[b.end - 1]
-            if not dom(b.start) or last.op != "JUMP":
+            if last.op != "JUMP":
                 continue
             k = b.end - 2
             while k >= b.start and self.instrs[k].op in (
@@ -2569,6 +2596,14 @@ def assigned_names(stmts):
 #: what a ``return``/``break``/``continue`` in the exceptional copy of a
 #: finally body runs first to drop the exception (with the return value
 #: kept above it or not); the inlined copies on the other paths have none
+def _copy_key(x):
+    """What an instruction of a finally body's inlined copy must share with its
+    exceptional copy (jump targets differ between the copies)."""
+    return (x.op, x.arg if x.target is None else None)
+
+
+_COPY_WINDOW = 4  # instructions that index where an inlined finally copy may start
+
 _FINALLY_UNWINDS = ([("POP_TOP", None), ("POP_EXCEPT", None)],
                     [("SWAP", 2), ("POP_TOP", None), ("SWAP", 2), ("POP_EXCEPT", None)])
 
