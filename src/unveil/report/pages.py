@@ -9,6 +9,8 @@ from .model import group_guards, line_links
 
 STAGE_NAMES = {
     "captured": "Dynamo's captured graph",
+    "ddp_split": "DDP bucket split (the graph torch runs)",
+    "ddp_submod": "DDP bucket submodule",
     "aot_joint": "AOT joint graph",
     "aot_forward": "AOT forward graph",
     "aot_backward": "AOT backward graph",
