@@ -137,6 +137,11 @@ def _one_line(text):
     return lines[0] if lines else ""
 
 
+def _graph_title(g):
+    """`` -- <what the graph is>`` for a graph the index names (a DDP bucket split's graphs)."""
+    return " -- %s" % _one_line(g["title"]) if g.get("title") else ""
+
+
 # ---------------------------------------------------------------------------
 # unveil decompile
 
@@ -618,7 +623,7 @@ def format_show(index, path, brief=False):
                 if not files:
                     w("    graph %s" % name)
                 for g in files:
-                    w("    graph %s [%s]: %s" % (name, g.get("stage"), g.get("file")))
+                    w("    graph %s [%s]: %s%s" % (name, g.get("stage"), g.get("file"), _graph_title(g)))
             for name in entry.get("resume_functions") or []:
                 w("    resumes in %s" % name)
             if entry.get("error"):
@@ -635,7 +640,7 @@ def format_show(index, path, brief=False):
         w("")
         w("other graphs and kernels:")
         for g in other:
-            w("  %s [%s]: %s" % (g.get("compiled_fn"), g.get("stage"), g.get("file")))
+            w("  %s [%s]: %s%s" % (g.get("compiled_fn"), g.get("stage"), g.get("file"), _graph_title(g)))
     if breaks:
         w("")
         w("graph breaks:")

@@ -5,6 +5,7 @@ in DistributedDataParallel, compiled, trained 2 steps inside ``prepare_debug``; 
 function called with a rank-dependent shape, so that only rank 1 recompiles."""
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -152,3 +153,127 @@ def test_a_rank_that_dies_ends_the_run_with_a_clear_message(tmp_path):
     script.write_text(DYING_RANK)
     with pytest.raises(pytest.fail.Exception, match="a rank failed"):
         torchrun(script, timeout=120)
+
+
+SPLIT_SCRIPT = '''
+import copy
+import sys
+import torch
+import torch.distributed as dist
+import torch.nn as nn
+from torch.nn.parallel import DistributedDataParallel as DDP
+
+import unveil
+
+
+class Net(nn.Module):
+    def __init__(self, w):
+        super().__init__()
+        self.a, self.b, self.c, self.d = nn.Linear(w, w), nn.Linear(w, w), nn.Linear(w, w), nn.Linear(w, 1)
+
+    def forward(self, x):
+        return self.d(torch.relu(self.c(torch.relu(self.b(torch.relu(self.a(x)))))))
+
+
+def train(model, x, y, tag, rank):
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    for step in range(2):
+        opt.zero_grad()
+        loss = ((model(x) - y) ** 2).mean()
+        loss.backward()
+        opt.step()
+        sys.stdout.write("%s rank %d step %d loss %r\\n" % (tag, rank, step, loss.item()))  # one write: ranks
+        sys.stdout.flush()  # share the output, a line must not be cut by the other rank's
+
+
+def main(d):
+    dist.init_process_group("gloo")
+    rank = dist.get_rank()
+    torch.manual_seed(0)
+    net = Net(512)  # 1 MiB per 512x512 layer: with 1 MB buckets, DDPOptimizer splits between layers
+    plain = copy.deepcopy(net)
+    x, y = torch.randn(4, 512), torch.zeros(4, 1)  # the same on every rank (same seed)
+    train(torch.compile(plain, backend="eager"), x, y, "plain", rank)
+    torch._dynamo.reset()  # the dump below shows the DDP compile alone
+    model = DDP(torch.compile(net, backend="eager"), bucket_cap_mb=1)
+    with unveil.prepare_debug(d):
+        train(model, x, y, "ddp", rank)
+    diff = max((p - q).abs().max().item() for p, q in zip(net.parameters(), plain.parameters()))
+    sys.stdout.write("rank %d max parameter difference %r\\n" % (rank, diff))
+    sys.stdout.flush()
+    dist.destroy_process_group()
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
+'''
+
+
+def test_ddp_bucket_split_shows_each_submodule_and_trains_like_plain_compile(tmp_path):
+    d = tmp_path / "dump"
+    script = tmp_path / "ddp_split.py"
+    script.write_text(SPLIT_SCRIPT)
+    out = torchrun(script, d)
+    losses = {(tag, int(rank), int(step)): float(loss) for tag, rank, step, loss
+              in re.findall(r"(plain|ddp) rank (\d) step (\d) loss (-?[0-9.e+-]+)", out)}
+    assert len(losses) == 8, out[-3000:]
+    for rank in (0, 1):
+        for step in (0, 1):  # the split graph trains exactly like the unsplit one
+            assert losses[("ddp", rank, step)] == losses[("plain", rank, step)], losses
+        assert "rank %d max parameter difference 0.0" % rank in out, out[-3000:]
+    for rank in (0, 1):
+        rd = str(d / ("rank_%d" % rank))
+        index = load_index(rd)
+        assert index["complete"] is True
+        graphs = index["graphs"]
+        splits = [g for g in graphs if g["stage"] == "ddp_split"]
+        subs = [g for g in graphs if g["stage"] == "ddp_submod"]
+        assert len(splits) == 1 and len(subs) > 1, graphs
+        names = ["submod_%d" % k for k in range(len(subs))]
+        assert splits[0]["submods"] == names and [g["submod"] for g in subs] == names
+        split_text = (d / ("rank_%d" % rank) / splits[0]["file"]).read_text()
+        for name in names:  # the split graph calls each submodule
+            assert "self.%s(" % name in split_text
+        params = []
+        for k, g in enumerate(subs):
+            assert g["of"] == len(subs) and g["params"], g
+            assert g["title"].startswith("DDP bucket split: submod_%d of %d, params " % (k, len(subs))), g
+            assert "def forward(" in (d / ("rank_%d" % rank) / g["file"]).read_text()
+            params += g["params"]
+        # every parameter of the model is in exactly one bucket's submodule
+        assert sorted(params) == sorted("l_self_modules_%s_parameters_%s_" % (m, p) for m in "abcd"
+                                        for p in ("weight", "bias"))
+        # submodules in the forward's order: the first holds the first layer, the last the last one
+        assert "self.a.weight" in subs[0]["title"] and "self.d.weight" in subs[-1]["title"]
+        assert_all_python(rd)
+        readme = (d / ("rank_%d" % rank) / "README.md").read_text()
+        shown = subprocess.run([sys.executable, "-m", "unveil", "show", rd], capture_output=True, text=True,
+                               timeout=120)
+        assert shown.returncode == 0, shown.stderr
+        for g in subs:
+            assert g["title"] in readme and g["file"] in readme
+            assert "%s -- %s" % (g["file"], g["title"]) in shown.stdout, shown.stdout
+
+
+def test_ddp_split_names_from_torch_texts():
+    from unveil.torch import ddp
+    split = ('class GraphModule(torch.nn.Module):\n'
+             '    def forward(self, L_x_: "f32[4]", L_self_modules_fc_1_parameters_weight_: "f32[4, 4]"):\n'
+             '        submod_0 = self.submod_0(l_x_, l_self_modules_fc_1_parameters_weight_)\n'
+             '        submod_1 = self.submod_1(submod_0)\n'
+             '        return (submod_1,)\n\n'
+             '    class submod_0(torch.nn.Module):\n'
+             '        def forward(self, l_x_: "f32[4]"):\n'
+             '            inner = self.submod_9(l_x_)\n')
+    assert ddp.split_submods(split) == ["submod_0", "submod_1"]
+    child = ('class GraphModule(torch.nn.Module):\n'
+             '    def forward(self, l_x_: "f32[4][1]cuda:0", l_self_modules_fc_1_parameters_weight_: "f32[4, 4]",'
+             ' l_self_buffers_b_: "f32[4]"):\n'
+             '        return l_x_\n')
+    assert ddp.graph_params(child) == ["l_self_modules_fc_1_parameters_weight_"]
+    assert ddp.param_label("l_self_modules_fc_1_parameters_weight_") == "self.fc_1.weight"
+    assert ddp.param_label("l_self_parameters_scale_") == "self.scale"
+    assert ddp.param_label("l_x_") == "l_x_"
+    title = ddp.submod_title("submod_1", ["submod_0", "submod_1"], ["l_self_parameters_w%d_" % k for k in range(8)])
+    assert title.startswith("DDP bucket split: submod_1 of 2, params self.w0, ") and "(8 in all)" in title
+    assert ddp.compiling_submod() is None  # no DDP compilation running

@@ -16,7 +16,7 @@ from torch._dynamo.eval_frame import _debug_get_cache_entry_list
 SCHEMA_FUNCTION = {"name", "title", "qualname", "source_file", "first_line", "full_code", "entries"}
 SCHEMA_ENTRY = {"index", "compile_id", "transformed_file", "guard", "reason", "compiled_fns", "resume_functions", "error",
                 "explanation"}
-STAGES = {"captured", "aot_joint", "aot_forward", "aot_backward", "post_grad", "kernel"}
+STAGES = {"captured", "aot_joint", "aot_forward", "aot_backward", "post_grad", "kernel", "ddp_split", "ddp_submod"}
 
 
 def load_index(d):

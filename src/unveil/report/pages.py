@@ -9,6 +9,8 @@ from .model import group_guards, line_links
 
 STAGE_NAMES = {
     "captured": "Dynamo's captured graph",
+    "ddp_split": "DDP bucket split (the graph torch runs)",
+    "ddp_submod": "DDP bucket submodule",
     "aot_joint": "AOT joint graph",
     "aot_forward": "AOT forward graph",
     "aot_backward": "AOT backward graph",
@@ -55,6 +57,12 @@ def reason_items(reason):
     if not reason:
         return []
     return [r.strip() for r in str(reason).split("; ") if r.strip()]
+
+
+def stage_label(g):
+    """The stage's name, with the DDP submodule a graph belongs to (``submod_<k>``)."""
+    name = STAGE_NAMES.get(g.get("stage"), g.get("stage"))
+    return "%s, %s" % (name, g["submod"]) if g.get("submod") else name
 
 
 def stage_rank(g):
@@ -386,7 +394,7 @@ class Report:
                            "before the dump started)</td></tr>" % esc(cf))
             for g in gs:
                 out.append("<tr><td><code>%s</code></td><td>%s</td><td><a class=\"graph\" href=\"%s\">%s</a></td></tr>"
-                           % (esc(cf), esc(STAGE_NAMES.get(g.get("stage"), g.get("stage"))),
+                           % (esc(cf), esc(stage_label(g)),
                               attr(self.graph_pages.get(g.get("file"), "")), esc(g.get("file"))))
         out.append("</tbody></table>")
         return "".join(out)
@@ -409,7 +417,7 @@ class Report:
         users = self.callers.get(cf, [])
         out = ["<header><nav><a href=\"index.html\">report</a> &rsaquo; %s</nav><h1>%s <small class=\"muted\">%s</small>"
                "</h1><div class=\"meta\">%s &middot; <a href=\"%s\">%s</a></div></header><main>"
-               % (esc(cf), esc(cf), esc(STAGE_NAMES.get(g.get("stage"), g.get("stage"))),
+               % (esc(cf), esc(cf), esc(stage_label(g)),
                   "called by " + (", ".join("<a class=\"cid\" href=\"%s\">%s</a> %s" % (attr(e.page), esc(e.label),
                                                                                           esc(e.fn.title))
                                             for e in users) or "no entry in the dump"),
@@ -418,7 +426,7 @@ class Report:
         if others:
             out.append("<p>Other stages: %s</p>" % ", ".join(
                 "<a href=\"%s\">%s</a>" % (attr(self.graph_pages.get(x.get("file"), "")),
-                                           esc(STAGE_NAMES.get(x.get("stage"), x.get("stage")))) for x in others))
+                                           esc(stage_label(x))) for x in others))
         if text is None:
             out.append("<p class=\"err\">The file is missing from the dump.</p>")
         else:

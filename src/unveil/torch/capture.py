@@ -21,16 +21,19 @@ STAGES = {
     "aot_backward_graph": "aot_backward",
     "inductor_post_grad_graph": "post_grad",
     "inductor_output_code": "kernel",
+    "optimize_ddp_split_graph": "ddp_split",  # DDP's graph split at its buckets (see ddp.py)
+    "optimize_ddp_split_child": "ddp_submod",
 }
 
 
 class Event:
     """One captured artifact."""
-    __slots__ = ("kind", "stage", "cid", "attempt", "payload", "meta")
+    __slots__ = ("kind", "stage", "cid", "attempt", "payload", "meta", "submod")
 
     def __init__(self, kind, stage, cid, attempt, payload, meta):
         self.kind, self.stage, self.cid, self.attempt = kind, stage, cid, attempt
         self.payload, self.meta = payload, meta
+        self.submod = None  # the DDP submodule being compiled when it came (ddp.compiling_submod)
 
 
 def compile_id_of(md: dict):

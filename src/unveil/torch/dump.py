@@ -9,7 +9,7 @@ import os
 import threading
 import warnings
 
-from . import cache, capture, names, naming
+from . import cache, capture, ddp, names, naming
 from .graph_runner import RUNNABLE_STAGES, GraphRunner
 from .hook import BytecodeHook, comment_block, decompile_as, disassembly, transform
 from .render import FullCode, as_comment, code_or_comment, readme, valid
@@ -132,6 +132,8 @@ class Session:
         self.trace = None
         self.graph_runner = None
         self.graph_names = {}  # torch's __compiled_fn_<n> -> its name in this dump (graph_name)
+        self.ddp_split_cids = set()  # compile ids whose graph DDPOptimizer split (ddp.py)
+        self.ddp_submods = {}  # (compile id, compiled fn) -> the submodules its split graph calls
         self.disabled = False  # True when the directory could not be used: nothing is dumped
 
     # -- context ---------------------------------------------------------
@@ -294,10 +296,15 @@ class Session:
             elif ev.kind == "dynamo_graph_break_reason":
                 self.graph_breaks.append((ev.cid, capture.graph_break_of(ev.payload, self.dir)))
                 self.publish()
-            elif ev.cid in self.cid_fns:
-                self.place(ev)
             else:
-                self.pending.setdefault(ev.cid, []).append(ev)
+                if ev.stage == "ddp_split":
+                    self.ddp_split_cids.add(ev.cid)
+                elif ev.cid in self.ddp_split_cids and ev.stage not in ("captured", "ddp_submod"):
+                    ev.submod = ddp.compiling_submod()  # now: torch is compiling that submodule
+                if ev.cid in self.cid_fns:
+                    self.place(ev)
+                else:
+                    self.pending.setdefault(ev.cid, []).append(ev)
 
     def publish(self):
         """Rewrite ``index.json`` and ``README.md`` with what this session has written so far."""
@@ -317,32 +324,64 @@ class Session:
         fn = fns[pos]
         payload = ev.payload if isinstance(ev.payload, str) else str(ev.payload)
         try:
-            if ev.stage == "kernel":
-                start = sum(1 for g in self.graphs if g["compiled_fn"] == fn and g["stage"] == "kernel")
-                _, fname = self.store.claim(lambda k: "%s.kernel_%d.py" % (fn, k), start)
-            else:
-                _, fname = self.store.claim(
-                    lambda k: "%s.%s.py" % (fn, ev.stage) if k == 0 else "%s.%s.%d.py" % (fn, ev.stage, k))
             what = {"captured": "Dynamo's captured graph", "aot_joint": "AOT autograd joint graph",
                     "aot_forward": "AOT autograd forward graph", "aot_backward": "AOT autograd backward graph",
-                    "post_grad": "inductor post-grad graph", "kernel": "inductor output code"}[ev.stage]
-            header = "# %s: %s of %s (compile id %s, torch artifact %s), written by unveil.\n\n" % (
+                    "post_grad": "inductor post-grad graph", "kernel": "inductor output code",
+                    "ddp_split": "DDP bucket split (DDPOptimizer)",
+                    "ddp_submod": "a submodule's graph in the DDP bucket split"}[ev.stage]
+            prefix, extra = self.ddp_part(ev, fn, payload, what)
+            if ev.stage == "kernel":
+                start = sum(1 for g in self.graphs if g["compiled_fn"] == fn and g["stage"] == "kernel"
+                            and g.get("submod") == extra.get("submod"))
+                _, fname = self.store.claim(lambda k: "%s.kernel_%d.py" % (prefix, k), start)
+            elif ev.stage == "ddp_submod":
+                _, fname = self.store.claim(lambda k: "%s.py" % prefix if k == 0 else "%s.%d.py" % (prefix, k))
+            else:
+                _, fname = self.store.claim(
+                    lambda k: "%s.%s.py" % (prefix, ev.stage) if k == 0 else "%s.%s.%d.py" % (prefix, ev.stage, k))
+            header = "# %s: %s of %s (compile id %s, torch artifact %s), written by unveil.\n" % (
                 fname, what, fn, ev.cid, ev.kind)
+            header += "# %s\n\n" % extra["title"] if extra.get("title") else "\n"
             body = payload if payload.endswith("\n") else payload + "\n"
             self.store.write(fname, header + body)
             # whether torch's text is valid Python is checked on exit, outside the user's
             # compile; a text that is not is then rewritten as comments
             self.unchecked.append((fname, len(header), what))
-            if ev.stage in RUNNABLE_STAGES and self.graph_runner is not None:
+            # a submodule's graph runs as written with the eager backend; the split graph does not
+            # (torch runs it calling the compiled submodules, not the ones its text calls)
+            if (ev.stage in RUNNABLE_STAGES or ev.stage == "ddp_submod") and self.graph_runner is not None:
                 self.graph_runner.add(self.store.path(fname), body, header.count("\n"))
                 _tell("graph", self.store.path(fname), text=header + body)
-            self.graphs.append({"compiled_fn": fn, "stage": ev.stage, "file": fname})
+            self.graphs.append(dict({"compiled_fn": fn, "stage": ev.stage, "file": fname}, **extra))
             if ev.stage == "captured" and fn not in self.captured:
                 self.captured[fn] = payload
         except Exception as err:
             self.error("graph %s (%s)" % (fn, ev.stage), "%s: %s" % (type(err).__name__, err))
         if publish:
             self.publish()
+
+    def ddp_part(self, ev, fn, payload, what):
+        """(file name prefix, extra index fields) of a graph of DDP's split (``ddp.py``): the
+        split graph lists its submodules; a submodule's graph, and the backend's graphs of it,
+        are named after the submodule and say which one it is."""
+        if ev.stage == "ddp_split":
+            submods = self.ddp_submods[(ev.cid, fn)] = ddp.split_submods(payload)
+            return fn, {"submods": submods, "title": ddp.split_title(submods)}
+        if ev.stage == "ddp_submod":
+            child = ev.meta.get("optimize_ddp_split_child") if isinstance(ev.meta, dict) else None
+            name = names.sanitize(child.get("name") if isinstance(child, dict) else "submod")
+            submods = self.ddp_submods.get((ev.cid, fn), [])
+            params = ddp.graph_params(payload)
+            return "%s.%s" % (fn, name), {"submod": name, "of": len(submods), "params": params,
+                                          "title": ddp.submod_title(name, submods, params)}
+        if ev.submod:
+            name = names.sanitize(ev.submod)
+            return "%s.%s" % (fn, name), {"submod": name, "title": "%s of %s (DDP bucket split)" % (what, name)}
+        if ev.cid in self.ddp_split_cids and ev.stage != "captured":
+            # Inductor compiles a backward at its first run, outside the split's compilation
+            return fn, {"title": "%s of one of the DDP bucket split's submodules, compiled later "
+                                 "(torch does not say which)" % what}
+        return fn, {}
 
     # -- exit --------------------------------------------------------------
     def check_graph_files(self):

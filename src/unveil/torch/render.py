@@ -80,6 +80,20 @@ def reason_text(reason_pairs, index_of) -> list:
     return out
 
 
+def ddp_split_lines(graphs, fn) -> list:
+    """Comment lines for a graph DDP split at its gradient buckets (``ddp.py``): the split graph
+    torch runs instead, and each submodule's graph file with the parameters it holds."""
+    splits = [g for g in graphs if g["compiled_fn"] == fn and g["stage"] == "ddp_split"]
+    if not splits:
+        return []
+    out = ["# DDP split this graph at its gradient buckets (DDPOptimizer): torch runs %s instead,\n"
+           "# which calls each submodule in turn:\n" % splits[0]["file"]]
+    for g in graphs:
+        if g["compiled_fn"] == fn and g["stage"] == "ddp_submod":
+            out.append("#   %s: %s -- %s\n" % (g.get("submod"), g["file"], g.get("title", "").replace("\n", " ")))
+    return out
+
+
 class FullCode:
     """Builds one ``full_code_for_<fn>_<k>.py``: entries in torch's order, then the source."""
 
@@ -162,6 +176,7 @@ class FullCode:
             out.append("# The graph this entry calls: %s (Dynamo's captured graph).\n" % fn)
             if files:
                 out.append("# Files for every stage: %s\n" % ", ".join(files))
+            out.extend(ddp_split_lines(s.graphs, fn))
             captured = s.captured.get(fn)
             if captured:
                 out.append(graph_class(fn, captured))
@@ -250,7 +265,8 @@ def readme(index: dict) -> str:
         out.append("\n")
     out.append("## Graphs\n\n")
     for g in index.get("graphs", []):
-        out.append("- `%s` %s: [%s](%s)\n" % (g["compiled_fn"], g["stage"], g["file"], g["file"]))
+        title = " -- %s" % g["title"].replace("\n", " ") if g.get("title") else ""
+        out.append("- `%s` %s: [%s](%s)%s\n" % (g["compiled_fn"], g["stage"], g["file"], g["file"], title))
     out.append("\n## Graph breaks\n\n")
     for b in index.get("graph_breaks", []):
         out.append("- `%s`%s: %s\n" % (b["function"], " at %s" % b["location"] if b.get("location") else "",
