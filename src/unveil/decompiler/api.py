@@ -7,7 +7,8 @@ from typing import Any
 
 from . import emit
 from .errors import DecompilationError
-from .function import function_def, decompile_code, class_def, is_class_body
+from .driver import class_def, decompile_code, function_def
+from .function import is_class_body
 from .safety import boundary, check_bytecode, qualname
 
 SUPPORTED = ((3, 8), (3, 13))

@@ -11,10 +11,9 @@ import types
 
 from . import expressions as E
 from . import values as V
-from .depth import Nested
 from .errors import DecompilationError
 from .exceptstar import TRY_STATEMENTS
-from .instructions import COPIES_EXIT_BLOCKS, read
+from .instructions import COPIES_EXIT_BLOCKS
 
 CO_VARARGS = inspect.CO_VARARGS
 CO_VARKEYWORDS = inspect.CO_VARKEYWORDS
@@ -72,7 +71,8 @@ class Context:
         # non-literal constants, shared with nested code objects
         self.consts = consts if consts is not None else {}
         self.seq = 0
-        self.instrs = None  # set by decompile_code: lets stores look ahead
+        self.instrs = None  # set by driver.decompile_code: lets stores look ahead
+        self.decompile_nested = None  # driver.decompile_code (set there: it imports this module)
         self.temp_prefix = TEMP_PREFIX.get()
         #: source names of the cell and free variables (code a statement runs may rebind them)
         self.cells = {cell_name(code, n) for n in code.co_cellvars + code.co_freevars}
@@ -168,7 +168,8 @@ class Context:
 
     # definitions -----------------------------------------------------
     def nested(self, code):
-        return decompile_code(code, self.consts)
+        """Statements and Context of a code object defined inside this one."""
+        return self.decompile_nested(code, self.consts)
 
     def make_lambda(self, fn):
         body, ctx = self.nested(fn.code)
@@ -532,7 +533,7 @@ def has_docstring(code):
             and not code.co_name.startswith("<"))
 
 
-def _yields(body):
+def has_yield(body):
     mod = ast.Module(body=list(body), type_ignores=[])
     for node in ast.walk(mod):
         if isinstance(node, (ast.Yield, ast.YieldFrom)):
@@ -553,68 +554,10 @@ def bare_returns(body):
             todo.extend(ast.iter_child_nodes(node))  # statements, handlers, match cases
 
 
-def decompile_code(code, consts=None):
-    """Statements of ``code``'s body and the :class:`Context` used."""
-    from .structure import Structurer
-    from .cleanup import check_evaluated_once, tidy
-    ctx = Context(code, consts)
-    program = read(code)
-    ctx.instrs = program.instrs
-    try:
-        with Nested(lambda: (ctx.name, None, None)):
-            body = Structurer(ctx, program).run()
-    except RecursionError:
-        raise DecompilationError("control flow could not be structured: the walk went past "
-                                 "Python's recursion limit (nesting too deep from where "
-                                 "decompile was called, or a walk that does not end)",
-                                 ctx.name) from None
-    body = tidy(body)
-    check_evaluated_once(body, ctx.name)
-    if code.co_name not in COMPREHENSIONS and code.co_name != "<lambda>":
-        if not COPIES_EXIT_BLOCKS and ends_with_dead_return(program):
-            body = last_return_into_else(body)
-        body = strip_implicit_return(body)
-    if code.co_flags & CO_ASYNC_GENERATOR:
-        bare_returns(body)
-    if has_docstring(code):
-        body.insert(0, ast.Expr(value=ast.Constant(value=code.co_consts[0])))
-    if code.co_flags & (inspect.CO_GENERATOR | CO_ASYNC_GENERATOR) and not _yields(body):
-        # a generator whose yield was unreachable (and removed by the compiler)
-        keep = ast.If(test=ast.Constant(value=False), body=[ast.Expr(value=ast.Yield(value=None))],
-                      orelse=[])
-        keep._keeps_generator = True  # (a generator expression has its own form of it)
-        body.append(keep)
-    if code.co_flags & inspect.CO_OPTIMIZED and code.co_name not in COMPREHENSIONS \
-            and code.co_name != "<lambda>":
-        start = 1 if has_docstring(code) else 0
-        body[start:start] = declare_unbound_locals(code, body)
-    decls = []
-    if ctx.globals:
-        decls.append(ast.Global(names=list(ctx.globals)))
-    if ctx.nonlocals:
-        decls.append(ast.Nonlocal(names=list(ctx.nonlocals)))
-    return decls + body, ctx
-
-
 def is_class_body(code):
     """Whether ``code`` is the body of a class statement: it runs in the class
     namespace (not optimized like a function's) and is named after the class."""
     return not code.co_flags & inspect.CO_OPTIMIZED and code.co_name != "<module>"
-
-
-def class_def(code, name=None, consts=None):
-    """The class statement whose body is ``code``. Its bases, keywords and
-    decorators are evaluated outside the body, so they are not known here."""
-    if ".type_params" in code.co_freevars:
-        raise DecompilationError("the body of a generic class (class %s[...]): its type "
-                                 "parameters are not in the body" % code.co_name, code.co_name)
-    body, ctx = decompile_code(code, consts)
-    body = clean_class_body(body)
-    node = ast.ClassDef(name=name or code.co_name, bases=[], keywords=[],
-                        body=body or [ast.Pass()], decorator_list=[])
-    if hasattr(ast, "TypeVar"):
-        node.type_params = []
-    return node, ctx
 
 
 def declare_unbound_locals(code, body):
@@ -628,14 +571,3 @@ def declare_unbound_locals(code, body):
     targets = [ast.Name(id=n, ctx=ast.Store()) for n in names]
     return [ast.If(test=ast.Constant(value=False), orelse=[],
                    body=[ast.Assign(targets=targets, value=ast.Constant(value=None))])]
-
-
-def function_def(code, defaults=(), kwdefaults=None, name=None, consts=None):
-    """``code`` as a complete ``def`` statement (defaults given as nodes)."""
-    body, ctx = decompile_code(code, consts)
-    node_t = ast.AsyncFunctionDef if code.co_flags & (CO_COROUTINE | CO_ASYNC_GENERATOR) else ast.FunctionDef
-    node = node_t(name=name or code.co_name, args=arguments(code, defaults, kwdefaults),
-                  body=body or [ast.Pass()], decorator_list=[], returns=None, type_comment=None)
-    if hasattr(ast, "TypeVar"):
-        node.type_params = []
-    return node, ctx
