@@ -827,6 +827,17 @@ def ifexp_before_copied_call(log, a, b):
     return _seen(log, "f")(log, a if b else _seen(log, b))
 
 
+def _exc_for(log):
+    return KeyError if log else ValueError
+
+
+def ifexp_before_copied_raise(a, b):
+    # 3.10, 3.12+ copy ``CALL; RAISE_VARARGS`` into both branches; the
+    # exception class is looked up before the test runs (issue 11)
+    log = []
+    raise _exc_for(log)(a if _seen(log, b) else -a)
+
+
 def ifexp_ending_statement_return(a, b):
     if a:
         return (a if b else 3) * 2
@@ -1023,4 +1034,5 @@ CASES = [
     (ifexp_before_copied_exit, [([], 1, 2), ([], 3, 0)]),
     (ifexp_before_copied_call, [([], 1, 2), ([], 3, 0)]),
     (ifexp_ending_statement_return, INTS2 + [(0, 0), (1, 0)]),
+    (ifexp_before_copied_raise, [(1, 2), (3, 0)]),
 ]

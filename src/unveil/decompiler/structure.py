@@ -1221,13 +1221,15 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         return None
 
     def private_run_to_return(self, start, cond_blocks, region):
-        """Index of the ``return`` that the code at ``start`` runs straight to,
-        reached only from ``cond_blocks`` (no other code jumps into it); or None."""
+        """Index of the ``return`` (or ``raise``: its exit block is copied too)
+        that the code at ``start`` runs straight to, reached only from
+        ``cond_blocks`` (no other code jumps into it); or None."""
         k = start
         while k < self.n and self.instrs[k].target is None and self.instrs[k].op not in (
                 "RETURN_VALUE", "RAISE_VARARGS", "RERAISE", "FOR_ITER", "YIELD_VALUE"):
             k += 1
-        if k >= self.n or self.instrs[k].op != "RETURN_VALUE" or not region(start):
+        if (k >= self.n or self.instrs[k].op not in ("RETURN_VALUE", "RAISE_VARARGS")
+                or not region(start)):
             return None
         b = self.cfg.at(start)
         if b is None or b.exc_preds or any(p.id not in cond_blocks for p in b.preds):
@@ -1543,11 +1545,13 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         (see :meth:`jump_at_end`) leaves a for loop's iterator on the stack:
         then a ``return`` it goes to is no break (see BREAK_POPS_ITERATOR)."""
         header = min(natural)
-        if not BREAK_POPS_ITERATOR or self.instrs[header].op != "FOR_ITER":
+        if self.instrs[header].op != "FOR_ITER":
             return False
         k = block.start
         while k < self.n and self.instrs[k].op != "JUMP":
             k += 1
+        # (3.12+ has such jumps too: ``if a and 1 or b: return x`` jumps from
+        # ``a and 1``'s constant test to a return that drops the iterator itself)
         return k < self.n and self.instrs[k - 1].op != "POP_TOP"
 
     def breaks_behind_tests(self, start, natural, normal_exit, limit=16):
