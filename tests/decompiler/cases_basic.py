@@ -827,6 +827,26 @@ def ifexp_before_copied_call(log, a, b):
     return _seen(log, "f")(log, a if b else _seen(log, b))
 
 
+def _exc_for(log):
+    return KeyError if log else ValueError
+
+
+def ifexp_before_copied_raise(a, b):
+    # 3.10, 3.12+ copy ``CALL; RAISE_VARARGS`` into both branches; the
+    # exception class is looked up before the test runs (issue 11)
+    log = []
+    raise _exc_for(log)(a if _seen(log, b) else -a)
+
+
+def ifexp_test_ending_in_constant(a):
+    # ``x or 1`` / ``x and 0`` tests x only: both ways go on at the same place,
+    # in the middle of the expression (issue 11)
+    log = []
+    first = _seen(log, "l") + (_seen(log, "b") if _seen(log, a) or 1 else "d")
+    second = _seen(log, "l") + ("d" if _seen(log, a) and 0 else _seen(log, "e"))
+    return first, second, log
+
+
 def ifexp_ending_statement_return(a, b):
     if a:
         return (a if b else 3) * 2
@@ -1023,4 +1043,6 @@ CASES = [
     (ifexp_before_copied_exit, [([], 1, 2), ([], 3, 0)]),
     (ifexp_before_copied_call, [([], 1, 2), ([], 3, 0)]),
     (ifexp_ending_statement_return, INTS2 + [(0, 0), (1, 0)]),
+    (ifexp_before_copied_raise, [(1, 2), (3, 0)]),
+    (ifexp_test_ending_in_constant, [(0,), (1,), ("",)]),
 ]

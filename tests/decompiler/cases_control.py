@@ -979,6 +979,17 @@ def while_not_ends_function(box):
         box.append(len(box) * 2)
 
 
+# ------------- a return in a for loop reached by a jump that keeps the iterator
+# (3.12+: ``b and 1`` tests b only; its true path jumps to the return, which
+# drops the iterator itself: no break)
+
+def for_return_after_constant_and(a, b, c):
+    for x in a:
+        if b and 1 or c:
+            return x
+    return -1
+
+
 # ------------------- a chained comparison's middle operand is evaluated once
 # (issue 11: 3.12+ copies the exit after the first link's cleanup POP_TOP)
 
@@ -1304,6 +1315,7 @@ CASES = [
     (bisect_if_else, [([], 1), ([1, 2, 3], 2), ([1, 2, 3], 0), ([1, 2, 3], 9)]),
     (while_if_continue_else, INTS1 + [(7,)]),
     (while_true_exit_first, [(None, 1, 3), (2, None, 3), (3, "e", 2), (1, "e", 9), (0, "e", 9)]),
+    (for_return_after_constant_and, [([], 1, 0), ([5, 6], 0, 0), ([5, 6], 1, 0), ([5], 0, 1)]),
     (while_not_ends_function, [([],), ([1, 2, 3, 4],), ([1, 2],), ([500, 500],)]),
     (chain_operand_once_if, CHAIN3),
     (chain_operand_once_while, CHAIN3),

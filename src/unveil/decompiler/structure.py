@@ -1087,6 +1087,11 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         split = self.copied_exit_split(c, t, fl, region)
         if split is not None:
             return self.conditional_before_copied_exit(test, t, fl, split, frame)
+        if t == fl and frame.stack and not isinstance(frame.stack[-1], (V.Iterator, V.WithExit, V.Exception_)):
+            # (a value below is an expression in progress: no statement fits there)
+            at = self.conditional_with_one_arm(c, t, frame)
+            if at is not None:
+                return at
         # a body that is only a jump (an and/or link's exit) starts where it
         # goes; not a try statement that other code reaches too: that would
         # be structured once here and its code walked again after the if
@@ -1194,6 +1199,41 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             frame.stack[:] = then.stack
         return self.transfer(t_exit.target, frame, region, loop) if not region(t_exit.target) else t_exit.target
 
+    def conditional_with_one_arm(self, c: Cond, start, frame):
+        """A test whose two ways go on at ``start`` in the middle of an
+        expression: a conditional expression whose test ends in a constant
+        (``x if a or 1 else y`` tests ``a``, then computes ``x``; ``y`` is dead
+        code, which 3.12+ drops with the jump to the join). Push it, its value
+        the first plain expression computed at ``start`` (any such split runs
+        the same steps in the same order), and return the index after that
+        value; None when there is none (an ``if a: pass`` statement then)."""
+        ids = c.blocks.flat()
+        if len(ids) != 1:
+            return None
+        jump = self.instrs[self.cfg.blocks[next(iter(ids))].end - 1]
+        b = self.cfg.at(start)
+        if jump.op not in ("POP_JUMP_IF_TRUE", "POP_JUMP_IF_FALSE") or b is None:
+            return None
+        branch = frame.copy()
+        branch.stmts = []
+        k = start
+        for stop in self.expression_ends(start, b.end):
+            for k in range(k, stop):
+                E.execute(branch, self.instrs[k])
+            k = stop
+            if isinstance(branch.stack[-1], ast.expr):
+                break  # (not the NULL pushed before a callable)
+        else:
+            return None
+        if live(branch.stmts) or len(branch.stack) != len(frame.stack) + 1:
+            return None
+        value, dead = branch.pop_expr(), E.const(None)
+        if jump.op == "POP_JUMP_IF_TRUE":  # ``a or True`` jumps to the body when a is true
+            frame.push(ast.IfExp(test=bool_op(ast.Or, c.expr, E.const(True)), body=value, orelse=dead))
+        else:  # ``a and False`` jumps to the else branch when a is false
+            frame.push(ast.IfExp(test=bool_op(ast.And, c.expr, E.const(False)), body=dead, orelse=value))
+        return stop
+
     def copied_exit_split(self, c: Cond, t, fl, region):
         """3.10+ copies a small exit block into each branch that jumps to it,
         also the rest of an expression after a conditional expression
@@ -1222,13 +1262,15 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         return None
 
     def private_run_to_return(self, start, cond_blocks, region):
-        """Index of the ``return`` that the code at ``start`` runs straight to,
-        reached only from ``cond_blocks`` (no other code jumps into it); or None."""
+        """Index of the ``return`` (or ``raise``: its exit block is copied too)
+        that the code at ``start`` runs straight to, reached only from
+        ``cond_blocks`` (no other code jumps into it); or None."""
         k = start
         while k < self.n and self.instrs[k].target is None and self.instrs[k].op not in (
                 "RETURN_VALUE", "RAISE_VARARGS", "RERAISE", "FOR_ITER", "YIELD_VALUE"):
             k += 1
-        if k >= self.n or self.instrs[k].op != "RETURN_VALUE" or not region(start):
+        if (k >= self.n or self.instrs[k].op not in ("RETURN_VALUE", "RAISE_VARARGS")
+                or not region(start)):
             return None
         b = self.cfg.at(start)
         if b is None or b.exc_preds or any(p.id not in cond_blocks for p in b.preds):
@@ -1544,11 +1586,13 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         (see :meth:`jump_at_end`) leaves a for loop's iterator on the stack:
         then a ``return`` it goes to is no break (see BREAK_POPS_ITERATOR)."""
         header = min(natural)
-        if not BREAK_POPS_ITERATOR or self.instrs[header].op != "FOR_ITER":
+        if self.instrs[header].op != "FOR_ITER":
             return False
         k = block.start
         while k < self.n and self.instrs[k].op != "JUMP":
             k += 1
+        # (3.12+ has such jumps too: ``if a and 1 or b: return x`` jumps from
+        # ``a and 1``'s constant test to a return that drops the iterator itself)
         return k < self.n and self.instrs[k - 1].op != "POP_TOP"
 
     def breaks_behind_tests(self, start, natural, normal_exit, limit=16):
