@@ -84,6 +84,22 @@ SAME = {
     "a function made in a generator expression, under another name": (
         "def f(a):\n    return ((lambda: p) for p in a)\n",
         "def make():\n    def f(a):\n        return ((lambda: p) for p in a)\n    return f\n"),
+    # a local or cell that may be unbound is bound once loaded, and holds that value until
+    # code runs that may change it (a local: never)
+    "a local that may be unbound, loaded again": (
+        "def f(a):\n    if a:\n        x = g()\n    y = x\n    z = y\n    return h(y, z)\n",
+        "def f(a):\n    if a:\n        x = g()\n    y = x\n    z = x\n    return h(y, z)\n"),
+    "a local that may be unbound, loaded again after a call": (
+        "def f(a):\n    if a:\n        x = g()\n    y = x\n    g(a)\n    z = y\n    return h(y, z)\n",
+        "def f(a):\n    if a:\n        x = g()\n    y = x\n    g(a)\n    z = x\n    return h(y, z)\n"),
+    "a held cell that may be unbound, loaded again": (
+        "def f(a):\n    k = lambda: x\n    if a:\n        x = g()\n    y = x\n    z = y\n    return h(y, z, k)\n",
+        "def f(a):\n    k = lambda: x\n    if a:\n        x = g()\n    y = x\n    z = x\n    return h(y, z, k)\n"),
+    # (<=3.10 leaves the dead try statement in place: its handler is no more reachable)
+    "a closure's cell only a dead finally body reads": (
+        "def f(a, log):\n    def h(k):\n        return 3\n        try:\n            pass\n        finally:\n"
+        "            log\n    return h\n",
+        "def f(a, log):\n    def h(k):\n        return 3\n    return h\n"),
     "a counted loop, rotated": (
         "def f(log):\n    n = 0\n    while n < 4:\n        n += 1\n        log.append\n",
         "def f(log):\n    n = 0\n    if n < 4:\n        while True:\n            n += 1\n            log.append\n"
@@ -190,6 +206,15 @@ DIFFERENT = {
     "a function made in a generator expression, under another name, other body": (
         "def f(a):\n    return ((lambda: p) for p in a)\n",
         "def make():\n    def f(a):\n        return ((lambda: 1) for p in a)\n    return f\n"),
+    "a held cell that may be unbound, loaded again after a call": (
+        "def f(a):\n    k = lambda: x\n    if a:\n        x = g()\n    y = x\n    g(k)\n    z = y\n"
+        "    return h(y, z, k)\n",
+        "def f(a):\n    k = lambda: x\n    if a:\n        x = g()\n    y = x\n    g(k)\n    z = x\n"
+        "    return h(y, z, k)\n"),
+    "a closure's cell a finally body reads": (
+        "def f(a, log):\n    def h(k):\n        try:\n            return 3\n        finally:\n            log\n"
+        "    return h\n",
+        "def f(a, log):\n    def h(k):\n        return 3\n    return h\n"),
     "loop that never ends": ("def f(n):\n    while n:\n        n = g(n)\n    return n\n",
                              "def f(n):\n    while n:\n        g(n)\n    return n\n"),
 }

@@ -266,8 +266,9 @@ _BUILTIN_NAMES = frozenset(dir(builtins))
 _USES = {"load_fast": 1, "load_fast_bound": 1, "load_fast_and_clear": 1, "delete_fast": 1}
 
 
-def _successors(prog) -> List[List[int]]:
-    """The instructions each instruction may go on to (exception handlers included)."""
+def _successors(prog, every_handler=True) -> List[List[int]]:
+    """The instructions each instruction may go on to (exception handlers included;
+    <=3.10 without ``every_handler``: only from the SETUP_* instruction, its target)."""
     ops = prog.ops
     n = len(ops)
     handlers = set()
@@ -285,7 +286,8 @@ def _successors(prog) -> List[List[int]]:
         if kind == "end_finally":
             nxt.extend(returns)
         if BLOCK_STACK:
-            nxt.extend(handlers)
+            if every_handler:
+                nxt.extend(handlers)
         else:
             h = prog.handler(pc)
             if h is not None:
@@ -1015,8 +1017,9 @@ def _cells_reached(prog) -> set:
 
 
 def _reachable(prog) -> set:
-    """The instructions reachable from the start of ``prog``."""
-    succ = _successors(prog)
+    """The instructions reachable from the start of ``prog`` (<=3.10: a handler only
+    once the SETUP_* instruction that pushes its block is)."""
+    succ = _successors(prog, every_handler=False)
     seen, work = {0}, [0]
     while work:
         pc = work.pop()
@@ -1264,7 +1267,15 @@ def after_event(obs: Obs, results):
     if key[0] == "UNBOUND_LOCAL":
         return None  # always raises
     if key[0] == "LOAD_MAYBE_UNBOUND":
-        s.stack.append(obs.inputs[0])
+        # loaded: bound, and holding that value until something runs that may change it
+        # (a load again is no event then; other code's writes to a held cell come after
+        # an event that runs code, which refreshes the cell)
+        value, name = obs.inputs[0], key[1]
+        if s.cells.get(name) == value:
+            s.cells[name] = results[0]
+        elif s.env.get(name) == value:
+            s.env[name] = results[0]
+        s.stack.append(results[0])
         s.pc += 1
         return s
     if op is not None and op.kind == "delete_deref":
@@ -1380,6 +1391,8 @@ def results_for(obs: Obs, ident) -> tuple:
     op, key = obs.op, obs.key
     if key == ("bool",) or key[0] == "IS_OP":
         return (("t", ident, 0),)
+    if key[0] == "LOAD_MAYBE_UNBOUND":
+        return (("r", ident, 0),)
     if op is not None and op.kind in ("for_iter", "send"):
         return (("r", ident, 0), ("t", ident, 1))
     if op is not None and op.kind == "exc_match_jump":
