@@ -66,6 +66,40 @@ SAME = {
     # arithmetic on constant numbers: what the compiler folds when the source spells it
     "negated constant": ("def f(a):\n    return g(-(1 or a))\n", "def f(a):\n    return g(-1)\n"),
     "constant arithmetic": ("def f(a):\n    return g(2 ** (3 or a) + 1.5)\n", "def f(a):\n    return g(9.5)\n"),
+    "comparison of constant numbers": (
+        "def f(a):\n    if 2 >= 1.5 != 2:\n        return g(a)\n    return a\n",
+        "def f(a):\n    return g(a)\n"),
+    # one side joins paths (a branch on a constant) where the other, a list made ahead, joins none
+    "a list made ahead of the other side's join": (
+        "def f(a, b):\n    *s, = [a, (3 if 3 else 0) and (not a)]\n    return s\n",
+        "def f(a, b):\n    *s, = [a, not a]\n    return s\n"),
+    "a list made after a return through finally": (
+        "def f(a, log):\n    try:\n        if a:\n            return\n    finally:\n        log = [*log]\n",
+        "def f(a, log):\n    try:\n        if a:\n            pass\n    finally:\n        log = [*log]\n"),
+    "a loop that always breaks, as an if (3.8 keeps its dead jump back)": (
+        "def f(log):\n    n = 0\n    while n < 2:\n        n += 1\n        break\n    log.append(n)\n",
+        "def f(log):\n    n = 0\n    if n < 2:\n        n += 1\n    log.append(n)\n"),
+    # compiled under another enclosing name (<=3.10: a comprehension names what it defines
+    # without ".<locals>")
+    "a function made in a generator expression, under another name": (
+        "def f(a):\n    return ((lambda: p) for p in a)\n",
+        "def make():\n    def f(a):\n        return ((lambda: p) for p in a)\n    return f\n"),
+    # a local or cell that may be unbound is bound once loaded, and holds that value until
+    # code runs that may change it (a local: never)
+    "a local that may be unbound, loaded again": (
+        "def f(a):\n    if a:\n        x = g()\n    y = x\n    z = y\n    return h(y, z)\n",
+        "def f(a):\n    if a:\n        x = g()\n    y = x\n    z = x\n    return h(y, z)\n"),
+    "a local that may be unbound, loaded again after a call": (
+        "def f(a):\n    if a:\n        x = g()\n    y = x\n    g(a)\n    z = y\n    return h(y, z)\n",
+        "def f(a):\n    if a:\n        x = g()\n    y = x\n    g(a)\n    z = x\n    return h(y, z)\n"),
+    "a held cell that may be unbound, loaded again": (
+        "def f(a):\n    k = lambda: x\n    if a:\n        x = g()\n    y = x\n    z = y\n    return h(y, z, k)\n",
+        "def f(a):\n    k = lambda: x\n    if a:\n        x = g()\n    y = x\n    z = x\n    return h(y, z, k)\n"),
+    # (<=3.10 leaves the dead try statement in place: its handler is no more reachable)
+    "a closure's cell only a dead finally body reads": (
+        "def f(a, log):\n    def h(k):\n        return 3\n        try:\n            pass\n        finally:\n"
+        "            log\n    return h\n",
+        "def f(a, log):\n    def h(k):\n        return 3\n    return h\n"),
     "a counted loop, rotated": (
         "def f(log):\n    n = 0\n    while n < 4:\n        n += 1\n        log.append\n",
         "def f(log):\n    n = 0\n    if n < 4:\n        while True:\n            n += 1\n            log.append\n"
@@ -154,6 +188,33 @@ DIFFERENT = {
     "arithmetic that raises is no constant": ("def f(a):\n    x = 1 // (0 or 0)\n    return g(a)\n",
                                               "def f(a):\n    return g(a)\n"),
     "arithmetic on a value": ("def f(a):\n    return g(-(0 or a))\n", "def f(a):\n    return g(-0)\n"),
+    "comparison of constant numbers, another outcome": (
+        "def f(a):\n    if 2 >= 1.5 != 1.5:\n        return g(a)\n    return a\n",
+        "def f(a):\n    return g(a)\n"),
+    "comparison of a constant with a value": ("def f(a):\n    if 1 < (0 or a):\n        g()\n",
+                                              "def f(a):\n    if 1 < 0:\n        g()\n"),
+    "a list made ahead of the other side's join, other items": (
+        "def f(a, b):\n    *s, = [a, (3 if 3 else 0) and (not a)]\n    return s\n",
+        "def f(a, b):\n    *s, = [b, not a]\n    return s\n"),
+    "a list made after a return through finally, other items": (
+        "def f(a, log):\n    try:\n        if a:\n            return\n    finally:\n        log = [*log]\n",
+        "def f(a, log):\n    try:\n        if a:\n            pass\n    finally:\n        log = [*a]\n"),
+    "a loop that may run again, as an if": (
+        "def f(log):\n    n = 0\n    while n < 2:\n        n += 1\n        if log:\n            break\n"
+        "    log.append(n)\n",
+        "def f(log):\n    n = 0\n    if n < 2:\n        n += 1\n    log.append(n)\n"),
+    "a function made in a generator expression, under another name, other body": (
+        "def f(a):\n    return ((lambda: p) for p in a)\n",
+        "def make():\n    def f(a):\n        return ((lambda: 1) for p in a)\n    return f\n"),
+    "a held cell that may be unbound, loaded again after a call": (
+        "def f(a):\n    k = lambda: x\n    if a:\n        x = g()\n    y = x\n    g(k)\n    z = y\n"
+        "    return h(y, z, k)\n",
+        "def f(a):\n    k = lambda: x\n    if a:\n        x = g()\n    y = x\n    g(k)\n    z = x\n"
+        "    return h(y, z, k)\n"),
+    "a closure's cell a finally body reads": (
+        "def f(a, log):\n    def h(k):\n        try:\n            return 3\n        finally:\n            log\n"
+        "    return h\n",
+        "def f(a, log):\n    def h(k):\n        return 3\n    return h\n"),
     "loop that never ends": ("def f(n):\n    while n:\n        n = g(n)\n    return n\n",
                              "def f(n):\n    while n:\n        g(n)\n    return n\n"),
 }

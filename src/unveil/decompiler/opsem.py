@@ -106,7 +106,7 @@ class Op(NamedTuple):
     target: Optional[int] = None
     null: Optional[str] = None   # loads that also push a NULL: "below" or "above" the value
     callee_slots: int = 0        # calls: stack entries holding the callable (NULLs are dropped)
-    arith: Optional[str] = None  # arithmetic: the operator ("+", ..., unary "neg", "pos", "inv")
+    arith: Optional[str] = None  # arithmetic: the operator ("+", ..., unary "neg", "pos", "inv", "<", ...)
 
 
 def _call_pops(name, arg):
@@ -168,6 +168,9 @@ _BINARY = {"ADD": "+", "SUBTRACT": "-", "MULTIPLY": "*", "TRUE_DIVIDE": "/", "FL
            "XOR": "^"}
 
 
+_COMPARISONS = ("<", "<=", "==", "!=", ">", ">=")
+
+
 def _arith(ins) -> Optional[str]:
     """The arithmetic operator an instruction applies (in-place ones as the plain one:
     the same on numbers), else None."""
@@ -178,6 +181,10 @@ def _arith(ins) -> Optional[str]:
         return "pos"
     if name == "BINARY_OP":
         return dis._nb_ops[ins.arg][1].rstrip("=")
+    if name == "COMPARE_OP":  # (3.13 marks one whose result is made a bool: the same on numbers)
+        symbol = str(ins.argval)
+        symbol = symbol[5:-1] if symbol.startswith("bool(") else symbol
+        return symbol if symbol in _COMPARISONS else None
     if name.startswith(("BINARY_", "INPLACE_")):
         return _BINARY.get(name.split("_", 1)[1])
     return None

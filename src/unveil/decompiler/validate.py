@@ -201,13 +201,17 @@ class Program:
             for k in nxt:
                 preds[k] += 1
         self.joins = frozenset(k for k, n in enumerate(preds) if n > 1)
+        # (every cycle takes an edge that goes back in the instruction order)
+        self.loop_heads = frozenset(k for pc, nxt in enumerate(succ) for k in nxt if k <= pc)
         self.live = _liveness(self, succ)
 
     def in_loop(self, pc) -> bool:
-        """Whether ``pc`` may lie in a loop: between a backward jump and its target."""
+        """Whether ``pc`` may lie in a loop: between a backward jump and its target
+        (one that can run: 3.8 leaves the jump back of a loop that always breaks)."""
         if self.loops is None:
+            reached = _reachable(self)
             self.loops = [(op.target, k) for k, (_, op) in enumerate(self.ops)
-                          if op.target is not None and op.target <= k]
+                          if op.target is not None and op.target <= k and k in reached]
         return any(t <= pc <= k for t, k in self.loops)
 
     def fresh_list(self):
@@ -262,8 +266,9 @@ _BUILTIN_NAMES = frozenset(dir(builtins))
 _USES = {"load_fast": 1, "load_fast_bound": 1, "load_fast_and_clear": 1, "delete_fast": 1}
 
 
-def _successors(prog) -> List[List[int]]:
-    """The instructions each instruction may go on to (exception handlers included)."""
+def _successors(prog, every_handler=True) -> List[List[int]]:
+    """The instructions each instruction may go on to (exception handlers included;
+    <=3.10 without ``every_handler``: only from the SETUP_* instruction, its target)."""
     ops = prog.ops
     n = len(ops)
     handlers = set()
@@ -281,7 +286,8 @@ def _successors(prog) -> List[List[int]]:
         if kind == "end_finally":
             nxt.extend(returns)
         if BLOCK_STACK:
-            nxt.extend(handlers)
+            if every_handler:
+                nxt.extend(handlers)
         else:
             h = prog.handler(pc)
             if h is not None:
@@ -442,14 +448,17 @@ def _decision(cond, if_true: Side, if_false: Side):
     return Obs("decide", cond, succ=(if_true, if_false))
 
 
-def observe(side: Side, stop_at_joins=True, resumed=False):
+def observe(side: Side, stop_at_joins=True, resumed=False, loop_heads_only=False):
     """Run ``side``'s pure instructions up to its next observation, or up to a join
-    (``Obs("join")``; with ``resumed``, not the one it stands at).
+    (``Obs("join")``; with ``resumed``, not the one it stands at; with
+    ``loop_heads_only``, only a join a loop comes back to).
 
     Returns an :class:`Obs` (``side`` is consumed)."""
     seen = set()
     start = side.pc if resumed else -1
     joins = side.prog.joins if stop_at_joins else ()
+    if loop_heads_only:
+        joins = side.prog.loop_heads
     while True:
         if side.pc >= len(side.prog.ops):
             raise NotEquivalent("ran off the end of %s" % side.prog.name)
@@ -939,15 +948,18 @@ _NUMBERS = ("int", "float", "complex", "bool")
 _OPERATORS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
               "//": operator.floordiv, "%": operator.mod, "**": operator.pow,
               "<<": operator.lshift, ">>": operator.rshift, "&": operator.and_, "|": operator.or_,
-              "^": operator.xor, "neg": operator.neg, "pos": operator.pos, "inv": operator.invert}
+              "^": operator.xor, "neg": operator.neg, "pos": operator.pos, "inv": operator.invert,
+              "<": operator.lt, "<=": operator.le, "==": operator.eq, "!=": operator.ne,
+              ">": operator.gt, ">=": operator.ge}
 _STORES = ("store_fast", "store_deref", "store_fast_load_fast", "store_fast_store_fast")
 _FOLD_BITS = 4096  # no int past this size is made (the compiler's own folding stops far below)
 
 
 def _fold(s: Side, op) -> bool:
-    """Do the arithmetic ``op`` in place when its operands are constant numbers (builtin
-    types: no code of the user's runs; the compiler folds the same operation when the
-    source spells it on constants). Returns whether it did."""
+    """Do the arithmetic or comparison ``op`` in place when its operands are constant
+    numbers (builtin types: no code of the user's runs; the compiler folds the same
+    arithmetic when the source spells it on constants, and a text may spell a comparison
+    of constants by its outcome). Returns whether it did."""
     n = op.pops
     if len(s.stack) < n or n not in (1, 2):
         return False
@@ -994,21 +1006,28 @@ def _small_enough(symbol, values) -> bool:
 def _cells_reached(prog) -> set:
     """The cells the instructions reachable from the start of ``prog`` read, write or
     pass on (3.8 leaves unreachable code in place)."""
-    succ = _successors(prog)
-    seen, work = {0}, [0]
     names = set()
-    while work:
-        pc = work.pop()
+    for pc in _reachable(prog):
         op = prog.ops[pc][1]
         if op.kind in _CELL_KINDS or op.kind == "closure":
             names.add(op.arg)
         elif op.kind == "event" and op.key[0] in _CELL_EVENTS:
             names.add(op.key[1])
+    return names
+
+
+def _reachable(prog) -> set:
+    """The instructions reachable from the start of ``prog`` (<=3.10: a handler only
+    once the SETUP_* instruction that pushes its block is)."""
+    succ = _successors(prog, every_handler=False)
+    seen, work = {0}, [0]
+    while work:
+        pc = work.pop()
         for k in succ[pc]:
             if k not in seen:
                 seen.add(k)
                 work.append(k)
-    return names
+    return seen
 
 
 _CELL_EVENTS = ("LOAD_DEREF", "STORE_DEREF", "DELETE_DEREF", "LOAD_CLASSDEREF", "LOAD_FROM_DICT_OR_DEREF")
@@ -1248,7 +1267,15 @@ def after_event(obs: Obs, results):
     if key[0] == "UNBOUND_LOCAL":
         return None  # always raises
     if key[0] == "LOAD_MAYBE_UNBOUND":
-        s.stack.append(obs.inputs[0])
+        # loaded: bound, and holding that value until something runs that may change it
+        # (a load again is no event then; other code's writes to a held cell come after
+        # an event that runs code, which refreshes the cell)
+        value, name = obs.inputs[0], key[1]
+        if s.cells.get(name) == value:
+            s.cells[name] = results[0]
+        elif s.env.get(name) == value:
+            s.env[name] = results[0]
+        s.stack.append(results[0])
         s.pc += 1
         return s
     if op is not None and op.kind == "delete_deref":
@@ -1364,6 +1391,8 @@ def results_for(obs: Obs, ident) -> tuple:
     op, key = obs.op, obs.key
     if key == ("bool",) or key[0] == "IS_OP":
         return (("t", ident, 0),)
+    if key[0] == "LOAD_MAYBE_UNBOUND":
+        return (("r", ident, 0),)
     if op is not None and op.kind in ("for_iter", "send"):
         return (("r", ident, 0), ("t", ident, 1))
     if op is not None and op.kind == "exc_match_jump":
@@ -1570,6 +1599,7 @@ class Prover:
             x = observe(x.side, stop_at_joins=False)  # the other side cannot wait there
         if y.kind == "join" and not _holds_state(x):
             y = observe(y.side, stop_at_joins=False)
+        x, y = self.past_forward_join(x, y)
         if not (_holds_state(x) and _holds_state(y)) or (
                 x.side.pc not in x.side.prog.joins and y.side.pc not in y.side.prog.joins):
             self.match(x, y)
@@ -1593,6 +1623,25 @@ class Prover:
             self.queued[key] = (a, b)
             self.seq += 1
             heapq.heappush(self.work, (a.pc, b.pc, self.seq, ("join", key)))
+
+    def past_forward_join(self, x: Obs, y: Obs):
+        """(x, y), where one side stands at a join no loop comes back to while the other
+        stands at none, and the two hold different lists, with the first going on past
+        the join. Joined there, a list the other side made ahead of it would become an
+        object of one side only, that its own list, made after the join, could never
+        match. (The exploration still ends: every cycle passes a loop's head, where
+        states are joined as before.)"""
+        if (x.kind == "join") == (y.kind == "join") or not (_holds_state(x) and _holds_state(y)):
+            return x, y
+        at, other = (x, y) if x.kind == "join" else (y, x)
+        if (other.side.pc in other.side.prog.joins or at.side.pc in at.side.prog.loop_heads
+                or not (x.side.lists or y.side.lists)):
+            return x, y
+        va, vb = _side_values(x.side, self.names[0]), _side_values(y.side, self.names[1])
+        if _lists_written(x.side, va) == _lists_written(y.side, vb):
+            return x, y
+        went = observe(at.side, loop_heads_only=True)
+        return (went, y) if at is x else (x, went)
 
     def fresh(self):
         self.counter += 1
@@ -1935,6 +1984,13 @@ def qualname_prefix(code) -> Optional[str]:
     for c in code.co_consts:
         if isinstance(c, str) and ".<locals>." in c and c.rsplit(".<locals>.", 1)[0].endswith(code.co_name):
             return c.rsplit(".<locals>.", 1)[0]
+    if code.co_name in ("<genexpr>", "<listcomp>", "<setcomp>", "<dictcomp>"):
+        # (<=3.10 names what a comprehension defines without ".<locals>": ``f.<locals>.<genexpr>.<lambda>``)
+        nested = {c.co_name for c in code.co_consts if isinstance(c, types.CodeType)}
+        for c in code.co_consts:
+            if isinstance(c, str) and "." in c and c.rsplit(".", 1)[1] in nested and (
+                    c.rsplit(".", 1)[0].endswith("." + code.co_name)):
+                return c.rsplit(".", 1)[0]
     return None
 
 
