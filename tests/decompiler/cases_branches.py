@@ -330,6 +330,31 @@ def nested_finally_in_finally(a, log):
     return log
 
 
+# 3.10: the inlined copy repeats the ``return`` after a chained comparison in
+# each of its branches; the handler's copy shares one (bench/fuzz.py 1400:52)
+def chained_comparison_returned_in_finally(a, log):
+    try:
+        log.append(a)
+    finally:
+        if a:
+            return 0 < len(log) > a - 1
+    log.append(5)
+    return log
+
+
+# 3.10: both ways past a chained comparison in the finally body jump to the
+# code after the statement (bench/fuzz.py 1400:942)
+def chained_comparison_test_in_finally(a, log):
+    try:
+        log.append(a)
+    finally:
+        if 0 < a <= 1:
+            return 0
+    if log:
+        log.append(3)
+    return log
+
+
 ARGS_AL = [(0, []), (1, []), (2, [])]
 
 CASES = [
@@ -355,5 +380,7 @@ CASES = [
     (if_test_and_false_constant, ARGS_AL),
     (if_test_or_true_constant_or, ARGS_AL),
     (nested_finally_in_finally, ARGS_AL),
+    (chained_comparison_returned_in_finally, ARGS_AL),
+    (chained_comparison_test_in_finally, ARGS_AL),
     (with_raises_in_if_then_elif, [(0, 0, []), (0, 1, []), (2, 1, []), (3, 0, [])]),
 ]
