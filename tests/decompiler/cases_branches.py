@@ -409,6 +409,18 @@ def continue_in_finally(a, log):
     return log
 
 
+# 3.12+: the finally body's inlined copy starts inside the try statement it
+# holds, under that statement's handler (bench/fuzz.py 1400:1541)
+def returning_try_in_finally_after_comprehension(a, log):
+    try:
+        log.append({p for p in range(a)})
+    finally:
+        try:
+            log.append(1)
+        finally:
+            return log
+
+
 ARGS_AL = [(0, []), (1, []), (2, [])]
 
 CASES = [
@@ -440,5 +452,6 @@ CASES = [
     (chained_comparison_returned_in_finally, ARGS_AL),
     (chained_comparison_test_in_finally, ARGS_AL),
     (continue_in_finally, ARGS_AL),
+    (returning_try_in_finally_after_comprehension, ARGS_AL),
     (with_raises_in_if_then_elif, [(0, 0, []), (0, 1, []), (2, 1, []), (3, 0, [])]),
 ]
