@@ -330,6 +330,97 @@ def nested_finally_in_finally(a, log):
     return log
 
 
+# 3.12+: the blocks only exceptions reach (a comprehension's or a with's
+# cleanup) are moved past the end of the finally body's inlined copy, but stay
+# in place in its exceptional copy (bench/fuzz.py 1400:52, 1400:185)
+def comprehension_in_finally_at_end(a, log):
+    try:
+        log.append(1)
+        if a > 1:
+            raise ValueError
+    finally:
+        log.append({p: 2 for p in range(a) if p != len(log)})
+
+
+def with_in_finally(a, log):
+    try:
+        log.append(1)
+        if a > 1:
+            raise ValueError
+    finally:
+        with CM(log, a, suppress=a == 1) as v:
+            if a:
+                raise KeyError
+        log.append(v)
+
+
+# 3.10, 3.12+: the exceptional copy repeats a chained comparison's tail in each
+# branch; the inlined copy shares it (bench/fuzz.py 1400:128)
+def chained_comparison_in_finally_in_loop(a, log):
+    for i in range(3):
+        try:
+            log.append(i)
+            if a > 1:
+                raise ValueError
+        finally:
+            log.append(i == a <= len(log))
+    return log
+
+
+# 3.10: the inlined copy repeats the ``return`` after a chained comparison in
+# each of its branches; the handler's copy shares one (bench/fuzz.py 1400:52)
+def chained_comparison_returned_in_finally(a, log):
+    try:
+        log.append(a)
+    finally:
+        if a:
+            return 0 < len(log) > a - 1
+    log.append(5)
+    return log
+
+
+# 3.10: both ways past a chained comparison in the finally body jump to the
+# code after the statement (bench/fuzz.py 1400:942)
+def chained_comparison_test_in_finally(a, log):
+    try:
+        log.append(a)
+    finally:
+        if 0 < a <= 1:
+            return 0
+    if log:
+        log.append(3)
+    return log
+
+
+# 3.11+: a ``continue`` in the finally body: in the inlined copy its test
+# jumps straight back to the loop (the opposite test of the exceptional
+# copy's, which drops the exception first)
+def continue_in_finally(a, log):
+    for i in range(3):
+        try:
+            log.append(i)
+            if a == 2 and i == 1:
+                raise ValueError
+        finally:
+            if a == i:
+                continue
+            log.append(0)
+        log.append(9)
+    return log
+
+
+# 3.12+: the finally body's inlined copy starts inside the try statement it
+# holds, under that statement's handler (bench/fuzz.py 1400:1541)
+def returning_try_in_finally_after_comprehension(a, log):
+    try:
+        log.append({p for p in range(a)})
+    finally:
+        try:
+            log.append(1)
+        finally:
+            return log
+
+
 ARGS_AL = [(0, []), (1, []), (2, [])]
 
 CASES = [
@@ -355,5 +446,12 @@ CASES = [
     (if_test_and_false_constant, ARGS_AL),
     (if_test_or_true_constant_or, ARGS_AL),
     (nested_finally_in_finally, ARGS_AL),
+    (comprehension_in_finally_at_end, ARGS_AL),
+    (with_in_finally, ARGS_AL),
+    (chained_comparison_in_finally_in_loop, ARGS_AL),
+    (chained_comparison_returned_in_finally, ARGS_AL),
+    (chained_comparison_test_in_finally, ARGS_AL),
+    (continue_in_finally, ARGS_AL),
+    (returning_try_in_finally_after_comprehension, ARGS_AL),
     (with_raises_in_if_then_elif, [(0, 0, []), (0, 1, []), (2, 1, []), (3, 0, [])]),
 ]

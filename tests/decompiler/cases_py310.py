@@ -458,6 +458,46 @@ def match_guard_not_chain(x, a=0, c=1):
             log.append(v)
     return log
 
+
+class _CM:
+    """Records enter/exit into ``log``."""
+
+    def __init__(self, log, tag):
+        self.log, self.tag = log, tag
+
+    def __enter__(self):
+        self.log.append(("enter", self.tag))
+        return self.tag
+
+    def __exit__(self, t, v, tb):
+        self.log.append(("exit", self.tag))
+
+
+# 3.10: a with statement of two items closing a case: the inner exit jumps
+# past the outer's cleanup to where the outer exit jumps (bench/fuzz.py 1400:1719)
+def match_case_ends_in_with_two_items(x, log=None):
+    log = []
+    match x:
+        case [_, _]:
+            with _CM(log, 1) as a, _CM(log, 2) as b:
+                log.append(a + b)
+    assert log or x != 5
+    return log
+
+
+# 3.10: the code after the match, copied into each exit, yields: the copies
+# are one place (bench/fuzz.py 1400:1297)
+def match_case_with_then_yield(x, log=None):
+    log = []
+    match x:
+        case [_, _]:
+            with _CM(log, 1):
+                log.append(x)
+    return (yield log)
+
+
+match_case_with_then_yield.drive_sends = True
+
 CASES = [
     (match_literal, SUBJECTS),
     (match_capture_wildcard, SUBJECTS),
@@ -492,4 +532,6 @@ CASES = [
                                        ([1], 1, 0), ([1], 1, 5)]),
     (match_guard_not_chain, SUBJECTS + [([1, 2], 0, 5), ([1, 2], 2, 1), ({"k": 3}, 0, 5),
                                         ({"k": 3}, 3, 1)]),
+    (match_case_ends_in_with_two_items, SUBJECTS + [([1, 2],), ((3, 4),)]),
+    (match_case_with_then_yield, SUBJECTS + [([1, 2],), ((3, 4),)]),
 ]

@@ -12,6 +12,7 @@ REFUSED = {
     'tests/decompiler/test_differential.py::test_differential[basic:star_in_call]': ('3.8',),
     'tests/decompiler/test_differential.py::test_differential[branches:else_returns_in_try_finally_with_body]': ('3.8',),
     'tests/decompiler/test_differential.py::test_differential[branches:finally_raises_or_returns]': ('3.8',),
+    'tests/decompiler/test_differential.py::test_differential[branches:returning_try_in_finally_after_comprehension]': ('3.9', '3.10'),
     'tests/decompiler/test_differential.py::test_differential[basic:star_in_call_kwargs]': ('3.8',),
     'tests/decompiler/test_differential.py::test_differential[exceptions:try_in_loop_break_continue]': ('3.10',),
     'tests/decompiler/test_differential.py::test_differential[exceptions:with_return_in_try_finally]': ('3.11', '3.12', '3.13'),

@@ -236,7 +236,7 @@ class LegacyBlocks:
         k = i
         while k < self.n and len(key) < 64:
             x = ins[k]
-            if x.target is not None or x.op in ("YIELD_VALUE", "YIELD_FROM"):
+            if x.target is not None or x.op == "YIELD_FROM":
                 return i
             key.append((x.op, repr(x.arg), self.cfg.containing(k).handler))
             if x.op in ("RETURN_VALUE", "RERAISE", "RAISE_VARARGS"):
@@ -841,9 +841,12 @@ class LegacyBlocks:
         if last_ends_body:
             seq = seq[:-1]
         pattern = self._legacy_copy_pattern(seq, H, ends)
+        completes = set(ends) | ({H + len(seq)} if last_ends_body else set())
         copies = {}
         for p in self._legacy_pops(blk):
             end = self._legacy_match(p + 1, pattern, last_ends_body)
+            if end is None:
+                end = self._legacy_match_by_flow(H, hdom, p + 1, completes)
             if end is not None:
                 copies[p + 1] = self._legacy_past_dead_jump(p + 1, end)
         return copies
@@ -935,6 +938,85 @@ class LegacyBlocks:
                 return None
             return q if exit_ is None else exit_
         return match(q, 0, None)
+
+    def _legacy_match_by_flow(self, H, hdom, q, completes):
+        """:meth:`_legacy_match` for a copy laid out differently from the
+        handler's: the compiler repeats a small tail (a chained comparison's
+        cleanup, the re-raise after it) in each branch of the handler's copy
+        where the inlined copy shares one. Both copies are walked side by
+        side along their jumps; they must match instruction by instruction.
+        ``completes``: the handler copy's re-raises known to end the finally
+        body; so does any other reached outside a handler inside the body."""
+        ins = self.instrs
+        todo, seen, exits = [(H, q, False)], set(), []
+        limit = 4 * len(ins)
+        while todo:
+            i, j, nested = todo.pop()
+            i = self._legacy_follow(i)
+            if i in completes or (not nested and i < self.n and ins[i].op == "RERAISE"
+                                  and hdom(self.cfg.containing(i).start)):
+                exits.append(j)  # where this branch of the copy goes on
+                continue
+            j = self._legacy_follow(j)
+            if i >= self.n or not hdom(self.cfg.containing(i).start):
+                if i != j:
+                    return None  # a jump out of the body (break, continue) goes elsewhere
+                continue
+            if j >= self.n or hdom(self.cfg.containing(j).start):
+                return None
+            unwind = self._legacy_unwind_size(i)
+            if unwind and [y.op for y in ins[j:j + unwind]] != [y.op for y in ins[i:i + unwind]]:
+                # only the handler's copy drops the exception here; a copy on
+                # a ``return`` path drops the pending value
+                for skip in (["POP_TOP"], ["SWAP", "POP_TOP"], []):
+                    if ([y.op for y in ins[j:j + len(skip)]] == skip and (len(skip) < 2 or ins[j].arg == 2)
+                            and self._legacy_follow(j + len(skip)) < self.n
+                            and self._legacy_same(ins[self._legacy_follow(j + len(skip))],
+                                                  ins[self._legacy_follow(i + unwind)])):
+                        todo.append((i + unwind, j + len(skip), nested))
+                        break
+                else:
+                    return None
+                continue
+            # (pairs, not a one-to-one map: the handler's copy may repeat a
+            # tail that the inlined one shares between its branches)
+            if (i, j, nested) in seen:
+                continue
+            if not self._legacy_same(ins[i], ins[j]) or len(seen) > limit:
+                return None
+            seen.add((i, j, nested))
+            if ins[i].op in ("RETURN_VALUE", "RAISE_VARARGS", "RERAISE"):
+                continue
+            if ins[i].target is not None:
+                # (a handler inside the body: its re-raises are its own)
+                todo.append((ins[i].target, ins[j].target, nested or ins[i].op.startswith("SETUP_")))
+            todo.append((i + 1, j + 1, nested and ins[i].op != "POP_EXCEPT"))
+        if not exits:
+            return None
+        first = min(exits)
+        if any(not self._legacy_same_tail(first, e) for e in exits):
+            return None
+        return first
+
+    def _legacy_follow(self, index, limit=16):
+        """Where a run of unconditional jumps from ``index`` leads."""
+        while limit and index < self.n and self.instrs[index].op == "JUMP":
+            index = self.instrs[index].target
+            limit -= 1
+        return index
+
+    def _legacy_unwind_size(self, i):
+        """How many instructions at ``i`` drop the handled exception before
+        a finally body's exit (see :meth:`_legacy_copy_pattern`), or 0 (also
+        at a jump target: the caller checks the inlined copy lacks them)."""
+        ins = self.instrs
+        ops = [x.op for x in ins[i:i + 6]]
+        if ops[:4] == ["POP_TOP", "POP_TOP", "POP_TOP", "POP_EXCEPT"]:
+            return 4
+        if (ops == ["ROT", "POP_TOP", "POP_TOP", "POP_TOP", "ROT", "POP_EXCEPT"]
+                and ins[i].arg == 4 and ins[i + 4].arg == 4):
+            return 6
+        return 0
 
     def _legacy_branch_exits(self, q):
         """How long the way out of a branch of a finally body's copy at
@@ -1028,4 +1110,9 @@ class LegacyBlocks:
         if a == b or self._legacy_same_place(a, b):
             return True
         ins = self.instrs
-        return ins[a].op == "JUMP" and ins[a].target == b
+        if ins[a].op == "JUMP" and ins[a].target == b:
+            return True
+        # (jumps that lead to one place: a nested with's exit jumps past the
+        # outer one's cleanup to where the outer exit jumps)
+        go = self._legacy_follow
+        return (go(a) != a or go(b) != b) and self._legacy_same_place(go(a), go(b))

@@ -2247,6 +2247,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 if self.covered_by(p, H) or H <= p <= k:
                     continue
                 end = self.match_finally_copy(pattern, k, p)
+                if end is None and cleanup is not None:
+                    end = self.match_finally_copy_by_flow(H, k, cleanup, p)
                 if end is not None and end != p and never_completes:
                     self.dead_end_copies[p] = H
                 elif end is not None and end != p:
@@ -2352,6 +2354,98 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if len(places) > 1:
             return None
         return min(goes_on.values()) if goes_on else p
+
+    def match_finally_copy_by_flow(self, H, reraise, cleanup, p):
+        """``match_finally_copy`` for a copy laid out differently from the
+        exceptional one: 3.12+ moves the blocks that only exceptions reach
+        (a comprehension's or a with's cleanup, a nested handler) past the
+        inlined copy's end, while they stay in place in the exceptional copy,
+        itself cold. Both copies are walked side by side along their jumps
+        and exception edges; they must match instruction by instruction."""
+        key = lambda x: (x.op, x.arg if x.target is None else None)
+        region_end = max(reraise, cleanup)
+        inside = lambda i: H < i < region_end
+        outer = []  # the handler over the inlined copy (its start may lie in a nested try)
+        seen, goes_on, last = set(), {}, -1
+        limit = 4 * (region_end - H)
+        todo = [(H + 1, p)]
+        while todo:
+            i, j = todo.pop()
+            i = self.follow_jumps(i)
+            x = self.instrs[i] if i < self.n else None
+            if x is not None and (x.op, x.arg) == ("RERAISE", 0) and not self.only_raised_into(i):
+                # the exceptional copy completes here: the inlined one goes on
+                # to the code after the try statement (maybe by a jump, a break)
+                if j < self.n and self.instrs[j].op == "JUMP":
+                    goes_on.setdefault(self.thread(j)[0], j)
+                else:
+                    goes_on.setdefault(j, j)
+                continue
+            j = self.follow_jumps(j)
+            if not inside(i):
+                if i != j:
+                    return None  # a jump out of the body (break, continue) goes elsewhere
+                continue
+            if j >= self.n or H <= j < region_end:
+                return None
+            for unwind in _FINALLY_UNWINDS:
+                if ([key(y) for y in self.instrs[i:i + len(unwind)]] == unwind
+                        and [key(y) for y in self.instrs[j:j + len(unwind)]] != unwind):
+                    # only the exceptional copy drops an exception here (and
+                    # the copy on a ``return``'s path drops the pending value)
+                    drop = unwind[:-3] + [("POP_TOP", None)]
+                    if ([key(y) for y in self.instrs[j:j + len(drop)]] == drop
+                            and [key(y) for y in self.instrs[i + len(unwind):i + len(unwind) + len(drop)]] != drop):
+                        j += len(drop)
+                    todo.append((i + len(unwind), j))
+                    break
+            else:
+                # (pairs, not a one-to-one map: either copy may repeat a
+                # small tail that the other shares between its branches)
+                if (i, j) in seen:
+                    continue
+                y = self.instrs[j]
+                # (a jump over a jump is turned into the opposite test when
+                # the inner jump is a bare ``continue``, which only the
+                # inlined copy has: the exceptional one unwinds first)
+                flipped = _OPPOSITE_JUMPS.get(x.op) == y.op
+                if key(x) != key(y) and not flipped or len(seen) > limit:
+                    return None
+                seen.add((i, j))
+                last = max(last, j)
+                hi = self.cfg.containing(i).handler
+                hj = self.cfg.containing(j).handler
+                if hi == cleanup:
+                    outer = outer or [hj]
+                    if hj != outer[0]:
+                        return None
+                elif hi is not None and inside(hi):
+                    if hj is None:
+                        return None
+                    todo.append((hi, hj))  # a handler inside the body: matched too
+                elif hi != hj:
+                    return None
+                if x.op in ("RETURN_VALUE", "RAISE_VARARGS", "RERAISE"):
+                    continue
+                if flipped:
+                    todo.extend([(x.target, j + 1), (i + 1, y.target)])
+                    continue
+                if x.target is not None:
+                    todo.append((x.target, y.target))
+                todo.append((i + 1, j + 1))
+        if not seen:
+            return None
+        places = {self.exit_copy(d) or self.alias(d) for d in goes_on}
+        if len(places) > 1:
+            return None
+        return min(goes_on.values()) if goes_on else last + 1
+
+    def follow_jumps(self, index, limit=16):
+        """Where a run of unconditional jumps from ``index`` leads."""
+        while limit and index < self.n and self.instrs[index].op == "JUMP":
+            index = self.instrs[index].target
+            limit -= 1
+        return index
 
     def only_raised_into(self, index, H=None):
         """Whether only exceptions reach the block holding ``index`` (the
@@ -2650,6 +2744,10 @@ _COPY_WINDOW = 4  # instructions that index where an inlined finally copy may st
 
 _FINALLY_UNWINDS = ([("POP_TOP", None), ("POP_EXCEPT", None)],
                     [("SWAP", 2), ("POP_TOP", None), ("SWAP", 2), ("POP_EXCEPT", None)])
+
+
+_OPPOSITE_JUMPS = {"POP_JUMP_IF_FALSE": "POP_JUMP_IF_TRUE", "POP_JUMP_IF_TRUE": "POP_JUMP_IF_FALSE",
+                   "POP_JUMP_IF_NONE": "POP_JUMP_IF_NOT_NONE", "POP_JUMP_IF_NOT_NONE": "POP_JUMP_IF_NONE"}
 
 
 POP_JUMPS = ("POP_JUMP_IF_FALSE", "POP_JUMP_IF_TRUE", "POP_JUMP_IF_NONE", "POP_JUMP_IF_NOT_NONE")
