@@ -600,7 +600,9 @@ def format_show(index, path, brief=False):
             if fn.get("first_line") is not None:
                 where += ":%d" % fn["first_line"]
         entries = fn.get("entries", [])
-        w("function %s%s" % (fn.get("qualname") or fn.get("name"), where))
+        # the heading's name (its title): the function users know ("GPT2LMHeadModel.forward, via
+        # can_return_tuple.wrapper", "resume of forward after line 28"), as in README.md
+        w("function %s%s" % (fn.get("title") or fn.get("qualname") or fn.get("name"), where))
         w("  full code: %s" % (fn.get("full_code") or "(not written: the run did not finish)"))
         w("  %s%s" % (_plural(len(entries), "entry").replace("entrys", "entries"),
                       ", in the order torch checks them" if len(entries) > 1 else ""))

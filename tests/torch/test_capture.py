@@ -78,3 +78,52 @@ def test_graph_break_reason_keeps_torchs_explanation_and_drops_tracebacks():
     assert "Explanation: Dynamo does not know how to trace builtin operator `print`" in reason
     assert "Hint: Avoid calling builtin `print`" in reason
     assert "User code traceback" not in reason and "Traceback" not in reason and "line 9" not in reason
+
+
+
+def emit_records(built):
+    """Send two records unveil drops and two it keeps; each payload built is noted in ``built``."""
+    import torch._logging
+
+    def payload_of(what):
+        return lambda: built.append(what) or "text"
+    for name, artifact in (("dynamo_cpp_guards_str", None), ("artifact", "aot_forward_graph_fw_metadata"),
+                           ("dynamo_output_graph", None), ("artifact", "recompile_reasons")):
+        if artifact:
+            torch._logging.trace_structured(name, lambda a=artifact: {"name": a, "encoding": "string"},
+                                            payload_fn=payload_of(artifact), expect_trace_id=False)
+        else:
+            torch._logging.trace_structured(name, payload_fn=payload_of(name), expect_trace_id=False)
+
+
+def test_records_unveil_drops_are_not_built_while_only_unveil_listens():
+    import torch._logging
+    from torch._logging import _internal
+    original = _internal.trace_structured
+    outside = list(trace_log.handlers)  # pytest's and torch's own: the test chooses who listens
+    for h in outside:
+        trace_log.removeHandler(h)
+    try:
+        for others in ([], [Collect()]):
+            built, events = [], []
+            for h in others:
+                trace_log.addHandler(h)
+            capture = TraceCapture(events.append)
+            capture.install()
+            try:
+                emit_records(built)
+            finally:
+                capture.remove()
+                for h in others:
+                    trace_log.removeHandler(h)
+            kept = ["dynamo_output_graph", "recompile_reasons"]
+            assert sorted(e.kind for e in events) == kept
+            if others:  # another handler gets every record, built as torch builds it
+                assert built == ["dynamo_cpp_guards_str", "aot_forward_graph_fw_metadata"] + kept
+                assert len(others[0].records) == 4
+            else:
+                assert built == kept
+    finally:
+        for h in outside:
+            trace_log.addHandler(h)
+    assert torch._logging.trace_structured is original and _internal.trace_structured is original

@@ -152,6 +152,7 @@ def test_gpt2_forward_breakpoints(tmp_path):
         index = json.load(fh)
     fn = next(f for f in index["functions"] if f["qualname"].endswith("can_return_tuple.<locals>.wrapper"))
     assert fn["title"] == "GPT2LMHeadModel.forward, via can_return_tuple.wrapper"
+    assert_located_at_the_users_forward(d, fn)
     transformed = fn["entries"][0]["transformed_file"]
     graph = next(g["file"] for g in index["graphs"] if g["stage"] == "aot_forward")
     stops = Stops([os.path.join(d, transformed), os.path.join(d, graph)])
@@ -161,6 +162,30 @@ def test_gpt2_forward_breakpoints(tmp_path):
     finally:
         stops.clear_all_breaks()
     assert stops.hit == {transformed, graph}
+
+
+def assert_located_at_the_users_forward(d, fn):
+    """The function's location is the model's forward, not transformers' decorator: in
+    index.json, the README heading, ``unveil show`` and the full_code file (which also names the
+    decorator's code object and where it is)."""
+    import inspect
+    from unveil import cli
+    forward = inspect.unwrap(transformers.GPT2LMHeadModel.forward)
+    where = "%s:%d" % (forward.__code__.co_filename, forward.__code__.co_firstlineno)
+    assert (fn["source_file"], fn["first_line"]) == (forward.__code__.co_filename, forward.__code__.co_firstlineno)
+    with open(os.path.join(d, "README.md")) as fh:
+        assert "### `%s` (%s)" % (fn["title"], where) in fh.read()
+    with open(os.path.join(d, fn["full_code"])) as fh:
+        full = fh.read()
+    assert "# source: %s\n" % where in full
+    wrapper = re.search(r"# \(code object .*can_return_tuple\.<locals>\.wrapper, (.*):(\d+)\)\n", full)
+    assert wrapper and os.path.basename(wrapper.group(1)) != os.path.basename(where.rpartition(":")[0])
+    import contextlib
+    import io
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        cli.main(["show", d])
+    assert "function %s  %s" % (fn["title"], where) in out.getvalue().splitlines()
 
 
 @pytest.mark.slow

@@ -93,6 +93,14 @@ class Decompiler:
                 self.prove(self.text)
         return module, ctx
 
+    def build_ast(self, overwrite_fn_name=None):
+        """(``ast.Module`` holding the function, its decompilation context), not yet written
+        as text nor proved: for a caller that changes the tree before writing it once (the
+        dump declares the local slots, then proves the compiled result)."""
+        with boundary(qualname(self.code)):
+            module, ctx, _ = self._build(overwrite_fn_name)
+        return module, ctx
+
     def prove(self, text, def_name=None):
         """Raise :class:`DecompilationError` unless ``text`` (holding the decompiled
         function, possibly inside other statements) is proved to do what the code does."""

@@ -274,6 +274,8 @@ def _walrus_moves_past(stored, stmt, written, local_only):
 
 
 def _needs_spill(e, written, local_only=False):
+    if isinstance(e, ast.Name):  # the walk below, for the commonest stack value
+        return e.id in written
     if is_pure(e):
         return False
     reads_written = False

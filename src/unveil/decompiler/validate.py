@@ -326,14 +326,21 @@ def _liveness(prog, succ) -> Optional[List[frozenset]]:
             d.add(("cell", op.arg))
         uses.append(frozenset(u))
         defs.append(frozenset(d - u))
-    live = [frozenset()] * n
+    empty = frozenset()
+    live = [empty] * n
     changed = True
     while changed:
         changed = False
         for pc in range(n - 1, -1, -1):
-            out = frozenset().union(*(live[k] for k in succ[pc])) if succ[pc] else frozenset()
-            new = uses[pc] | (out - defs[pc])
-            if new != live[pc]:
+            nxt = succ[pc]
+            if len(nxt) == 1:  # most instructions: no union to build
+                out = live[nxt[0]]
+            else:
+                out = empty.union(*(live[k] for k in nxt)) if nxt else empty
+            if defs[pc]:
+                out = out - defs[pc]
+            new = uses[pc] | out if uses[pc] else out  # (frozensets: shared, never changed)
+            if new is not live[pc] and new != live[pc]:
                 live[pc] = new
                 changed = True
     return live

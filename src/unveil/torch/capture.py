@@ -26,6 +26,10 @@ STAGES = {
 }
 
 
+#: artifact names (``trace_structured("artifact", ...)``) unveil keeps
+ARTIFACTS = frozenset(STAGES) | {"recompile_reasons", "dynamo_graph_break_reason"}
+
+
 class Event:
     """One captured artifact."""
     __slots__ = ("kind", "stage", "cid", "attempt", "payload", "meta", "submod")
@@ -54,10 +58,8 @@ def classify(md: dict):
     art = md.get("artifact")
     if isinstance(art, dict):
         name = art.get("name")
-        if name in STAGES:
-            return name, STAGES[name]
-        if name in ("recompile_reasons", "dynamo_graph_break_reason"):
-            return name, None
+        if name in ARTIFACTS:
+            return name, STAGES.get(name)
     return None
 
 
@@ -99,6 +101,7 @@ class TraceCapture(logging.Handler):
         # walking the stack for it, which is most of the cost of tracing inside a compile
         self.previous_debug = vars(trace_log).get("debug")  # someone else's, or None
         trace_log.debug = self.debug
+        self.filtered = _install_trace_filter()
 
     def debug(self, msg, *args, extra=None, **kwargs):
         log = self.logger
@@ -111,6 +114,8 @@ class TraceCapture(logging.Handler):
         return logging.Logger.debug(log or logging.getLogger("torch.__trace"), msg, *args, extra=extra, **kwargs)
 
     def remove(self):
+        _remove_trace_filter(getattr(self, "filtered", ()))
+        self.filtered = ()
         if self.logger is not None:
             if vars(self.logger).get("debug") == self.debug:
                 if self.previous_debug is not None:
@@ -119,6 +124,69 @@ class TraceCapture(logging.Handler):
                     del self.logger.debug
             self.logger.removeHandler(self)
             self.logger = None
+
+
+def _kept(name, metadata_fn):
+    """(whether a ``trace_structured(name, metadata_fn, ...)`` record is one unveil keeps, the
+    metadata function to pass on): an artifact's name is in its metadata, read once here."""
+    if name != "artifact":
+        return name in STAGES, metadata_fn
+    md = metadata_fn()
+    return isinstance(md, dict) and md.get("name") in ARTIFACTS, lambda: md
+
+
+def _filtering(original, trace_log):
+    """``trace_structured`` that drops the records unveil does not keep while only unveil's
+    handlers listen: torch would build their text (the guard manager's, tensor descriptions,
+    metadata) for no one -- without a handler it builds none. Otherwise ``original`` as is."""
+
+    def trace_structured(name, metadata_fn=dict, **kwargs):
+        handlers = trace_log.handlers
+        if handlers and all(isinstance(h, TraceCapture) for h in handlers):
+            try:
+                kept, metadata_fn = _kept(name, metadata_fn)
+            except Exception:  # torch's metadata failed: let torch report it as it would
+                kept = True
+            if not kept:
+                return None
+        return original(name, metadata_fn, **kwargs)
+
+    trace_structured.unveil_original = original
+    return trace_structured
+
+
+_FILTER = []  # [(torch's trace_structured, its filtering wrapper)], made once
+
+
+def _install_trace_filter():
+    """Make torch's modules call the filtering ``trace_structured`` (:func:`_filtering`); the
+    (module dict) list to undo. torch's modules bind the function by name at import: each
+    ``torch`` module holding it is patched (a module imported later binds whichever the
+    ``torch._logging`` package holds then; the wrapper passes everything on when no unveil handler
+    listens, so a leftover binding changes nothing)."""
+    import sys
+    from torch._logging import _internal
+    if not _FILTER:
+        original = getattr(_internal.trace_structured, "unveil_original", _internal.trace_structured)
+        _FILTER.append((original, _filtering(original, _internal.trace_log)))
+    original, wrapper = _FILTER[0]
+    patched = []
+    for name, module in list(sys.modules.items()):
+        if name == "torch" or name.startswith("torch."):
+            d = getattr(module, "__dict__", None)
+            if isinstance(d, dict) and d.get("trace_structured") is original:
+                d["trace_structured"] = wrapper
+                patched.append(d)
+    return patched
+
+
+def _remove_trace_filter(patched):
+    if not _FILTER:
+        return
+    original, wrapper = _FILTER[0]
+    for d in patched:
+        if d.get("trace_structured") is wrapper:
+            d["trace_structured"] = original
 
 
 def current_compile():

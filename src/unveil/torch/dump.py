@@ -102,6 +102,16 @@ class FnRecord:
         self.full_code = None
         self.wrapped = None  # the function a decorator's inner function runs (naming.py)
         self.title = naming.title(code)
+        self.code_location = None  # (file, line) of ``code`` when source_file is the wrapped function's
+
+    def locate(self, source):
+        """Give the record the location (file, first line) of the function it wraps: headings,
+        ``unveil show`` and the report point at the user's function, not at the decorator's."""
+        if source is None:
+            return
+        if self.source_file:
+            self.code_location = (self.source_file, self.first_line)
+        self.source_file, self.first_line = source
 
     def index_of(self, cid):
         e = self.entries.get(cid)
@@ -254,10 +264,12 @@ class Session:
             rec = self.record(code)
             explanation = self.explain_recompile(code)
             if not rec.entries and rec.wrapped is None:
-                rec.wrapped = naming.wrapped_function_name(code)
-                if rec.wrapped:  # files named by the function users know
+                wrapped = naming.wrapped_function(code)
+                if wrapped is not None:  # files and headings name the function users know
+                    rec.wrapped = wrapped.__qualname__
                     rec.fn = names.sanitize(rec.wrapped)
                     rec.title = naming.title(code, rec.wrapped)
+                    rec.locate(naming.source_of(wrapped))
             try:
                 e = self.new_entry(rec, cid, new_code, for_running=True)
                 e.explanation = explanation

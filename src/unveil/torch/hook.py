@@ -82,8 +82,9 @@ def decompile_as(code: types.CodeType, def_name: str, declare_slots: bool = Fals
     from unveil.decompiler import Decompiler
     from unveil.decompiler.emit import to_source
     from unveil.decompiler.recompile import declare_locals
-    # proved after compilation, against Dynamo's code (prove_same), not here
-    module, ctx = Decompiler(code).decompile_ast(def_name, validate=False)
+    # proved after compilation, against Dynamo's code (prove_same), not here; made text once,
+    # after the declaration (writing and checking the text twice was a tenth of the hook's time)
+    module, ctx = Decompiler(code).build_ast(def_name)
     declared = False
     if declare_slots:
         fn = next((n for n in ast.walk(module) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))

@@ -28,10 +28,10 @@ def _frame_being_compiled(code, depth=40):
     return None
 
 
-def wrapped_function_name(code):
-    """The qualified name of the function a decorator's inner function ``code`` wraps
-    (``GPT2LMHeadModel.forward``), read from the free variables of the frame being
-    compiled; None when ``code`` closes over no function. Call it from the bytecode hook."""
+def wrapped_function(code):
+    """The function a decorator's inner function ``code`` wraps (``GPT2LMHeadModel.forward``),
+    read from the free variables of the frame being compiled; None when ``code`` closes over
+    no function with a name users know. Call it from the bytecode hook."""
     if not code.co_freevars or "<locals>" not in getattr(code, "co_qualname", "<locals>"):
         return None
     try:
@@ -42,9 +42,30 @@ def wrapped_function_name(code):
             if isinstance(fn, (types.FunctionType, types.MethodType)):
                 qualname = getattr(fn, "__qualname__", "")
                 if qualname and "<locals>" not in qualname:
-                    return qualname
+                    return fn
     except Exception:  # a name is a nicety: never fail the compile for it
         return None
+    return None
+
+
+def wrapped_function_name(code):
+    """The qualified name of :func:`wrapped_function` (None when there is none)."""
+    fn = wrapped_function(code)
+    return fn.__qualname__ if fn is not None else None
+
+
+def source_of(fn):
+    """(file, first line) of the code of function ``fn`` -- under its decorators that say
+    whom they wrap (``__wrapped__``) -- or None when it has no source file."""
+    try:
+        import inspect
+        import os
+        fn = inspect.unwrap(fn.__func__ if isinstance(fn, types.MethodType) else fn)
+        code = getattr(fn, "__code__", None)
+        if isinstance(code, types.CodeType) and os.path.isfile(code.co_filename):
+            return code.co_filename, code.co_firstlineno
+    except Exception:  # (a __wrapped__ loop, an odd object): no location
+        pass
     return None
 
 

@@ -110,7 +110,8 @@ class FullCode:
         ents = rec.ordered
         self.out.append("# %s -- everything torch.compile made of %s\n" % (rec.full_code, rec.title))
         if rec.title != rec.qualname:
-            self.out.append("# (code object %s)\n" % rec.qualname)
+            at = ", %s:%s" % rec.code_location if rec.code_location else ""
+            self.out.append("# (code object %s%s)\n" % (rec.qualname, at))
         self.out.append("# written by unveil %s for torch %s; every part of this file is valid Python.\n"
                         % (s.unveil_version, s.torch_version))
         self.out.append("# source: %s\n#\n" % where)
