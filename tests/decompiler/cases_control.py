@@ -1336,3 +1336,26 @@ CASES = [
     (break_after_two_inner_fors, [(0,), (1,), (None,), (2,)]),
     (break_after_inner_for_continue, [(0,), (1,), (None,), (2,)]),
 ]
+
+
+# ``if g: while c: ...`` with code after the if (3.10+: g's jump and the
+# loop's entry test merge into ``g and c``; the loop was not found, the
+# code after it copied into two branches: "an expression would be
+# evaluated more than once"; rich's Lines.justify)
+def guarded_while_then_code(a, b, log):
+    for i in range(a):
+        if b:
+            while len(log) < i:
+                log.append(1)
+        w = []
+        for j in enumerate(log):
+            w.append(j)
+    if b and a:
+        while log.append(3):
+            pass
+    return log
+
+
+CASES += [
+    (guarded_while_then_code, [(0, 0, []), (3, 0, []), (3, 1, []), (4, 2, [])]),
+]

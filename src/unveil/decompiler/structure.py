@@ -197,6 +197,21 @@ def _test_key(e, neg):
     return ("not" if neg else "", ast.dump(e))
 
 
+def guard_before_test(entry, test):
+    """When the entry condition ``entry`` is ``g and <test>`` (``g`` one or
+    more operands): ``g``, else None. ``if g: while test: ...`` is entered
+    through that one condition on 3.10+ (``g``'s jump and the entry test's
+    both go past the loop)."""
+    if not isinstance(entry, ast.BoolOp) or not isinstance(entry.op, ast.And):
+        return None
+    values = entry.values
+    for k in range(1, len(values)):
+        tail = values[k] if k == len(values) - 1 else ast.BoolOp(op=ast.And(), values=values[k:])
+        if same_test(tail, test):
+            return values[0] if k == 1 else ast.BoolOp(op=ast.And(), values=values[:k])
+    return None
+
+
 def keeps_operand(test, frame):
     """Whether ``test`` is a link of a chained comparison whose last operand
     stays on the stack (for the next link; the other path drops it)."""
@@ -1825,7 +1840,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             region = lambda i: inside(i) and i != latch and i not in skip_starts
             self.active_latches.add(latch)
             try:
-                ex = self.walk(start, body, region, loop)
+                # an empty body: the loop's top is its bottom test (``while c: pass``)
+                ex = Exit("leave", start) if start == latch else self.walk(start, body, region, loop)
             finally:
                 self.active_latches.discard(latch)
         if (ex.kind == "leave" and ex.target not in conts and loop.break_target is not None
@@ -1887,12 +1903,23 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             if found is None:
                 continue
             lstart, test = found
-            entry = c.expr if body_start == c.true else negate(c.expr)
+            entry = c.expr if body_start == c.true else negate_test(c.expr)
+            guard = None
             if not same_test(entry, test):
-                continue  # the bottom test is not a copy of the entry's
+                guard = guard_before_test(entry, test)
+                if guard is None:
+                    continue  # the bottom test is not a copy of the entry's
             self.active_loops.add(h.start)
             try:
-                return self.while_loop(test, h.start, exit_, frame, self.natural(h), h, lstart)
+                if guard is None:
+                    return self.while_loop(test, h.start, exit_, frame, self.natural(h), h, lstart)
+                # ``if g: while c: body``: the compiler merged g with the
+                # loop's entry test (both jump past the loop)
+                inner = frame.copy()
+                inner.stmts = []
+                follow = self.while_loop(test, h.start, exit_, inner, self.natural(h), h, lstart)
+                frame.emit(self.make_if(guard, inner.stmts, []))
+                return follow
             finally:
                 self.active_loops.discard(h.start)
         return None
