@@ -903,7 +903,11 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             b = self.pure_condition(c.false, c.frame, c.blocks) if a is not None else None
             if b is not None and len(a.frame.stack) == len(b.frame.stack):
                 merged = None
-                if self.same_place(a.true, b.true) and self.same_place(a.false, b.false):
+                if c.true == c.false:
+                    # ``(x or <true>) and y``: the constant folded away, x's
+                    # jump goes where it falls (one y: not ``y if x else y``)
+                    merged = bool_op(ast.And, self.either_way(c), a.expr), a.true, a.false
+                elif self.same_place(a.true, b.true) and self.same_place(a.false, b.false):
                     merged = ast.IfExp(test=c.expr, body=a.expr, orelse=b.expr), b.true, b.false
                 elif self.same_place(a.true, b.false) and self.same_place(a.false, b.true):
                     merged = ast.IfExp(test=c.expr, body=a.expr, orelse=negate(b.expr)), b.false, b.true
@@ -1725,6 +1729,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 if live(probe.stmts):
                     c = None  # statements before the test (a walrus in it is not one)
                 if c is not None and not isinstance(c.true, tuple) and not isinstance(c.false, tuple):
+                    natural = self.with_body_loop(c, natural, probe)
                     inside_t = c.true in natural
                     inside_f = c.false in natural
                     if inside_t != inside_f and not self.falls_out_of_test(c, inside_t):
@@ -1750,6 +1755,23 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             return self.while_loop(None, header.start, None, frame, natural, header, None)
         finally:
             self.active_loops.discard(header.start)
+
+    def with_body_loop(self, c: Cond, natural, probe):
+        """The natural loop of a top test ``c`` whose only back edges come
+        from except clauses (a ``continue`` in one): the CFG has no edge from
+        a try body to its handler, so the body, a loop closed by a copy of
+        ``c`` at its bottom (3.10+), is not in it. That loop's blocks join
+        ``natural``; else ``natural`` as it is."""
+        if c.true in natural or c.false in natural:
+            return natural
+        for start, exit_ in ((c.true, c.false), (c.false, c.true)):
+            body = self.cfg.at(start)
+            if body is None or not self.is_loop_header(body) or body.start in self.active_loops:
+                continue
+            found = self.find_latch(body, exit_, probe)
+            if found is not None and same_test(c.expr if start == c.true else negate(c.expr), found[1]):
+                return natural | self.natural(body)
+        return natural
 
     def falls_out_of_test(self, c: Cond, inside_true):
         """Whether the loop header's condition falls through into the way
