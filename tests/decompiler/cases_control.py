@@ -1348,3 +1348,62 @@ CASES = [
     (break_after_two_inner_fors, [(0,), (1,), (None,), (2,)]),
     (break_after_inner_for_continue, [(0,), (1,), (None,), (2,)]),
 ]
+
+
+# ``if g: while c: ...`` with code after the if (3.10+: g's jump and the
+# loop's entry test merge into ``g and c``; the loop was not found, the
+# code after it copied into two branches: "an expression would be
+# evaluated more than once"; rich's Lines.justify)
+def guarded_while_then_code(a, b, log):
+    for i in range(a):
+        if b:
+            while len(log) < i:
+                log.append(1)
+        w = []
+        for j in enumerate(log):
+            w.append(j)
+    if b and a:
+        while log.append(3):
+            pass
+    return log
+
+
+CASES += [
+    (guarded_while_then_code, [(0, 0, []), (3, 0, []), (3, 1, []), (4, 2, [])]),
+]
+
+
+# ``continue`` in an except clause of a while loop with code after the try
+# (3.10+: the loop's top test is reached back only from the handler, which
+# the CFG does not link to the try body: "try/else ends in an unexpected
+# place"; distlib's Locator.get_errors)
+def while_except_continue_then_code(a, log):
+    while a:
+        a -= 1
+        try:
+            log.append(10 // a)
+        except ZeroDivisionError:
+            continue
+        log.append(a)
+    return log
+
+
+CASES += [
+    (while_except_continue_then_code, [(0, []), (1, []), (3, [])]),
+]
+
+
+# ``(x or <true>) and y``: x's jump goes where it falls, both ways to y (the
+# condition became ``y if x else y``, one y in two places: "an expression
+# would be evaluated more than once"; all versions)
+def always_true_or_then_and(a, b, log):
+    if not (a or 3) or len(log) < b:
+        log.append(1)
+    if (log.append(a) or True) and len(log) > b:
+        log.append(2)
+    return log
+
+
+CASES += [
+    (always_true_or_then_and, [(0, 0, []), (1, 5, []), (0, 1, [7])]),
+]

@@ -197,6 +197,21 @@ def _test_key(e, neg):
     return ("not" if neg else "", ast.dump(e))
 
 
+def guard_before_test(entry, test):
+    """When the entry condition ``entry`` is ``g and <test>`` (``g`` one or
+    more operands): ``g``, else None. ``if g: while test: ...`` is entered
+    through that one condition on 3.10+ (``g``'s jump and the entry test's
+    both go past the loop)."""
+    if not isinstance(entry, ast.BoolOp) or not isinstance(entry.op, ast.And):
+        return None
+    values = entry.values
+    for k in range(1, len(values)):
+        tail = values[k] if k == len(values) - 1 else ast.BoolOp(op=ast.And(), values=values[k:])
+        if same_test(tail, test):
+            return values[0] if k == 1 else ast.BoolOp(op=ast.And(), values=values[:k])
+    return None
+
+
 def keeps_operand(test, frame):
     """Whether ``test`` is a link of a chained comparison whose last operand
     stays on the stack (for the next link; the other path drops it)."""
@@ -889,7 +904,11 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             b = self.pure_condition(c.false, c.frame, c.blocks) if a is not None else None
             if b is not None and len(a.frame.stack) == len(b.frame.stack):
                 merged = None
-                if self.same_place(a.true, b.true) and self.same_place(a.false, b.false):
+                if c.true == c.false:
+                    # ``(x or <true>) and y``: the constant folded away, x's
+                    # jump goes where it falls (one y: not ``y if x else y``)
+                    merged = bool_op(ast.And, self.either_way(c), a.expr), a.true, a.false
+                elif self.same_place(a.true, b.true) and self.same_place(a.false, b.false):
                     merged = ast.IfExp(test=c.expr, body=a.expr, orelse=b.expr), b.true, b.false
                 elif self.same_place(a.true, b.false) and self.same_place(a.false, b.true):
                     merged = ast.IfExp(test=c.expr, body=a.expr, orelse=negate(b.expr)), b.false, b.true
@@ -1755,6 +1774,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 if live(probe.stmts):
                     c = None  # statements before the test (a walrus in it is not one)
                 if c is not None and not isinstance(c.true, tuple) and not isinstance(c.false, tuple):
+                    natural = self.with_body_loop(c, natural, probe)
                     inside_t = c.true in natural
                     inside_f = c.false in natural
                     if inside_t != inside_f and not self.falls_out_of_test(c, inside_t):
@@ -1780,6 +1800,23 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             return self.while_loop(None, header.start, None, frame, natural, header, None)
         finally:
             self.active_loops.discard(header.start)
+
+    def with_body_loop(self, c: Cond, natural, probe):
+        """The natural loop of a top test ``c`` whose only back edges come
+        from except clauses (a ``continue`` in one): the CFG has no edge from
+        a try body to its handler, so the body, a loop closed by a copy of
+        ``c`` at its bottom (3.10+), is not in it. That loop's blocks join
+        ``natural``; else ``natural`` as it is."""
+        if c.true in natural or c.false in natural:
+            return natural
+        for start, exit_ in ((c.true, c.false), (c.false, c.true)):
+            body = self.cfg.at(start)
+            if body is None or not self.is_loop_header(body) or body.start in self.active_loops:
+                continue
+            found = self.find_latch(body, exit_, probe)
+            if found is not None and same_test(c.expr if start == c.true else negate(c.expr), found[1]):
+                return natural | self.natural(body)
+        return natural
 
     def falls_out_of_test(self, c: Cond, inside_true):
         """Whether the loop header's condition falls through into the way
@@ -1870,7 +1907,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             region = lambda i: inside(i) and i != latch and i not in skip_starts
             self.active_latches.add(latch)
             try:
-                ex = self.walk(start, body, region, loop)
+                # an empty body: the loop's top is its bottom test (``while c: pass``)
+                ex = Exit("leave", start) if start == latch else self.walk(start, body, region, loop)
             finally:
                 self.active_latches.discard(latch)
         if (ex.kind == "leave" and ex.target not in conts and loop.break_target is not None
@@ -1932,12 +1970,23 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             if found is None:
                 continue
             lstart, test = found
-            entry = c.expr if body_start == c.true else negate(c.expr)
+            entry = c.expr if body_start == c.true else negate_test(c.expr)
+            guard = None
             if not same_test(entry, test):
-                continue  # the bottom test is not a copy of the entry's
+                guard = guard_before_test(entry, test)
+                if guard is None:
+                    continue  # the bottom test is not a copy of the entry's
             self.active_loops.add(h.start)
             try:
-                return self.while_loop(test, h.start, exit_, frame, self.natural(h), h, lstart)
+                if guard is None:
+                    return self.while_loop(test, h.start, exit_, frame, self.natural(h), h, lstart)
+                # ``if g: while c: body``: the compiler merged g with the
+                # loop's entry test (both jump past the loop)
+                inner = frame.copy()
+                inner.stmts = []
+                follow = self.while_loop(test, h.start, exit_, inner, self.natural(h), h, lstart)
+                frame.emit(self.make_if(guard, inner.stmts, []))
+                return follow
             finally:
                 self.active_loops.discard(h.start)
         return None
