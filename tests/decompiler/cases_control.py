@@ -1166,6 +1166,46 @@ def chain_generator_operand(a, b):
     yield log
 
 
+# ------------- chained comparisons in more layouts (issue 11: refused)
+
+def chain_raise_operand_ifexp(a, b, c):
+    # 3.10+ copies the ``raise`` into each branch of the conditional expression
+    raise ValueError(a < b <= (c if a else 2))
+
+
+def chain_raise_value_ifexp(a, b, c):
+    raise 2 <= b // 1 <= (a if c else 2)
+
+
+def chain_comprehension_middle_operand(a, b, c):
+    # 3.12+ inlines the comprehension; its restore handler covers the link
+    log = []
+    if 0 <= a >= sum([q for q in range(b or 0)]) < c:
+        log.append(1)
+    if 0 < (a or 0) < len({q for q in range(c)}) != 3:
+        log.append(2)
+    return log
+
+
+def chain_in_except_clause(a, b, c):
+    # 3.13 copies the clause's exit (POP_EXCEPT; JUMP) into each false path
+    try:
+        c = 1 // a
+    except ZeroDivisionError:
+        if 0 < (b - 1) <= c:
+            raise
+    return abs(c), abs(b)
+
+
+def chain_in_except_clause_raise(a, b, c):
+    try:
+        c = 1 // a
+    except ZeroDivisionError:
+        if c < (b - 1) <= 5:
+            raise ValueError(b)
+    return abs(c)
+
+
 # ------------- a ``break`` right after an inner loop (issue 11: 3.10/3.11 put
 # its POP_TOP of the iterator right before the loop's exit; it was dropped)
 
@@ -1330,6 +1370,11 @@ CASES = [
     (chain_generator_operand, [(0, 0), (1, 2), (2, 1)]),
     (assert_chain3_or_and, [([], k, x) for k in (-1, 0, 4, 12) for x in (0, 5, 11)]),
     (chain_operand_once_assert_msg, [(0, 0), (5, 0), (-1, 0), (11, 0), (None, 0)]),
+    (chain_raise_operand_ifexp, CHAIN3),
+    (chain_comprehension_middle_operand, CHAIN3 + [(9, 3, 4), (5, 3, 9)]),
+    (chain_raise_value_ifexp, CHAIN3),
+    (chain_in_except_clause, CHAIN3 + [(0, 3, 5), (0, 1, 5), (0, 9, 5), (1, 2, 3)]),
+    (chain_in_except_clause_raise, CHAIN3 + [(0, 3, 0), (0, 1, 0), (0, 9, 1)]),
     (break_after_inner_for, [(0,), (1,), (None,), (2,)]),
     (break_after_inner_for_if, [(0,), (1,), (None,), (2,)]),
     (break_after_inner_while, [(0,), (1,), (None,), (2,)]),

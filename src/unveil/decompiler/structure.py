@@ -722,9 +722,27 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             return None  # (a loop's bottom test is not a link of an ``if`` in its body)
         if any(not chain_blocks.holds(p) for p in b.preds) or b.exc_preds:
             return None
-        if any(h != b.handler for h in chain_blocks.handlers):
+        if any(h != b.handler and not self.expression_handler(h) for h in chain_blocks.handlers):
             return None  # a test inside a try does not join one outside it
         return self.reduced_condition(b, frame, keeps)
+
+    def expression_handler(self, h):
+        """Whether handler ``h`` belongs to an expression inside a condition's
+        operand, not to a try statement (3.12+): an await's ``CLEANUP_THROW``
+        (it covers only the ``YIELD_VALUE`` of the delegation loop) or an
+        inlined comprehension's restore of its names (``SWAP 2; POP_TOP; SWAP
+        2; STORE_FAST x ...; RERAISE``, see inline.py)."""
+        if h is None or h >= self.n:
+            return False
+        ins = self.instrs
+        if ins[h].op == "CLEANUP_THROW":
+            return True
+        if not (h + 2 < self.n and (ins[h].op, ins[h].arg) == ("SWAP", 2) and ins[h + 1].op == "POP_TOP"):
+            return False
+        k = h + 2
+        while k < self.n and (ins[k].op == "SWAP" or ins[k].op in ("STORE_FAST", "STORE_DEREF")):
+            k += 1
+        return k > h + 2 and k < self.n and ins[k].op == "RERAISE"
 
     def reduced_condition(self, b: Block, frame, keeps=False):
         """The condition of block ``b`` run in a copy of ``frame``, merged with
@@ -1203,8 +1221,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if not COPIES_EXIT_BLOCKS or not (isinstance(t, int) and isinstance(fl, int)) or t == fl:
             return None
         ends = [self.private_run_to_return(x, c.blocks, region) for x in (t, fl)]
-        if None in ends:
-            return None
+        if None in ends or [(self.instrs[k].op, self.instrs[k].arg) for k in ends].count(
+                (self.instrs[ends[0]].op, self.instrs[ends[0]].arg)) != 2:
+            return None  # (both a ``return``, or both a ``raise`` of as many values)
         f_splits = set(self.expression_ends(fl, ends[1]))
         for kt in self.expression_ends(t, ends[0]):
             kf = ends[1] - (ends[0] - kt)
@@ -1221,13 +1240,16 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         return None
 
     def private_run_to_return(self, start, cond_blocks, region):
-        """Index of the ``return`` that the code at ``start`` runs straight to,
-        reached only from ``cond_blocks`` (no other code jumps into it); or None."""
+        """Index of the ``return`` (or ``raise`` of a value: the compiler copies
+        it the same way) that the code at ``start`` runs straight to, reached
+        only from ``cond_blocks`` (no other code jumps into it); or None."""
         k = start
         while k < self.n and self.instrs[k].target is None and self.instrs[k].op not in (
                 "RETURN_VALUE", "RAISE_VARARGS", "RERAISE", "FOR_ITER", "YIELD_VALUE"):
             k += 1
-        if k >= self.n or self.instrs[k].op != "RETURN_VALUE" or not region(start):
+        if k >= self.n or not region(start) or not (
+                self.instrs[k].op == "RETURN_VALUE"
+                or self.instrs[k].op == "RAISE_VARARGS" and self.instrs[k].arg):
             return None
         b = self.cfg.at(start)
         if b is None or b.exc_preds or any(p.id not in cond_blocks for p in b.preds):
