@@ -1187,6 +1187,13 @@ def chain_comprehension_middle_operand(a, b, c):
     return log
 
 
+def raise_and_folded_or(a, b, c):
+    # 3.12+: ``4 or b`` is folded, the raise copied into the and's right path
+    if c:
+        raise a[0] or (4 and b)
+    raise a[1] and (4 or b)
+
+
 def chain_in_except_clause(a, b, c):
     # 3.13 copies the clause's exit (POP_EXCEPT; JUMP) into each false path
     try:
@@ -1371,6 +1378,8 @@ CASES = [
     (assert_chain3_or_and, [([], k, x) for k in (-1, 0, 4, 12) for x in (0, 5, 11)]),
     (chain_operand_once_assert_msg, [(0, 0), (5, 0), (-1, 0), (11, 0), (None, 0)]),
     (chain_raise_operand_ifexp, CHAIN3),
+    (raise_and_folded_or, [([0, 0], KeyError(3), 1), ([KeyError(1), 0], None, 1), ([0, 0], 1, 0),
+                           ([0, KeyError(2)], 1, 0)]),
     (chain_comprehension_middle_operand, CHAIN3 + [(9, 3, 4), (5, 3, 9)]),
     (chain_raise_value_ifexp, CHAIN3),
     (chain_in_except_clause, CHAIN3 + [(0, 3, 5), (0, 1, 5), (0, 9, 5), (1, 2, 3)]),

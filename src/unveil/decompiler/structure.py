@@ -1423,6 +1423,12 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                                   if self.instrs[b.start].op == "RETURN_VALUE" and b.preds]
         return any(start > index > first for start, first in self._return_joins)
 
+    def only_raise(self, frame):
+        """Whether ``frame`` holds nothing but one ``raise <value>``."""
+        stmts = live(frame.stmts)
+        return (len(stmts) == 1 and isinstance(stmts[0], ast.Raise) and stmts[0].exc is not None
+                and stmts[0].cause is None and not getattr(stmts[0], "_reraise", False))
+
     def only_return(self, frame):
         """Whether ``frame`` holds nothing but one ``return <value>``."""
         stmts = live(frame.stmts)
@@ -1462,6 +1468,12 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 and self.instrs[target].op == "RETURN_VALUE"):
             # ``return a and b``: each path returns on its own
             frame.emit(ast.Return(value=bool_op(op, left, live(right_frame.stmts)[0].value)))
+            return END
+        if (ex.kind == "end" and self.only_raise(right_frame) and target < self.n
+                and (self.instrs[target].op, self.instrs[target].arg) == ("RAISE_VARARGS", 1)):
+            # ``raise a and b``: 3.12+ copies the raise into the right operand's
+            # path when that operand's own jumps were folded (``a and (4 or b)``)
+            frame.emit(ast.Raise(exc=bool_op(op, left, live(right_frame.stmts)[0].exc), cause=None))
             return END
         if ex.kind != "leave" or ex.target != target or not right_frame.stack:
             self.fail("short-circuit operand with statements", last.index)
