@@ -1194,6 +1194,17 @@ def raise_and_folded_or(a, b, c):
     raise a[1] and (4 or b)
 
 
+def chain_operand_ifexp_chained_test(a, b, c):
+    # the last operand's conditional expression tests a chain of its own;
+    # 3.10+ copies the return into both of its branches
+    return c <= b <= (a if a >= b == -1 else b)
+
+
+def chain_assert_msg_ifexp_chained_test(a, b, c):
+    assert a, c <= b <= (a if a >= b == -1 else b)
+    return 1
+
+
 def chain_in_except_clause(a, b, c):
     # 3.13 copies the clause's exit (POP_EXCEPT; JUMP) into each false path
     try:
@@ -1378,6 +1389,8 @@ CASES = [
     (assert_chain3_or_and, [([], k, x) for k in (-1, 0, 4, 12) for x in (0, 5, 11)]),
     (chain_operand_once_assert_msg, [(0, 0), (5, 0), (-1, 0), (11, 0), (None, 0)]),
     (chain_raise_operand_ifexp, CHAIN3),
+    (chain_operand_ifexp_chained_test, CHAIN3 + [(-1, -1, -2), (2, 1, 1), (0, -1, -1)]),
+    (chain_assert_msg_ifexp_chained_test, CHAIN3 + [(0, -1, -2), (0, 1, 1), (0, -1, -1)]),
     (raise_and_folded_or, [([0, 0], KeyError(3), 1), ([KeyError(1), 0], None, 1), ([0, 0], 1, 0),
                            ([0, KeyError(2)], 1, 0)]),
     (chain_comprehension_middle_operand, CHAIN3 + [(9, 3, 4), (5, 3, 9)]),

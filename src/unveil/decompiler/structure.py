@@ -1104,6 +1104,15 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         split = self.copied_exit_split(c, t, fl, region)
         if split is not None:
             return self.conditional_before_copied_exit(test, t, fl, split, frame)
+        over = self.jump_over_cleanup(t, c.blocks) if isinstance(t, int) else None
+        if over is not None:
+            # a chained test's true path jumps over its cleanup (3.10: into a
+            # copy of the exit, as the cleanup goes on into the other one)
+            over_c = Cond(c.expr, over[0], c.false, c.frame, over[1])
+            over_c.cleanups = c.cleanups
+            split = self.copied_exit_split(over_c, over[0], fl, region)
+            if split is not None:
+                return self.conditional_before_copied_exit(test, over[0], fl, split, frame)
         # a body that is only a jump (an and/or link's exit) starts where it
         # goes; not a try statement that other code reaches too: that would
         # be structured once here and its code walked again after the if
@@ -1220,7 +1229,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         branch) where that code starts; else None."""
         if not COPIES_EXIT_BLOCKS or not (isinstance(t, int) and isinstance(fl, int)) or t == fl:
             return None
-        ends = [self.private_run_to_return(x, c.blocks, region) for x in (t, fl)]
+        inside = union(c.blocks, c.cleanups)  # (a chained test's cleanup falls into its false branch)
+        ends = [self.private_run_to_return(x, inside, region) for x in (t, fl)]
         if None in ends or [(self.instrs[k].op, self.instrs[k].arg) for k in ends].count(
                 (self.instrs[ends[0]].op, self.instrs[ends[0]].arg)) != 2:
             return None  # (both a ``return``, or both a ``raise`` of as many values)
