@@ -1205,6 +1205,19 @@ def chain_assert_msg_ifexp_chained_test(a, b, c):
     return 1
 
 
+def _raise_value(x):
+    raise ValueError(x)
+
+
+def and_statement_at_end(a, b, c):
+    # 3.10+ copies the final return into the right operand's path
+    a and _raise_value(b)
+
+
+def or_statement_at_end(a, b, c):
+    b or _raise_value(c) == a
+
+
 def chain_in_except_clause(a, b, c):
     # 3.13 copies the clause's exit (POP_EXCEPT; JUMP) into each false path
     try:
@@ -1389,6 +1402,8 @@ CASES = [
     (assert_chain3_or_and, [([], k, x) for k in (-1, 0, 4, 12) for x in (0, 5, 11)]),
     (chain_operand_once_assert_msg, [(0, 0), (5, 0), (-1, 0), (11, 0), (None, 0)]),
     (chain_raise_operand_ifexp, CHAIN3),
+    (and_statement_at_end, CHAIN3),
+    (or_statement_at_end, CHAIN3),
     (chain_operand_ifexp_chained_test, CHAIN3 + [(-1, -1, -2), (2, 1, 1), (0, -1, -1)]),
     (chain_assert_msg_ifexp_chained_test, CHAIN3 + [(0, -1, -2), (0, 1, 1), (0, -1, -1)]),
     (raise_and_folded_or, [([0, 0], KeyError(3), 1), ([KeyError(1), 0], None, 1), ([0, 0], 1, 0),

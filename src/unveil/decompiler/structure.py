@@ -1469,9 +1469,21 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         left = frame.pop_expr(last)
         if self.drops_kept_operand(last.target):
             return self.chained_compare(block, left, frame, region, loop)
+        target = last.target
+        value_end = self.dropped_value_end(block.end, target)
+        if value_end is not None:
+            # ``a and f()`` as a statement: 3.10+ copies what follows the
+            # statement's POP_TOP into the right operand's path
+            right_frame = frame.copy()
+            right_frame.stmts = []
+            for k in range(block.end, value_end):
+                E.execute(right_frame, self.instrs[k])
+            if not live(right_frame.stmts) and len(right_frame.stack) == len(frame.stack) + 1:
+                frame.push(bool_op(ast.And if last.op == "JUMP_IF_FALSE_OR_POP" else ast.Or,
+                                   left, right_frame.pop_expr()))
+                return target
         right_frame = frame.copy()
         right_frame.stmts = []
-        target = last.target
         ex = self.walk(block.end, right_frame, self.branch_region(block.end, region), loop)
         op = ast.And if last.op == "JUMP_IF_FALSE_OR_POP" else ast.Or
         if (ex.kind == "end" and self.only_return(right_frame) and target < self.n
@@ -1498,6 +1510,20 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             node._paren = True
         frame.push(node)
         return self.transfer(target, frame, region, loop) if not region(target) else target
+
+    def dropped_value_end(self, start, target):
+        """Where the right operand of an and/or from ``start`` ends, when its
+        value is dropped (``POP_TOP``) and the code after that is a copy of
+        the code after the ``POP_TOP`` at ``target``, where the left operand
+        goes; else None."""
+        if not (COPIES_EXIT_BLOCKS and target + 1 < self.n and self.instrs[target].op == "POP_TOP"):
+            return None
+        for k in self.expression_ends(start, target):
+            if self.instrs[k].op != "POP_TOP":
+                continue
+            key = self._legacy_key(k + 1)
+            return k if isinstance(key, tuple) and key == self._legacy_key(target + 1) else None
+        return None
 
     def drops_kept_operand(self, target):
         """Whether the block at ``target`` starts by dropping the operand a
