@@ -409,6 +409,23 @@ async def async_chain_await_operand(n):
     return x, log
 
 
+async def async_chain_await_middle_operand(n):
+    # the middle link's operand is awaited (3.12+: its YIELD_VALUE has a
+    # handler of its own, CLEANUP_THROW; the chain was split there)
+    log = []
+
+    async def val(v):
+        log.append(v)
+        await asyncio.sleep(0)
+        return v
+
+    if 0 == n - n < await val(n) != 3:
+        log.append("in")
+    if -1 < (await val(n)) < 5 < n + 3:
+        log.append("in2")
+    return log
+
+
 # issue 11 (fuzzer): an async for whose body never loops back (it always
 # breaks or returns) has no back edge: "unexpected GET_ANEXT" (3.11+),
 # "END_ASYNC_FOR outside an async for loop" (<=3.10)
@@ -439,6 +456,7 @@ async def afor_body_always_returns(n):
 CASES = [
     (async_simple, INTS1),
     (async_chain_await_operand, INTS1),
+    (async_chain_await_middle_operand, INTS1),
     (async_await_in_expression, INTS1),
     (async_await_in_condition, INTS1),
     (async_await_in_loop, INTS1 + [(9,)]),

@@ -1177,6 +1177,77 @@ def chain_generator_operand(a, b):
     yield log
 
 
+# ------------- chained comparisons in more layouts (issue 11: refused)
+
+def chain_raise_operand_ifexp(a, b, c):
+    # 3.10+ copies the ``raise`` into each branch of the conditional expression
+    raise ValueError(a < b <= (c if a else 2))
+
+
+def chain_raise_value_ifexp(a, b, c):
+    raise 2 <= b // 1 <= (a if c else 2)
+
+
+def chain_comprehension_middle_operand(a, b, c):
+    # 3.12+ inlines the comprehension; its restore handler covers the link
+    log = []
+    if 0 <= a >= sum([q for q in range(b or 0)]) < c:
+        log.append(1)
+    if 0 < (a or 0) < len({q for q in range(c)}) != 3:
+        log.append(2)
+    return log
+
+
+def raise_and_folded_or(a, b, c):
+    # 3.12+: ``4 or b`` is folded, the raise copied into the and's right path
+    if c:
+        raise a[0] or (4 and b)
+    raise a[1] and (4 or b)
+
+
+def chain_operand_ifexp_chained_test(a, b, c):
+    # the last operand's conditional expression tests a chain of its own;
+    # 3.10+ copies the return into both of its branches
+    return c <= b <= (a if a >= b == -1 else b)
+
+
+def chain_assert_msg_ifexp_chained_test(a, b, c):
+    assert a, c <= b <= (a if a >= b == -1 else b)
+    return 1
+
+
+def _raise_value(x):
+    raise ValueError(x)
+
+
+def and_statement_at_end(a, b, c):
+    # 3.10+ copies the final return into the right operand's path
+    a and _raise_value(b)
+
+
+def or_statement_at_end(a, b, c):
+    b or _raise_value(c) == a
+
+
+def chain_in_except_clause(a, b, c):
+    # 3.13 copies the clause's exit (POP_EXCEPT; JUMP) into each false path
+    try:
+        c = 1 // a
+    except ZeroDivisionError:
+        if 0 < (b - 1) <= c:
+            raise
+    return abs(c), abs(b)
+
+
+def chain_in_except_clause_raise(a, b, c):
+    try:
+        c = 1 // a
+    except ZeroDivisionError:
+        if c < (b - 1) <= 5:
+            raise ValueError(b)
+    return abs(c)
+
+
 # ------------- a ``break`` right after an inner loop (issue 11: 3.10/3.11 put
 # its POP_TOP of the iterator right before the loop's exit; it was dropped)
 
@@ -1342,6 +1413,17 @@ CASES = [
     (chain_generator_operand, [(0, 0), (1, 2), (2, 1)]),
     (assert_chain3_or_and, [([], k, x) for k in (-1, 0, 4, 12) for x in (0, 5, 11)]),
     (chain_operand_once_assert_msg, [(0, 0), (5, 0), (-1, 0), (11, 0), (None, 0)]),
+    (chain_raise_operand_ifexp, CHAIN3),
+    (and_statement_at_end, CHAIN3),
+    (or_statement_at_end, CHAIN3),
+    (chain_operand_ifexp_chained_test, CHAIN3 + [(-1, -1, -2), (2, 1, 1), (0, -1, -1)]),
+    (chain_assert_msg_ifexp_chained_test, CHAIN3 + [(0, -1, -2), (0, 1, 1), (0, -1, -1)]),
+    (raise_and_folded_or, [([0, 0], KeyError(3), 1), ([KeyError(1), 0], None, 1), ([0, 0], 1, 0),
+                           ([0, KeyError(2)], 1, 0)]),
+    (chain_comprehension_middle_operand, CHAIN3 + [(9, 3, 4), (5, 3, 9)]),
+    (chain_raise_value_ifexp, CHAIN3),
+    (chain_in_except_clause, CHAIN3 + [(0, 3, 5), (0, 1, 5), (0, 9, 5), (1, 2, 3)]),
+    (chain_in_except_clause_raise, CHAIN3 + [(0, 3, 0), (0, 1, 0), (0, 9, 1)]),
     (break_after_inner_for, [(0,), (1,), (None,), (2,)]),
     (break_after_inner_for_if, [(0,), (1,), (None,), (2,)]),
     (break_after_inner_while, [(0,), (1,), (None,), (2,)]),

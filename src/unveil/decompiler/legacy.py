@@ -281,7 +281,30 @@ class LegacyBlocks:
     def same_code(self, a, b):
         """Whether control at ``a`` and at ``b`` runs the same code (a
         ``return``/``raise`` block and its copies, see :meth:`_legacy_key`)."""
-        return isinstance(a, int) and isinstance(b, int) and self._legacy_same_place(a, b)
+        return isinstance(a, int) and isinstance(b, int) and (
+            self._legacy_same_place(a, b) or self._same_run_to_jump(a, b))
+
+    def _same_run_to_jump(self, a, b, limit=8):
+        """Whether the code at ``a`` and at ``b`` is the same short straight
+        run, under the same handlers, ending in a jump to the same place:
+        3.12+ copies an except clause's exit (``POP_EXCEPT; JUMP``) into each
+        path that leaves the clause, a chained comparison's cleanup too."""
+        ins = self.instrs
+        for _ in range(limit):
+            if a >= self.n or b >= self.n:
+                return False
+            x, y = ins[a], ins[b]
+            if x.op != y.op or self.cfg.containing(a).handler != self.cfg.containing(b).handler:
+                return False
+            if x.op == "JUMP":
+                return x.target == y.target
+            if x.arg != y.arg or x.target != y.target:
+                return False
+            if x.target is not None or x.op in ("YIELD_VALUE", "YIELD_FROM", "RETURN_VALUE",
+                                                "RAISE_VARARGS", "RERAISE"):
+                return False  # (a return or raise is _legacy_key's to compare)
+            a, b = a + 1, b + 1
+        return False
 
     def legacy_else_end(self, then_start, else_start):
         """3.8/3.9: where the ``else`` clause of an if statement whose body

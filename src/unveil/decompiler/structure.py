@@ -738,9 +738,27 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             return None  # (a loop's bottom test is not a link of an ``if`` in its body)
         if any(not chain_blocks.holds(p) for p in b.preds) or b.exc_preds:
             return None
-        if any(h != b.handler for h in chain_blocks.handlers):
+        if any(h != b.handler and not self.expression_handler(h) for h in chain_blocks.handlers):
             return None  # a test inside a try does not join one outside it
         return self.reduced_condition(b, frame, keeps)
+
+    def expression_handler(self, h):
+        """Whether handler ``h`` belongs to an expression inside a condition's
+        operand, not to a try statement (3.12+): an await's ``CLEANUP_THROW``
+        (it covers only the ``YIELD_VALUE`` of the delegation loop) or an
+        inlined comprehension's restore of its names (``SWAP 2; POP_TOP; SWAP
+        2; STORE_FAST x ...; RERAISE``, see inline.py)."""
+        if h is None or h >= self.n:
+            return False
+        ins = self.instrs
+        if ins[h].op == "CLEANUP_THROW":
+            return True
+        if not (h + 2 < self.n and (ins[h].op, ins[h].arg) == ("SWAP", 2) and ins[h + 1].op == "POP_TOP"):
+            return False
+        k = h + 2
+        while k < self.n and (ins[k].op == "SWAP" or ins[k].op in ("STORE_FAST", "STORE_DEREF")):
+            k += 1
+        return k > h + 2 and k < self.n and ins[k].op == "RERAISE"
 
     def reduced_condition(self, b: Block, frame, keeps=False):
         """The condition of block ``b`` run in a copy of ``frame``, merged with
@@ -1106,6 +1124,15 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         split = self.copied_exit_split(c, t, fl, region)
         if split is not None:
             return self.conditional_before_copied_exit(test, t, fl, split, frame)
+        over = self.jump_over_cleanup(t, c.blocks) if isinstance(t, int) else None
+        if over is not None:
+            # a chained test's true path jumps over its cleanup (3.10: into a
+            # copy of the exit, as the cleanup goes on into the other one)
+            over_c = Cond(c.expr, over[0], c.false, c.frame, over[1])
+            over_c.cleanups = c.cleanups
+            split = self.copied_exit_split(over_c, over[0], fl, region)
+            if split is not None:
+                return self.conditional_before_copied_exit(test, over[0], fl, split, frame)
         if t == fl and frame.stack and not isinstance(frame.stack[-1], (V.Iterator, V.WithExit, V.Exception_)):
             # (a value below is an expression in progress: no statement fits there)
             at = self.conditional_with_one_arm(c, t, frame)
@@ -1262,9 +1289,11 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         branch) where that code starts; else None."""
         if not COPIES_EXIT_BLOCKS or not (isinstance(t, int) and isinstance(fl, int)) or t == fl:
             return None
-        ends = [self.private_run_to_return(x, c.blocks, region) for x in (t, fl)]
-        if None in ends:
-            return None
+        inside = union(c.blocks, c.cleanups)  # (a chained test's cleanup falls into its false branch)
+        ends = [self.private_run_to_return(x, inside, region) for x in (t, fl)]
+        if None in ends or [(self.instrs[k].op, self.instrs[k].arg) for k in ends].count(
+                (self.instrs[ends[0]].op, self.instrs[ends[0]].arg)) != 2:
+            return None  # (both a ``return``, or both a ``raise`` of as many values)
         f_splits = set(self.expression_ends(fl, ends[1]))
         for kt in self.expression_ends(t, ends[0]):
             kf = ends[1] - (ends[0] - kt)
@@ -1281,15 +1310,16 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         return None
 
     def private_run_to_return(self, start, cond_blocks, region):
-        """Index of the ``return`` (or ``raise``: its exit block is copied too)
-        that the code at ``start`` runs straight to, reached only from
-        ``cond_blocks`` (no other code jumps into it); or None."""
+        """Index of the ``return`` (or ``raise`` of a value: the compiler copies
+        it the same way) that the code at ``start`` runs straight to, reached
+        only from ``cond_blocks`` (no other code jumps into it); or None."""
         k = start
         while k < self.n and self.instrs[k].target is None and self.instrs[k].op not in (
                 "RETURN_VALUE", "RAISE_VARARGS", "RERAISE", "FOR_ITER", "YIELD_VALUE"):
             k += 1
-        if (k >= self.n or self.instrs[k].op not in ("RETURN_VALUE", "RAISE_VARARGS")
-                or not region(start)):
+        if k >= self.n or not region(start) or not (
+                self.instrs[k].op == "RETURN_VALUE"
+                or self.instrs[k].op == "RAISE_VARARGS" and self.instrs[k].arg):
             return None
         b = self.cfg.at(start)
         if b is None or b.exc_preds or any(p.id not in cond_blocks for p in b.preds):
@@ -1463,6 +1493,12 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                                   if self.instrs[b.start].op == "RETURN_VALUE" and b.preds]
         return any(start > index > first for start, first in self._return_joins)
 
+    def only_raise(self, frame):
+        """Whether ``frame`` holds nothing but one ``raise <value>``."""
+        stmts = live(frame.stmts)
+        return (len(stmts) == 1 and isinstance(stmts[0], ast.Raise) and stmts[0].exc is not None
+                and stmts[0].cause is None and not getattr(stmts[0], "_reraise", False))
+
     def only_return(self, frame):
         """Whether ``frame`` holds nothing but one ``return <value>``."""
         stmts = live(frame.stmts)
@@ -1493,15 +1529,33 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         left = frame.pop_expr(last)
         if self.drops_kept_operand(last.target):
             return self.chained_compare(block, left, frame, region, loop)
+        target = last.target
+        value_end = self.dropped_value_end(block.end, target)
+        if value_end is not None:
+            # ``a and f()`` as a statement: 3.10+ copies what follows the
+            # statement's POP_TOP into the right operand's path
+            right_frame = frame.copy()
+            right_frame.stmts = []
+            for k in range(block.end, value_end):
+                E.execute(right_frame, self.instrs[k])
+            if not live(right_frame.stmts) and len(right_frame.stack) == len(frame.stack) + 1:
+                frame.push(bool_op(ast.And if last.op == "JUMP_IF_FALSE_OR_POP" else ast.Or,
+                                   left, right_frame.pop_expr()))
+                return target
         right_frame = frame.copy()
         right_frame.stmts = []
-        target = last.target
         ex = self.walk(block.end, right_frame, self.branch_region(block.end, region), loop)
         op = ast.And if last.op == "JUMP_IF_FALSE_OR_POP" else ast.Or
         if (ex.kind == "end" and self.only_return(right_frame) and target < self.n
                 and self.instrs[target].op == "RETURN_VALUE"):
             # ``return a and b``: each path returns on its own
             frame.emit(ast.Return(value=bool_op(op, left, live(right_frame.stmts)[0].value)))
+            return END
+        if (ex.kind == "end" and self.only_raise(right_frame) and target < self.n
+                and (self.instrs[target].op, self.instrs[target].arg) == ("RAISE_VARARGS", 1)):
+            # ``raise a and b``: 3.12+ copies the raise into the right operand's
+            # path when that operand's own jumps were folded (``a and (4 or b)``)
+            frame.emit(ast.Raise(exc=bool_op(op, left, live(right_frame.stmts)[0].exc), cause=None))
             return END
         if ex.kind != "leave" or ex.target != target or not right_frame.stack:
             self.fail("short-circuit operand with statements", last.index)
@@ -1516,6 +1570,20 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             node._paren = True
         frame.push(node)
         return self.transfer(target, frame, region, loop) if not region(target) else target
+
+    def dropped_value_end(self, start, target):
+        """Where the right operand of an and/or from ``start`` ends, when its
+        value is dropped (``POP_TOP``) and the code after that is a copy of
+        the code after the ``POP_TOP`` at ``target``, where the left operand
+        goes; else None."""
+        if not (COPIES_EXIT_BLOCKS and target + 1 < self.n and self.instrs[target].op == "POP_TOP"):
+            return None
+        for k in self.expression_ends(start, target):
+            if self.instrs[k].op != "POP_TOP":
+                continue
+            key = self._legacy_key(k + 1)
+            return k if isinstance(key, tuple) and key == self._legacy_key(target + 1) else None
+        return None
 
     def drops_kept_operand(self, target):
         """Whether the block at ``target`` starts by dropping the operand a
