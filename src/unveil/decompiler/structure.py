@@ -327,6 +327,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         # (frame, kept operand) of the walks over a chained comparison's next
         # operand (chain_operand): the walk ends at the comparison with it
         self._stops = []
+        self._clause_tails = {}  # see clause_tails: index -> the clause's stack depth
         self._only_tests = {}  # see only_tests_jump_to
 
     # ------------------------------------------------------------ regions
@@ -618,6 +619,19 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 return False
             a, b = a + 1, b + 1
         return self.instrs[b].op == "RETURN_VALUE"
+
+    def same_copied_return(self, a, b):
+        """Whether the code at ``a`` and at ``b`` is one straight run to a
+        ``return``, copied by the compiler (same instructions, same lines)."""
+        if a == b or not (self.runs_to_return(a) and self.runs_to_return(b)):
+            return False
+        while True:
+            x, y = self.instrs[a], self.instrs[b]
+            if (x.op, x.arg, x.line) != (y.op, y.arg, y.line):
+                return False
+            if x.op == "RETURN_VALUE":
+                return True
+            a, b = a + 1, b + 1
 
     def runs_to_return(self, index):
         """Whether the code at ``index`` runs straight (no jumps, no
@@ -2079,7 +2093,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 return END
             return self.go_on(ex2.target, frame, region, loop)
         if ex.kind == "leave":
-            if h_exit is None or self.same_after_copies(ex.target, h_exit):
+            if h_exit is None or self.same_after_copies(ex.target, h_exit) or self.same_copied_return(
+                    ex.target, h_exit):
                 follow = ex.target
             else:
                 # the body falls into the else block, which jumps to the follow
@@ -2342,19 +2357,26 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 self.fail("unexpected except clause", k)
             dom = self.dominated_by(self.cfg.containing(k))
             ends = self.clause_ends(k, H)
-            ex = self.walk_dominated(k, cf, lambda i: region(i) and i not in ends, loop)
+            saved_tails, tails = self._clause_tails, self.clause_tails(k)
+            self._clause_tails = dict(saved_tails)
+            self._clause_tails.update((t, len(cf.stack)) for t in tails)
+            try:
+                ex = self.walk_dominated(k, cf, lambda i: region(i) and i not in ends, loop)
+            finally:
+                self._clause_tails = saved_tails
             if ex.kind == "leave" and cf.stack and self.returns_at(ex.target, name_cleanups=True):
                 # ``return value`` out of the clause after an inlined finally
                 ex = self.walk(ex.target, cf, lambda i: True, loop)
-            elif ex.kind == "leave" and ex.target not in ends and self.clause_tail_returns(ex.target, dom):
+            elif (ex.kind == "leave" and ex.target not in ends and ex.target not in tails
+                  and self.clause_tail_returns(ex.target, dom)):
                 # ``break`` or ``return`` out of the clause through an
                 # enclosing finally: the rest of the clause follows the
                 # finally's inlined copy, outside its protected range
                 ex = self.walk(ex.target, cf, lambda i: True, loop)
             ex = self.through_with_exits(k, ex, cf, loop)  # (``return`` in nested with statements)
             body = strip_name_cleanup(cf.stmts, name)
-            if ex.kind == "leave":
-                exits.add(ex.target)
+            if ex.kind == "leave" and not any(self.same_copied_return(x, ex.target) for x in exits):
+                exits.add(ex.target)  # (copies of one return are one place)
             clauses.append(ast.ExceptHandler(type=typ, name=name, body=body or [ast.Pass()]))
             if next_clause is None:
                 break
@@ -2384,6 +2406,39 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                     and not (cleanup is not None and self.covered_by(b.start, cleanup))):
                 ends.add(last.target)  # (a nested clause's POP_EXCEPT lies in this one's cleanup)
         return ends
+
+    def clause_tails(self, start):
+        """Where the except clause starting at ``start`` falls, after dropping
+        its exception (POP_EXCEPT, then the ``as`` name's cleanup), into code
+        that runs straight to a ``return`` and was written after the try
+        statement (a later line): 3.12+ copies such a small exit into the
+        clause instead of jumping to it. The clause ends there (see
+        :func:`_pop_except`): inside it, the return value would be computed
+        while the exception is still being handled."""
+        dom = self.dominated_by(self.cfg.containing(start))
+        tails = set()
+        for b in self.cfg.blocks:
+            if not dom(b.start):
+                continue
+            for k in range(b.start, b.end):
+                ins = self.instrs[k]
+                if ins.op != "POP_EXCEPT" or ins.line is None:
+                    continue
+                j = self.after_name_cleanup(k + 1)
+                if (j < self.n and self.instrs[j].line is not None and self.instrs[j].line > ins.line
+                        and self.runs_to_return(j)):
+                    tails.add(j)
+        return tails
+
+    def after_name_cleanup(self, index):
+        """``index``, or past the ``as`` name's cleanup (``name = None; del
+        name``) that starts there."""
+        ins = self.instrs
+        if (index + 2 < self.n and (ins[index].op, ins[index].arg) == ("LOAD_CONST", None)
+                and ins[index + 1].op.startswith("STORE_") and ins[index + 2].op.startswith("DELETE_")
+                and ins[index + 1].arg == ins[index + 2].arg):
+            return index + 3
+        return index
 
     def clause_tail_returns(self, index, in_clause):
         """Whether the code at ``index`` belongs to the clause only (the
@@ -2670,6 +2725,13 @@ def _push_exc_info(self, ins, frame, region, loop):
 
 def _pop_except(self, ins, frame, region, loop):
     # leaving a handler: the saved exception below is dropped
+    after = self.after_name_cleanup(ins.index + 1)
+    if (len(frame.stack) == self._clause_tails.get(after)
+            and isinstance(frame.stack[-1], V.Exception_)):
+        # the except clause falls into the code after the try statement, with
+        # no value of its own (``return x`` would have one below the exception)
+        frame.stack.pop()
+        return Exit("leave", after)
     for k in range(len(frame.stack) - 1, -1, -1):
         if isinstance(frame.stack[k], V.Exception_):
             del frame.stack[k]
