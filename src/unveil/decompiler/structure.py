@@ -1541,6 +1541,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                     continue
                 t = self.jump_at_end(s, natural)
                 if t is not None and t not in natural:
+                    t = self.through_outer_breaks(b, s, t, natural)
                     if not (self.jump_keeps_iterator(s, natural) and self.runs_to_return(t)):
                         targets.append(t)
                 elif t is None:
@@ -1551,6 +1552,37 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if normal_exit in targets:
             return normal_exit
         return max(set(targets), key=targets.count)
+
+    def through_outer_breaks(self, inside, out, target, natural):
+        """Where the edge from block ``inside`` to ``out`` (which jumps to
+        ``target``) leaves the loop of ``natural``: an inner for loop's
+        ``break`` (``POP_TOP; JUMP``) may go to this loop's own ``break``
+        (``for ...: for ...: break / else: continue / break``), which drops
+        this loop's iterator and jumps on."""
+        if self.after_dropping_iterator(out) is None:
+            return target
+        left = sum(1 for h in natural if self.instrs[h].op == "FOR_ITER"
+                   and inside.start in self.natural(self.cfg.at(h))) - 1
+        seen = set()
+        while left > 0 and target not in seen and target < self.n:
+            nxt = self.after_dropping_iterator(self.cfg.at(target))
+            if nxt is None:
+                break
+            seen.add(target)
+            target, left = nxt, left - 1
+        return target
+
+    def after_dropping_iterator(self, block):
+        """Where ``block`` goes when it only drops a value (a for loop's
+        ``break``: ``POP_TOP`` then a jump, or a fall into the next code);
+        else None."""
+        if block is None or self.instrs[block.start].op != "POP_TOP":
+            return None
+        if block.end - block.start == 2 and self.instrs[block.start + 1].op == "JUMP":
+            return self.instrs[block.start + 1].target
+        if block.end - block.start == 1 and block.end < self.n:
+            return block.end
+        return None
 
     def jump_keeps_iterator(self, block, natural):
         """Whether the jump that ends the straight-line code from ``block``
