@@ -2458,9 +2458,23 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                     continue
                 j = self.after_name_cleanup(k + 1)
                 if (j < self.n and self.instrs[j].line is not None and self.instrs[j].line > ins.line
-                        and self.runs_to_return(j)):
+                        and self.runs_to_return(j) and self.returns_own_value(j)):
                     tails.add(j)
         return tails
+
+    def returns_own_value(self, index):
+        """Whether the straight code at ``index`` returns a value it computes
+        without consuming anything pushed before it (a ``break`` would drop
+        a for loop's iterator on its way to a copied return)."""
+        depth = 0
+        for ins in self.instrs[index:]:
+            if ins.op == "RETURN_VALUE":
+                return depth == 1
+            pp = pops_pushes(ins)
+            if pp is None or pp[0] > depth:
+                return False
+            depth += pp[1] - pp[0]
+        return False
 
     def after_name_cleanup(self, index):
         """``index``, or past the ``as`` name's cleanup (``name = None; del
