@@ -660,6 +660,21 @@ def except_as_clauses_fall_into_copied_return(m, k):
     return r, sys.exc_info()[0]
 
 
+def except_branches_fall_into_copied_return(a, b, log):
+    # shutil.move: each branch of the clause's if gets its own copy (3.12+)
+    import sys
+    try:
+        log.append(a[0])
+    except (IndexError, TypeError):
+        if a:
+            log.append(2)
+        elif b:
+            log.append(3)
+        else:
+            log.append(4)
+    return log, sys.exc_info()[0]
+
+
 # ---------------------------------------------------------------- raise
 
 def raise_simple(k):
@@ -1129,6 +1144,8 @@ CASES = [
     (except_falls_into_copied_return, [({1: 2}, 1), ({}, 1), (None, 1)]),
     (except_pass_else_returns_then_code, [({1: 2}, 1), ({}, 1), (None, 1)]),
     (except_as_clauses_fall_into_copied_return, [({1: 2}, 1), ({}, 1), (None, 1)]),
+    (except_branches_fall_into_copied_return, [([1], 0, []), (1, 0, []), ([], 1, []), ([], 0, []),
+                                               ({}, 0, [])]),
     (raise_simple, [(0,), (2,), (3,)]),
     (raise_class_not_instance, [(0,), (1,)]),
     (raise_from_exc, [(0,), (1,), (2,), (-3,)]),

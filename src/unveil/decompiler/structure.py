@@ -722,6 +722,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
     def same_place(self, a, b):
         if isinstance(a, int) and isinstance(b, int) and self.same_after_copies(a, b):
             return True  # one branch jumps to a finally's inlined copy, the other falls past it
+        if a in self._clause_tails and b in self._clause_tails and self.same_copied_return(a, b):
+            return True  # an except clause's branches each fall into a copy of the code after the try
         return a == b or self.alias(a) == self.alias(b)
 
     def pure_condition(self, index, frame, chain_blocks, keeps=False):
