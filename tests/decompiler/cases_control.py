@@ -198,6 +198,21 @@ def for_break_continue_mixed(a):
     return out
 
 
+def for_break_out_of_both_loops(xs, ys, log):
+    # the inner loop's break goes to the outer loop's break (email.header's
+    # _ValueFormatter._append_chunk): its POP_TOP drops the outer iterator
+    for ch in xs:
+        for i in ys:
+            log.append((ch, i))
+            if i == ch:
+                break
+        else:
+            continue
+        break
+    log.append("after")
+    return log
+
+
 def for_nested_break(a, b):
     pairs = []
     for i in range(abs(a) + 1):
@@ -1325,6 +1340,7 @@ CASES = [
     (for_continue, INTS1),
     (for_break_continue_mixed, INTS1 + [(30,)]),
     (for_nested_break, INTS2),
+    (for_break_out_of_both_loops, [([1, 2], [0, 2], []), ([], [1], []), ([3], [1, 2], []), ([5, 1], [1], [])]),
     (for_nested_else_both, INTS2 + [(3, 3), (11, 7)]),
     (for_return_inside, INTS1),
     (for_over_dict_items, INTS2),

@@ -625,6 +625,56 @@ def try_exc_info_in_handler(k):
     return sys.exc_info()[0]
 
 
+def except_falls_into_copied_return(m, k):
+    # 3.12+ copies the return after the try into the clause, after its
+    # POP_EXCEPT: it runs after the exception is dropped (urllib's thishost)
+    import sys
+    if m is not None:
+        try:
+            m = m[k]
+        except KeyError:
+            m = "key"
+    return m, sys.exc_info()[0]
+
+
+def except_pass_else_returns_then_code(m, k):
+    # pty.master_open: only the except clause reaches the code after the try
+    import sys
+    try:
+        p = m[k]
+    except (KeyError, TypeError):
+        pass
+    else:
+        return p, sys.exc_info()[0]
+    return -1, sys.exc_info()[0]
+
+
+def except_as_clauses_fall_into_copied_return(m, k):
+    import sys
+    try:
+        r = m[k]
+    except KeyError as e:
+        r = "key %s" % e
+    except TypeError as e:
+        r = "type " + type(e).__name__
+    return r, sys.exc_info()[0]
+
+
+def except_branches_fall_into_copied_return(a, b, log):
+    # shutil.move: each branch of the clause's if gets its own copy (3.12+)
+    import sys
+    try:
+        log.append(a[0])
+    except (IndexError, TypeError):
+        if a:
+            log.append(2)
+        elif b:
+            log.append(3)
+        else:
+            log.append(4)
+    return log, sys.exc_info()[0]
+
+
 # ---------------------------------------------------------------- raise
 
 def raise_simple(k):
@@ -1105,6 +1155,11 @@ CASES = [
     (try_except_in_comprehension_func, [(0,), (1,), (3,)]),
     (try_finally_with_del, [(0,), (1,)]),
     (try_exc_info_in_handler, KINDS),
+    (except_falls_into_copied_return, [({1: 2}, 1), ({}, 1), (None, 1)]),
+    (except_pass_else_returns_then_code, [({1: 2}, 1), ({}, 1), (None, 1)]),
+    (except_as_clauses_fall_into_copied_return, [({1: 2}, 1), ({}, 1), (None, 1)]),
+    (except_branches_fall_into_copied_return, [([1], 0, []), (1, 0, []), ([], 1, []), ([], 0, []),
+                                               ({}, 0, [])]),
     (raise_simple, [(0,), (2,), (3,)]),
     (raise_class_not_instance, [(0,), (1,)]),
     (raise_from_exc, [(0,), (1,), (2,), (-3,)]),

@@ -19,6 +19,4 @@ REFUSED = {
     'tests/decompiler/test_differential.py::test_differential[exceptions:with_return_in_try_finally]': ('3.11', '3.12', '3.13'),
     'tests/decompiler/test_differential.py::test_differential[fuzz:ifexp_as_test_of_ifexp]': ('3.10',),
     'tests/decompiler/test_differential.py::test_differential[legacy:finally_if_else_raise_in_loop]': ('3.10',),
-    'tests/decompiler/test_differential.py::test_differential[py311:exstar_at_end]': ('3.12', '3.13'),
-    'tests/decompiler/test_except_star.py::test_try_star_statements[exstar_at_end]': ('3.12', '3.13'),
 }

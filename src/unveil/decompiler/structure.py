@@ -342,6 +342,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         # (frame, kept operand) of the walks over a chained comparison's next
         # operand (chain_operand): the walk ends at the comparison with it
         self._stops = []
+        self._clause_tails = {}  # see clause_tails: index -> the clause's stack depth
         self._only_tests = {}  # see only_tests_jump_to
         self._copy_windows = {}  # see finally_copy_starts
 
@@ -635,6 +636,19 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             a, b = a + 1, b + 1
         return self.instrs[b].op == "RETURN_VALUE"
 
+    def same_copied_return(self, a, b):
+        """Whether the code at ``a`` and at ``b`` is one straight run to a
+        ``return``, copied by the compiler (same instructions, same lines)."""
+        if a == b or not (self.runs_to_return(a) and self.runs_to_return(b)):
+            return False
+        while True:
+            x, y = self.instrs[a], self.instrs[b]
+            if (x.op, x.arg, x.line) != (y.op, y.arg, y.line):
+                return False
+            if x.op == "RETURN_VALUE":
+                return True
+            a, b = a + 1, b + 1
+
     def runs_to_return(self, index):
         """Whether the code at ``index`` runs straight (no jumps, no
         raise) to a ``return``."""
@@ -724,6 +738,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
     def same_place(self, a, b):
         if isinstance(a, int) and isinstance(b, int) and self.same_after_copies(a, b):
             return True  # one branch jumps to a finally's inlined copy, the other falls past it
+        if a in self._clause_tails and b in self._clause_tails and self.same_copied_return(a, b):
+            return True  # an except clause's branches each fall into a copy of the code after the try
         return a == b or self.alias(a) == self.alias(b)
 
     def pure_condition(self, index, frame, chain_blocks, keeps=False):
@@ -1657,6 +1673,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                     continue
                 t = self.jump_at_end(s, natural)
                 if t is not None and t not in natural:
+                    t = self.through_outer_breaks(b, s, t, natural)
                     if not (self.jump_keeps_iterator(s, natural) and self.runs_to_return(t)):
                         targets.append(t)
                 elif t is None:
@@ -1667,6 +1684,37 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if normal_exit in targets:
             return normal_exit
         return max(set(targets), key=targets.count)
+
+    def through_outer_breaks(self, inside, out, target, natural):
+        """Where the edge from block ``inside`` to ``out`` (which jumps to
+        ``target``) leaves the loop of ``natural``: an inner for loop's
+        ``break`` (``POP_TOP; JUMP``) may go to this loop's own ``break``
+        (``for ...: for ...: break / else: continue / break``), which drops
+        this loop's iterator and jumps on."""
+        if self.after_dropping_iterator(out) is None:
+            return target
+        left = sum(1 for h in natural if self.instrs[h].op == "FOR_ITER"
+                   and inside.start in self.natural(self.cfg.at(h))) - 1
+        seen = set()
+        while left > 0 and target not in seen and target < self.n:
+            nxt = self.after_dropping_iterator(self.cfg.at(target))
+            if nxt is None:
+                break
+            seen.add(target)
+            target, left = nxt, left - 1
+        return target
+
+    def after_dropping_iterator(self, block):
+        """Where ``block`` goes when it only drops a value (a for loop's
+        ``break``: ``POP_TOP`` then a jump, or a fall into the next code);
+        else None."""
+        if block is None or self.instrs[block.start].op != "POP_TOP":
+            return None
+        if block.end - block.start == 2 and self.instrs[block.start + 1].op == "JUMP":
+            return self.instrs[block.start + 1].target
+        if block.end - block.start == 1 and block.end < self.n:
+            return block.end
+        return None
 
     def jump_keeps_iterator(self, block, natural):
         """Whether the jump that ends the straight-line code from ``block``
@@ -2241,7 +2289,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 return END
             return self.go_on(ex2.target, frame, region, loop)
         if ex.kind == "leave":
-            if h_exit is None or self.same_after_copies(ex.target, h_exit):
+            if h_exit is None or self.same_after_copies(ex.target, h_exit) or self.same_copied_return(
+                    ex.target, h_exit):
                 follow = ex.target
             else:
                 # the body falls into the else block, which jumps to the follow
@@ -2624,19 +2673,26 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 self.fail("unexpected except clause", k)
             dom = self.dominated_by(self.cfg.containing(k))
             ends = self.clause_ends(k, H)
-            ex = self.walk_dominated(k, cf, lambda i: region(i) and i not in ends, loop)
+            saved_tails, tails = self._clause_tails, self.clause_tails(k)
+            self._clause_tails = dict(saved_tails)
+            self._clause_tails.update((t, len(cf.stack)) for t in tails)
+            try:
+                ex = self.walk_dominated(k, cf, lambda i: region(i) and i not in ends, loop)
+            finally:
+                self._clause_tails = saved_tails
             if ex.kind == "leave" and cf.stack and self.returns_at(ex.target, name_cleanups=True):
                 # ``return value`` out of the clause after an inlined finally
                 ex = self.walk(ex.target, cf, lambda i: True, loop)
-            elif ex.kind == "leave" and ex.target not in ends and self.clause_tail_returns(ex.target, dom):
+            elif (ex.kind == "leave" and ex.target not in ends and ex.target not in tails
+                  and self.clause_tail_returns(ex.target, dom)):
                 # ``break`` or ``return`` out of the clause through an
                 # enclosing finally: the rest of the clause follows the
                 # finally's inlined copy, outside its protected range
                 ex = self.walk(ex.target, cf, lambda i: True, loop)
             ex = self.through_with_exits(k, ex, cf, loop)  # (``return`` in nested with statements)
             body = strip_name_cleanup(cf.stmts, name)
-            if ex.kind == "leave":
-                exits.add(ex.target)
+            if ex.kind == "leave" and not any(self.same_copied_return(x, ex.target) for x in exits):
+                exits.add(ex.target)  # (copies of one return are one place)
             clauses.append(ast.ExceptHandler(type=typ, name=name, body=body or [ast.Pass()]))
             if next_clause is None:
                 break
@@ -2667,6 +2723,53 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                     and not (cleanup is not None and self.covered_by(b.start, cleanup))):
                 ends.add(last.target)  # (a nested clause's POP_EXCEPT lies in this one's cleanup)
         return ends
+
+    def clause_tails(self, start):
+        """Where the except clause starting at ``start`` falls, after dropping
+        its exception (POP_EXCEPT, then the ``as`` name's cleanup), into code
+        that runs straight to a ``return`` and was written after the try
+        statement (a later line): 3.12+ copies such a small exit into the
+        clause instead of jumping to it. The clause ends there (see
+        :func:`_pop_except`): inside it, the return value would be computed
+        while the exception is still being handled."""
+        dom = self.dominated_by(self.cfg.containing(start))
+        tails = set()
+        for b in self.cfg.blocks:
+            if not dom(b.start):
+                continue
+            for k in range(b.start, b.end):
+                ins = self.instrs[k]
+                if ins.op != "POP_EXCEPT" or ins.line is None:
+                    continue
+                j = self.after_name_cleanup(k + 1)
+                if (j < self.n and self.instrs[j].line is not None and self.instrs[j].line > ins.line
+                        and self.runs_to_return(j) and self.returns_own_value(j)):
+                    tails.add(j)
+        return tails
+
+    def returns_own_value(self, index):
+        """Whether the straight code at ``index`` returns a value it computes
+        without consuming anything pushed before it (a ``break`` would drop
+        a for loop's iterator on its way to a copied return)."""
+        depth = 0
+        for ins in self.instrs[index:]:
+            if ins.op == "RETURN_VALUE":
+                return depth == 1
+            pp = pops_pushes(ins)
+            if pp is None or pp[0] > depth:
+                return False
+            depth += pp[1] - pp[0]
+        return False
+
+    def after_name_cleanup(self, index):
+        """``index``, or past the ``as`` name's cleanup (``name = None; del
+        name``) that starts there."""
+        ins = self.instrs
+        if (index + 2 < self.n and (ins[index].op, ins[index].arg) == ("LOAD_CONST", None)
+                and ins[index + 1].op.startswith("STORE_") and ins[index + 2].op.startswith("DELETE_")
+                and ins[index + 1].arg == ins[index + 2].arg):
+            return index + 3
+        return index
 
     def clause_tail_returns(self, index, in_clause):
         """Whether the code at ``index`` belongs to the clause only (the
@@ -2965,6 +3068,13 @@ def _push_exc_info(self, ins, frame, region, loop):
 
 def _pop_except(self, ins, frame, region, loop):
     # leaving a handler: the saved exception below is dropped
+    after = self.after_name_cleanup(ins.index + 1)
+    if (len(frame.stack) == self._clause_tails.get(after)
+            and isinstance(frame.stack[-1], V.Exception_)):
+        # the except clause falls into the code after the try statement, with
+        # no value of its own (``return x`` would have one below the exception)
+        frame.stack.pop()
+        return Exit("leave", after)
     for k in range(len(frame.stack) - 1, -1, -1):
         if isinstance(frame.stack[k], V.Exception_):
             del frame.stack[k]
