@@ -37,17 +37,13 @@ import ast
 
 from . import values as V
 from .instructions import Instr
+from .regions import Exit
 
 #: instructions that ``Structurer.block()`` hands to ``async_op``
 ASYNC_OPS = frozenset({
     "GET_AWAITABLE", "GET_YIELD_FROM_ITER", "GET_ANEXT", "SEND", "END_SEND",
     "CLEANUP_THROW", "END_ASYNC_FOR", "BEFORE_ASYNC_WITH", "YIELD_FROM",
 })
-
-
-def _structure():
-    from . import structure
-    return structure
 
 
 def _async_comprehension(node):
@@ -178,9 +174,8 @@ class AsyncConstructs:
                 and block.start > 0 and ins[block.start - 1].op == "CLEANUP_THROW")
 
     def _async_continue(self, end):
-        S = _structure()
         if end >= self.n:
-            return S.Exit("leave", end)
+            return Exit("leave", end)
         return end
 
     # ------------------------------------------------------------ dispatch
@@ -212,7 +207,7 @@ class AsyncConstructs:
             self.fail("async with without the await of __aenter__", k)
         if end < self.n and self.instrs[end].op == "SETUP_ASYNC_WITH":
             # <=3.10: the block stack construct (legacy.py)
-            special = _structure().SPECIAL.get("BEFORE_ASYNC_WITH")
+            special = self.special.get("BEFORE_ASYNC_WITH")
             if special is None:
                 self.fail("unsupported async with", k)
             r = special(self, ins, frame, region, loop)

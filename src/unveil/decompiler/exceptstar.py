@@ -28,6 +28,7 @@ import ast
 
 from . import expressions as E
 from . import values as V
+from .regions import strip_name_cleanup
 
 _BINDS = ("STORE_FAST", "STORE_NAME", "STORE_DEREF", "STORE_GLOBAL")
 
@@ -93,7 +94,6 @@ class ExceptStarClauses:
         ex = self.walk_dominated(k + 4, cf, region, loop)  # the code only the test reaches
         if ex.kind == "leave" and ex.target != after:
             self.fail("except* clause ends in an unexpected place", k + 4)
-        from .structure import strip_name_cleanup  # (structure imports this module)
         body = strip_name_cleanup(cf.stmts, name)
         clause = ast.ExceptHandler(type=typ, name=name, body=body or [ast.Pass()])
         clause._star = True

@@ -36,6 +36,7 @@ import ast
 from . import expressions as E
 from . import values as V
 from .instructions import COPIES_EXIT_BLOCKS
+from .regions import END, Exit, leaves_reraise, strip_name_cleanup, strip_tail_reraise
 
 
 class SavedExc(V.Exception_):
@@ -81,11 +82,6 @@ _STORES = ("STORE_FAST", "STORE_NAME", "STORE_GLOBAL", "STORE_DEREF")
 _DELETES = ("DELETE_FAST", "DELETE_NAME", "DELETE_GLOBAL", "DELETE_DEREF")
 
 
-def _structure():
-    from . import structure
-    return structure
-
-
 # ------------------------------------------------------ instruction handlers
 def _pop_block(self, ins, frame, region, loop):
     return self._legacy_pop_block(ins, frame)
@@ -100,7 +96,7 @@ def _end_finally(self, ins, frame, region, loop):
     if not isinstance(top, Fin):
         self.fail("END_FINALLY outside a finally body", ins.index)
     if top.stop:
-        return _structure().Exit("leave", ins.index + 1)
+        return Exit("leave", ins.index + 1)
     return None
 
 
@@ -208,9 +204,8 @@ class LegacyBlocks:
 
     def _legacy_continue(self, follow, frame, region, loop):
         """Go on at ``follow`` (possibly inside a block) after a statement."""
-        S = _structure()
         if follow is None:
-            return S.END
+            return END
         if follow < self.n and region(self.cfg.containing(follow).start):
             return follow
         return self.transfer(follow, frame, region, loop)
@@ -356,7 +351,7 @@ class LegacyBlocks:
                 if cleanup:
                     for k in range(q, q + 3):
                         E.execute(frame, instrs[k])
-                return _structure().Exit("leave", t)
+                return Exit("leave", t)
         stops = getattr(self, "_lstops", None)
         if not stops or stops[-1] is None:
             return None
@@ -367,7 +362,7 @@ class LegacyBlocks:
         elif self._legacy_key(q) != stops[-1]:
             return None
         self._legacy_register([q])
-        return _structure().Exit("leave", q)
+        return Exit("leave", q)
 
     def _legacy_same(self, a, b):
         """Instructions ``a`` and ``b`` do the same (jump targets ignored)."""
@@ -375,7 +370,6 @@ class LegacyBlocks:
 
     # ------------------------------------------------------------ POP_BLOCK
     def _legacy_pop_block(self, ins, frame):
-        S = _structure()
         p = ins.index
         h = self.cfg.containing(p).handler
         blk = self._legacy_state().get(h)
@@ -399,13 +393,13 @@ class LegacyBlocks:
                 # copy (the end of the try body, see Structurer._walk)
                 if len(frame.stack) > blk.depth:
                     frame.emit(ast.Return(value=frame.pop_expr(ins)))
-                    return S.END
+                    return END
                 return p + 1
             if p + 1 not in blk.copies:
                 self.fail("copy of the finally body not found", p)
             nxt = blk.copies[p + 1]
         if p in blk.normal:
-            return S.Exit("leave", nxt if nxt is not None else p + 1)
+            return Exit("leave", nxt if nxt is not None else p + 1)
         return nxt
 
     def _legacy_exit_call(self, k):
@@ -636,7 +630,6 @@ class LegacyBlocks:
             self._lstops.pop()
 
     def _legacy_clauses_at(self, blk, frame, region, loop):
-        S = _structure()
         ins = self.instrs
         clauses = []
         exits = []
@@ -652,7 +645,7 @@ class LegacyBlocks:
                 tf = E.Frame(self.ctx)
                 j = k + 1
                 while ins[j].op not in ("CHECK_EXC_MATCH", "JUMP_IF_NOT_EXC_MATCH"):
-                    if ins[j].target is not None or ins[j].op in S.SPECIAL:
+                    if ins[j].target is not None or ins[j].op in self.special:
                         self.fail("unexpected except test", j)
                     E.execute(tf, ins[j])
                     j += 1
@@ -691,14 +684,14 @@ class LegacyBlocks:
                 self.fail("except clause without a body", k)
             if blk_at.start != start:
                 ex = self.block(blk_at, cf, cregion, loop, start=start)
-                if not isinstance(ex, S.Exit):
+                if not isinstance(ex, Exit):
                     # (the next index may lie inside a block: a skipped copy)
                     ex = (self.walk(ex, cf, cregion, loop)
                           if ex < self.n and cregion(self.cfg.containing(ex).start)
-                          else S.Exit("leave", ex))
+                          else Exit("leave", ex))
             else:
                 ex = self.walk(start, cf, cregion, loop)
-            body = S.strip_name_cleanup(cf.stmts, name)
+            body = strip_name_cleanup(cf.stmts, name)
             if ex.kind == "leave":
                 exits.append(ex.target)
             elif nxt is not None:
@@ -782,8 +775,8 @@ class LegacyBlocks:
             # (a statement inside that goes on to a copy of the re-raise)
             ends.update(i for i in getattr(self, "_lfollows", ()) if self.instrs[i].op == "RERAISE"
                         and hdom(self.cfg.containing(i).start))
-            fin = _structure().strip_tail_reraise(hf.stmts)
-            if _structure().leaves_reraise(fin):
+            fin = strip_tail_reraise(hf.stmts)
+            if leaves_reraise(fin):
                 self.fail("finally body re-raises where no branch ends", H)
             # (3.9 leaves an unreachable jump to a re-raise after a raising branch)
             never_completes = fex.kind == "end" or not self._legacy_reached(fex.target)
@@ -795,7 +788,7 @@ class LegacyBlocks:
                 self.dead_end_copies.update(dict.fromkeys(dead, H))
                 body, ex = self._legacy_body(blk, frame, region, loop)
                 if ex.kind == "leave" and ex.target in dead:
-                    ex = _structure().END
+                    ex = END
             else:
                 blk.copies = self._legacy_copies(blk, hdom, ends)
                 blk.normal = self._normal_exits(
@@ -1058,7 +1051,6 @@ class LegacyBlocks:
 
     # ----------------------------------------------------------------- with
     def _legacy_with(self, ins, frame, region, loop):
-        S = _structure()
         s, H = ins.index, ins.target
         is_async = ins.op == "SETUP_ASYNC_WITH"
         base = len(frame.stack) - (2 if is_async else 1)
@@ -1124,7 +1116,7 @@ class LegacyBlocks:
             node = node_t(items=[item], body=stmts or [ast.Pass()], type_comment=None)
         frame.emit(node)
         if follow is None or follow >= self.n:
-            return S.END if follow is None else S.Exit("leave", follow)
+            return END if follow is None else Exit("leave", follow)
         return self._legacy_continue(follow, frame, region, loop)
 
     def _legacy_same_tail(self, a, b):

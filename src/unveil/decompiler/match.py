@@ -29,6 +29,7 @@ import sys
 from . import expressions as E
 from . import values as V
 from .errors import DecompilationError
+from .regions import END, Exit, bool_op, chain_into, is_chain, negate
 
 #: instructions that ``Structurer.block()`` hands to ``match_op`` (none before
 #: 3.10, which has no match statement)
@@ -52,7 +53,6 @@ def _anywhere(i):
 def _conjunction(parts):
     """The guard whose conjuncts the walker could not merge itself: a
     chained comparison continued by the next test, else ``and``."""
-    from .structure import bool_op, chain_into
     expr = parts[0]
     for p in parts[1:]:
         expr = chain_into(expr, p) or bool_op(ast.And, expr, p)
@@ -273,7 +273,6 @@ class CaseParser:
                                 if any(not s.same_place(b, k) for _, b in alts):
                                     raise NoMatch
                                 if alts:
-                                    from .structure import bool_op
                                     expr = found[0]
                                     for a, _ in reversed(alts):
                                         expr = bool_op(ast.Or, a, expr)
@@ -315,7 +314,6 @@ class CaseParser:
         if self.fails_to_next_case(c.false, c.frame, base):
             return c.expr, c.true[2] if isinstance(c.true, tuple) else c.true
         if self.fails_to_next_case(c.true, c.frame, base):
-            from .structure import negate
             return negate(c.expr), self.past_chain_cleanup(c)
         return None
 
@@ -361,7 +359,6 @@ class CaseParser:
         chained comparison's first link drops the operand it kept first
         (the other links jump past that ``POP_TOP``): the guard ``not (a <
         b < c)`` holds past it."""
-        from .structure import is_chain
         x = c.false
         if not is_chain(c.expr):
             return x[2] if isinstance(x, tuple) else x
@@ -1132,14 +1129,12 @@ class MatchStatements:
                                       body=bf.stmts or [ast.Pass()]))
         frame.emit(ast.Match(subject=subject, cases=out))
         if follow is None:
-            from .structure import END
             return END
         if not region(self.cfg.containing(follow).start if follow < self.n else follow):
             return self.transfer(follow, frame, region, loop)
         return follow
 
     def walk_from(self, start, frame, region, loop):
-        from .structure import Exit
         if start >= self.n:
             return Exit("leave", start)
         return self.walk_dominated(start, frame, region, loop)

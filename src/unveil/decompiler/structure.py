@@ -16,37 +16,23 @@ walk and reports where control went, so the caller decides what the exit
 means (the follow of an ``if``, a ``break``, a ``continue``).
 """
 import ast
-from typing import Callable, List, NamedTuple, Optional
+from typing import Callable, List, Optional
 
 from . import expressions as E
 from . import values as V
 from .cfg import CFG, Block
 from .depth import Nested
+from .regions import (END, Exit, Loop, bool_op, chain_compare, chain_into, is_chain, leaves_reraise,
+                      negate, strip_name_cleanup, strip_tail_reraise)
 from .errors import DecompilationError
 from .function import last_return_into_else
 from .asyncs import ASYNC_OPS, AsyncConstructs
 from .exceptstar import ExceptStarClauses
 from .inline import InlinedComprehensions
-from .instructions import (BREAK_POPS_ITERATOR, COPIES_EXIT_BLOCKS, CONDITIONAL_JUMPS,
+from .instructions import (COPIES_EXIT_BLOCKS, CONDITIONAL_JUMPS,
                            LONE_JUMP_IS_BODY, WHILE_BODY_FALLS_FROM_TEST, pops_pushes)
 from .legacy import LegacyBlocks
 from .match import MATCH_OPS, MatchStatements
-
-
-class Exit(NamedTuple):
-    """How a walk ended: ``kind`` is "leave" (control went to ``target``,
-    outside the region) or "end" (return/raise/break/continue: no fallthrough)."""
-    kind: str
-    target: Optional[int] = None
-
-
-END = Exit("end")
-
-
-class Loop(NamedTuple):
-    continue_targets: frozenset
-    break_target: Optional[int]
-    header: int
 
 
 class BlockIds:
@@ -155,17 +141,6 @@ class Cond:
         self.cleanup_at = None  # that of a chained comparison not yet whole
 
 
-def negate(e):
-    if isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.Not):
-        return e.operand
-    if isinstance(e, ast.Compare) and len(e.ops) == 1:
-        flip = {ast.Is: ast.IsNot, ast.IsNot: ast.Is, ast.In: ast.NotIn, ast.NotIn: ast.In}
-        t = type(e.ops[0])
-        if t in flip:
-            return ast.Compare(left=e.left, ops=[flip[t]()], comparators=e.comparators)
-    return ast.UnaryOp(op=ast.Not(), operand=e)
-
-
 def negate_test(e):
     """The negation of ``e`` where only its truth is used (a loop's test):
     ``and``/``or`` turned round by De Morgan, which tests the same operands
@@ -219,16 +194,6 @@ def keeps_operand(test, frame):
             and test.comparators[-1] is frame.stack[-1])
 
 
-def chain_into(a, b):
-    """``a`` chained with ``b``'s comparison (:func:`chain_compare`), also when
-    ``b`` is an ``and`` whose first operand is that comparison (the rest of the
-    chain's links merged first): ``0 <= k < 10 and x``."""
-    if isinstance(b, ast.BoolOp) and isinstance(b.op, ast.And) and not getattr(b, "_paren", False):
-        first = chain_compare(a, b.values[0])
-        return first and ast.BoolOp(op=ast.And(), values=[first] + b.values[1:])
-    return chain_compare(a, b)
-
-
 def union(a, b):
     """``a | b`` of two :class:`BlockIds` that may be None."""
     return b if a is None else a if b is None else a | b
@@ -239,35 +204,6 @@ def flips(e):
     into ``is not``, ``in`` into ``not in``), which compiles differently."""
     return (isinstance(e, ast.Compare) and len(e.ops) == 1
             and isinstance(e.ops[0], (ast.Is, ast.IsNot, ast.In, ast.NotIn)))
-
-
-def bool_op(op, a, b):
-    """``a op b`` with same-operator operands flattened (same bytecode). A
-    right operand with the same operator stays whole until the text is
-    written (emit.flatten_bool_ops): a chain reduced from its end would copy
-    every tail, n^2 operands for n links."""
-    vals = []
-    if isinstance(a, ast.BoolOp) and isinstance(a.op, op) and not getattr(a, "_paren", False):
-        vals.extend(a.values)
-    else:
-        vals.append(a)
-    vals.append(b)
-    return ast.BoolOp(op=op(), values=vals)
-
-
-def chain_compare(a, b):
-    """``a`` and ``b`` as one chained comparison when ``b`` starts with ``a``'s
-    last operand (the same node: it was kept on the stack)."""
-    if (isinstance(a, ast.Compare) and isinstance(b, ast.Compare)
-            and b.left is a.comparators[-1]):
-        return ast.Compare(left=a.left, ops=a.ops + b.ops,
-                           comparators=a.comparators + b.comparators)
-    return None
-
-
-def is_chain(e):
-    """Whether ``e`` is a chained comparison (``a < b < c``)."""
-    return isinstance(e, ast.Compare) and len(e.ops) > 1
 
 
 def condition_starts(program):
@@ -325,6 +261,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                  ExceptStarClauses):
     def __init__(self, ctx, program):
         self.ctx = ctx
+        self.special = SPECIAL  # (the mixins read the handler table here: they do not import this module)
         self.program = program
         self.instrs = program.instrs
         self.cfg = CFG(program, condition_starts(program) | for_iter_starts(program))
@@ -2915,33 +2852,6 @@ def save_lists(frame):
             frame.spill_all(v)
 
 
-def strip_tail_reraise(stmts):
-    """Drop the compiler's re-raise from every place a finally body ends.
-    ``if c: A; <re-raise>`` followed by ``B`` is ``if c: A else: B``: only
-    the else path reaches ``B``."""
-    stmts = list(stmts)
-    while stmts and getattr(stmts[-1], "_reraise", False):
-        stmts.pop()
-    for k, st in enumerate(stmts[:-1]):
-        if isinstance(st, ast.If) and not st.orelse and st.body and getattr(st.body[-1], "_reraise", False):
-            st.body = strip_tail_reraise(st.body) or [ast.Pass()]
-            st.orelse = strip_tail_reraise(stmts[k + 1:])
-            return stmts[:k + 1]
-    if stmts:
-        last = stmts[-1]
-        if isinstance(last, (ast.If, ast.Try)):
-            last.body = strip_tail_reraise(last.body) or [ast.Pass()]
-            last.orelse = strip_tail_reraise(last.orelse)
-            for h in getattr(last, "handlers", []):
-                h.body = strip_tail_reraise(h.body) or [ast.Pass()]
-    return stmts
-
-
-def leaves_reraise(stmts):
-    """Whether a compiler's re-raise is left inside ``stmts``."""
-    return any(getattr(n, "_reraise", False) for st in stmts for n in ast.walk(st))
-
-
 def assigned_names(stmts):
     """Names that ``stmts`` assign at their top level (bound after them)."""
     out = set()
@@ -3014,34 +2924,6 @@ def same_stack(a, b):
 def is_return_none(s):
     return isinstance(s, ast.Return) and (
         s.value is None or isinstance(s.value, ast.Constant) and s.value.value is None)
-
-
-def strip_name_cleanup(stmts, name):
-    """``except E as e:`` ends (on every path) with ``e = None; del e``,
-    which the compiler adds."""
-    if name is None:
-        return stmts
-    out = []
-    k = 0
-    while k < len(stmts):
-        s = stmts[k]
-        if (isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)
-                and s.targets[0].id == name and isinstance(s.value, ast.Constant) and s.value.value is None
-                and k + 1 < len(stmts) and isinstance(stmts[k + 1], ast.Delete)
-                and len(stmts[k + 1].targets) == 1 and isinstance(stmts[k + 1].targets[0], ast.Name)
-                and stmts[k + 1].targets[0].id == name):
-            k += 2
-            continue
-        for field in ("body", "orelse", "finalbody"):
-            sub = getattr(s, field, None)
-            if isinstance(sub, list):
-                setattr(s, field, strip_name_cleanup(sub, name))
-        for h in getattr(s, "handlers", None) or ():
-            # (a ``return`` in an inner clause clears the outer clause's name too)
-            h.body = strip_name_cleanup(h.body, name) or [ast.Pass()]
-        out.append(s)
-        k += 1
-    return out
 
 
 def strip_trailing_continue(stmts):

@@ -1,0 +1,129 @@
+"""What the structurer and the constructs built on it share: how a walk ends
+(:class:`Exit`), a loop's targets, conditions put together (negation, and/or,
+chained comparisons), and the compiler's additions dropped from statement lists
+(a finally body's re-raise, an ``except ... as`` name's cleanup). It imports
+nothing of the decompiler: structure.py and its mixins (legacy, match, asyncs,
+exceptstar) depend on it, never the other way."""
+import ast
+from typing import NamedTuple, Optional
+
+
+class Exit(NamedTuple):
+    """How a walk ended: ``kind`` is "leave" (control went to ``target``,
+    outside the region) or "end" (return/raise/break/continue: no fallthrough)."""
+    kind: str
+    target: Optional[int] = None
+
+
+END = Exit("end")
+
+
+class Loop(NamedTuple):
+    continue_targets: frozenset
+    break_target: Optional[int]
+    header: int
+
+
+def negate(e):
+    if isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.Not):
+        return e.operand
+    if isinstance(e, ast.Compare) and len(e.ops) == 1:
+        flip = {ast.Is: ast.IsNot, ast.IsNot: ast.Is, ast.In: ast.NotIn, ast.NotIn: ast.In}
+        t = type(e.ops[0])
+        if t in flip:
+            return ast.Compare(left=e.left, ops=[flip[t]()], comparators=e.comparators)
+    return ast.UnaryOp(op=ast.Not(), operand=e)
+
+
+def chain_compare(a, b):
+    """``a`` and ``b`` as one chained comparison when ``b`` starts with ``a``'s
+    last operand (the same node: it was kept on the stack)."""
+    if (isinstance(a, ast.Compare) and isinstance(b, ast.Compare)
+            and b.left is a.comparators[-1]):
+        return ast.Compare(left=a.left, ops=a.ops + b.ops,
+                           comparators=a.comparators + b.comparators)
+    return None
+
+
+def chain_into(a, b):
+    """``a`` chained with ``b``'s comparison (:func:`chain_compare`), also when
+    ``b`` is an ``and`` whose first operand is that comparison (the rest of the
+    chain's links merged first): ``0 <= k < 10 and x``."""
+    if isinstance(b, ast.BoolOp) and isinstance(b.op, ast.And) and not getattr(b, "_paren", False):
+        first = chain_compare(a, b.values[0])
+        return first and ast.BoolOp(op=ast.And(), values=[first] + b.values[1:])
+    return chain_compare(a, b)
+
+
+def bool_op(op, a, b):
+    """``a op b`` with same-operator operands flattened (same bytecode). A
+    right operand with the same operator stays whole until the text is
+    written (emit.flatten_bool_ops): a chain reduced from its end would copy
+    every tail, n^2 operands for n links."""
+    vals = []
+    if isinstance(a, ast.BoolOp) and isinstance(a.op, op) and not getattr(a, "_paren", False):
+        vals.extend(a.values)
+    else:
+        vals.append(a)
+    vals.append(b)
+    return ast.BoolOp(op=op(), values=vals)
+
+
+def is_chain(e):
+    """Whether ``e`` is a chained comparison (``a < b < c``)."""
+    return isinstance(e, ast.Compare) and len(e.ops) > 1
+
+
+def strip_tail_reraise(stmts):
+    """Drop the compiler's re-raise from every place a finally body ends.
+    ``if c: A; <re-raise>`` followed by ``B`` is ``if c: A else: B``: only
+    the else path reaches ``B``."""
+    stmts = list(stmts)
+    while stmts and getattr(stmts[-1], "_reraise", False):
+        stmts.pop()
+    for k, st in enumerate(stmts[:-1]):
+        if isinstance(st, ast.If) and not st.orelse and st.body and getattr(st.body[-1], "_reraise", False):
+            st.body = strip_tail_reraise(st.body) or [ast.Pass()]
+            st.orelse = strip_tail_reraise(stmts[k + 1:])
+            return stmts[:k + 1]
+    if stmts:
+        last = stmts[-1]
+        if isinstance(last, (ast.If, ast.Try)):
+            last.body = strip_tail_reraise(last.body) or [ast.Pass()]
+            last.orelse = strip_tail_reraise(last.orelse)
+            for h in getattr(last, "handlers", []):
+                h.body = strip_tail_reraise(h.body) or [ast.Pass()]
+    return stmts
+
+
+def leaves_reraise(stmts):
+    """Whether a compiler's re-raise is left inside ``stmts``."""
+    return any(getattr(n, "_reraise", False) for st in stmts for n in ast.walk(st))
+
+
+def strip_name_cleanup(stmts, name):
+    """``except E as e:`` ends (on every path) with ``e = None; del e``,
+    which the compiler adds."""
+    if name is None:
+        return stmts
+    out = []
+    k = 0
+    while k < len(stmts):
+        s = stmts[k]
+        if (isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)
+                and s.targets[0].id == name and isinstance(s.value, ast.Constant) and s.value.value is None
+                and k + 1 < len(stmts) and isinstance(stmts[k + 1], ast.Delete)
+                and len(stmts[k + 1].targets) == 1 and isinstance(stmts[k + 1].targets[0], ast.Name)
+                and stmts[k + 1].targets[0].id == name):
+            k += 2
+            continue
+        for field in ("body", "orelse", "finalbody"):
+            sub = getattr(s, field, None)
+            if isinstance(sub, list):
+                setattr(s, field, strip_name_cleanup(sub, name))
+        for h in getattr(s, "handlers", None) or ():
+            # (a ``return`` in an inner clause clears the outer clause's name too)
+            h.body = strip_name_cleanup(h.body, name) or [ast.Pass()]
+        out.append(s)
+        k += 1
+    return out
