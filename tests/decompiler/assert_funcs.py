@@ -37,3 +37,13 @@ def if_raise(x, log):
 def if_raise_message(x, log):
     if x <= 0:
         raise AssertionError("x")
+
+
+def assert_reads_deleted_cell(x, log):
+    # under -O the whole assert is skipped: the deleted cell x is never read
+    def h():
+        return x
+    del x
+    if log is not None:
+        assert 0, (x, 2 if log else 3)
+    return "done"

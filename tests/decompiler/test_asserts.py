@@ -2,11 +2,13 @@
 compiled with ``optimize=1`` (``python -O``) must drop it, as the original
 source would, while an ``if ...: raise AssertionError`` written as such stays.
 3.8 has no LOAD_ASSERTION_ERROR: there the two are told apart by lines."""
+import sys
+
 import pytest
 
 import unveil
-from assert_funcs import (assert_chain, assert_false, assert_in_loop, assert_message, assert_or, if_raise,
-                          if_raise_message, plain_assert)
+from assert_funcs import (assert_chain, assert_false, assert_in_loop, assert_message, assert_or,
+                          assert_reads_deleted_cell, if_raise, if_raise_message, plain_assert)
 
 
 def _optimized(fn):
@@ -29,3 +31,11 @@ def test_assert_vanishes_under_optimize(fn):
 def test_if_raise_stays_under_optimize(fn):
     with pytest.raises(AssertionError):
         _optimized(fn)(0, [])
+
+
+@pytest.mark.skipif(sys.version_info < (3, 9), reason="3.8 compiles it byte for byte as the hand-written "
+                    "`if ...: raise AssertionError(...)` (no LOAD_ASSERTION_ERROR; the folded test leaves no line)")
+def test_assert_under_if_stays_whole_under_optimize():
+    # ``if log is not None:`` / ``assert 0, (x, ...)``: the if's test is not merged into the
+    # assert, and the message is not computed ahead of it (x is deleted: reading it raises)
+    assert _optimized(assert_reads_deleted_cell)(1, []) == "done"

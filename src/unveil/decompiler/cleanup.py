@@ -57,3 +57,15 @@ def check_evaluated_once(stmts, name):
             if id(node) in seen:
                 raise DecompilationError("an expression would be evaluated more than once", name)
             seen.add(id(node))
+
+
+def check_asserts_whole(stmts, name, temp_prefix):
+    """Refuse an ``assert`` that reads a temporary: part of its test or message
+    was computed by a statement before it, which ``python -O`` would still run
+    where the original skips the whole assert (the proof compares the text only
+    as compiled without -O)."""
+    for node in ast.walk(ast.Module(body=list(stmts), type_ignores=[])):
+        if isinstance(node, ast.Assert) and any(
+                isinstance(n, ast.Name) and n.id.startswith(temp_prefix) for n in ast.walk(node)):
+            raise DecompilationError("an assert's test or message would be computed outside "
+                                     "the assert (it would run under python -O)", name)

@@ -5,7 +5,7 @@ it imports the structurer, which imports the modules below it (never back)."""
 import ast
 import inspect
 
-from .cleanup import check_evaluated_once, tidy
+from .cleanup import check_asserts_whole, check_evaluated_once, tidy
 from .depth import Nested
 from .errors import DecompilationError
 from .function import (CO_ASYNC_GENERATOR, CO_COROUTINE, COMPREHENSIONS, Context, arguments,
@@ -31,6 +31,7 @@ def decompile_code(code, consts=None):
                                  ctx.name) from None
     body = tidy(body)
     check_evaluated_once(body, ctx.name)
+    check_asserts_whole(body, ctx.name, ctx.temp_prefix)
     if code.co_name not in COMPREHENSIONS and code.co_name != "<lambda>":
         if not COPIES_EXIT_BLOCKS and ends_with_dead_return(program):
             body = last_return_into_else(body)

@@ -487,6 +487,20 @@ def _mark_asserts(instrs: List[Instr]) -> None:
         instrs[k].index = k
 
 
+def _mark_asserts_on_own_line(instrs: List[Instr]) -> None:
+    """``if c:`` / ``assert 0, m`` and ``assert not c, m`` compile alike (the compiler
+    drops a constant test), but under ``python -O`` the first still evaluates ``c``.
+    Lines tell them apart: an assert's own test ends on or after its first line.
+    An assert on a line after the test before it gets the argument "own line":
+    that test is an ``if``'s, not to be merged into the assert."""
+    for k, ins in enumerate(instrs):
+        if ins.op != "LOAD_ASSERTION_ERROR" or ins.line is None:
+            continue
+        test = next((j for j in range(k - 1, -1, -1) if instrs[j].op in _CONDITIONAL_JUMPS), None)
+        if test is not None and instrs[test].line is not None and instrs[test].line < ins.line:
+            ins.arg = "own line"
+
+
 def _shared_star_append(instrs: List[Instr], target: int) -> bool:
     """Whether ``target`` is an except*'s PREP_RERAISE_STAR with the
     ``LIST_APPEND 1`` it needs right before it."""
@@ -577,6 +591,8 @@ def read(code) -> Program:
     instrs = _resolve(code, raw)
     if PY < (3, 9):
         _mark_asserts(instrs)
+    else:
+        _mark_asserts_on_own_line(instrs)
     # offsets -> index before rewriting, to place exception ranges
     first_index: Dict[int, int] = {}
     for ins in instrs:

@@ -1462,13 +1462,18 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             if orelse:
                 return ast.If(test=negate(test), body=orelse, orelse=[])
             body = [ast.Pass()]
-        # ``assert`` compiles to a jump over ``raise AssertionError``
+        # ``assert`` compiles to a jump over ``raise AssertionError`` (an assert on a
+        # line of its own under the test stays inside the if: tidy writes it ``assert False``)
         if (not orelse and len(body) == 1 and isinstance(body[0], ast.Raise)
-                and self.is_assert_raise(body[0])):
+                and self.is_assert_raise(body[0]) and not self.assert_on_own_line(body[0])):
             exc = body[0].exc
             msg = exc.args[0] if isinstance(exc, ast.Call) and exc.args else None
             return ast.Assert(test=negate(test), msg=msg)
         return ast.If(test=test, body=body, orelse=orelse)
+
+    def assert_on_own_line(self, node):
+        exc = node.exc.func if isinstance(node.exc, ast.Call) else node.exc
+        return getattr(exc, "_own_line", False)
 
     def is_assert_raise(self, node):
         exc = node.exc
