@@ -492,13 +492,23 @@ def _mark_asserts_on_own_line(instrs: List[Instr]) -> None:
     drops a constant test), but under ``python -O`` the first still evaluates ``c``.
     Lines tell them apart: an assert's own test ends on or after its first line.
     An assert on a line after the test before it gets the argument "own line":
-    that test is an ``if``'s, not to be merged into the assert."""
+    that test is an ``if``'s, not to be merged into the assert. An assert with a
+    test of its own that a test on an earlier line jumps past gets "under if":
+    a test merged from both could not be told apart (structure.make_if refuses)."""
     for k, ins in enumerate(instrs):
         if ins.op != "LOAD_ASSERTION_ERROR" or ins.line is None:
             continue
         test = next((j for j in range(k - 1, -1, -1) if instrs[j].op in _CONDITIONAL_JUMPS), None)
-        if test is not None and instrs[test].line is not None and instrs[test].line < ins.line:
+        if test is None or instrs[test].line is None:
+            continue
+        if instrs[test].line < ins.line:
             ins.arg = "own line"
+            continue
+        r = next((j for j in range(k, len(instrs)) if instrs[j].op in ("RAISE_VARARGS", "RETURN_VALUE")
+                  or instrs[j].target is not None), len(instrs))
+        if any(x.op in _CONDITIONAL_JUMPS and x.line is not None and x.line < ins.line
+               and x.target is not None and x.target > r for x in instrs[:test]):
+            ins.arg = "under if"
 
 
 def _shared_star_append(instrs: List[Instr], target: int) -> bool:

@@ -1465,7 +1465,11 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         # ``assert`` compiles to a jump over ``raise AssertionError`` (an assert on a
         # line of its own under the test stays inside the if: tidy writes it ``assert False``)
         if (not orelse and len(body) == 1 and isinstance(body[0], ast.Raise)
-                and self.is_assert_raise(body[0]) and not self.assert_on_own_line(body[0])):
+                and self.assert_on_own_line(body[0]) != "own line" and self.is_assert_raise(body[0])):
+            if self.assert_on_own_line(body[0]) == "under if" and isinstance(_without_not(test), ast.BoolOp):
+                # ``if c:`` / ``assert x``: merged into ``assert not c or x``, python -O would skip c
+                raise DecompilationError("an if's test merged into the test of the assert it holds "
+                                         "(python -O would skip the if's test)", self.ctx.name)
             exc = body[0].exc
             msg = exc.args[0] if isinstance(exc, ast.Call) and exc.args else None
             return ast.Assert(test=negate(test), msg=msg)
@@ -1473,7 +1477,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
 
     def assert_on_own_line(self, node):
         exc = node.exc.func if isinstance(node.exc, ast.Call) else node.exc
-        return getattr(exc, "_own_line", False)
+        return getattr(exc, "_own_line", None)
 
     def is_assert_raise(self, node):
         exc = node.exc
@@ -2924,6 +2928,12 @@ def same_stack(a, b):
     return len(a) == len(b) and all(
         x is y or isinstance(x, V.SymList) and isinstance(y, V.SymList) and same_stack(x.elts, y.elts)
         for x, y in zip(a, b))
+
+
+def _without_not(e):
+    while isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.Not):
+        e = e.operand
+    return e
 
 
 def is_return_none(s):
