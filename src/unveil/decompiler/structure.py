@@ -2678,11 +2678,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         clause instead of jumping to it. The clause ends there (see
         :func:`_pop_except`): inside it, the return value would be computed
         while the exception is still being handled."""
-        dom = self.dominated_by(self.cfg.containing(start))
         tails = set()
-        for b in self.cfg.blocks:
-            if not dom(b.start):
-                continue
+        # (the clause's dominator subtree only: every block per clause made a run of tries quadratic)
+        for b in self.cfg.dominated_blocks(self.cfg.containing(start)):
             for k in range(b.start, b.end):
                 ins = self.instrs[k]
                 if ins.op != "POP_EXCEPT" or ins.line is None:
