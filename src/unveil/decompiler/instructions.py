@@ -487,6 +487,11 @@ def _mark_asserts(instrs: List[Instr]) -> None:
         instrs[k].index = k
 
 
+#: 3.12+: LOAD_ASSERTION_ERROR carries the assert statement's first line (before: the
+#: line the compiler last visited, where the assert's test ended)
+ASSERT_ERROR_ON_STATEMENT_LINE = PY >= (3, 12)
+
+
 def _mark_asserts_on_own_line(instrs: List[Instr]) -> None:
     """``if c:`` / ``assert 0, m`` and ``assert not c, m`` compile alike (the compiler
     drops a constant test), but under ``python -O`` the first still evaluates ``c``.
@@ -504,10 +509,11 @@ def _mark_asserts_on_own_line(instrs: List[Instr]) -> None:
         if instrs[test].line < ins.line:
             ins.arg = "own line"
             continue
-        r = next((j for j in range(k, len(instrs)) if instrs[j].op in ("RAISE_VARARGS", "RETURN_VALUE")
-                  or instrs[j].target is not None), len(instrs))
-        if any(x.op in _CONDITIONAL_JUMPS and x.line is not None and x.line < ins.line
-               and x.target is not None and x.target > r for x in instrs[:test]):
+        # (a test on an earlier line that jumps where the assert's own test goes when it
+        # holds: an enclosing if's, whose body ends with the assert; before 3.12 the assert's
+        # error has the line its test ended on, so a test over several lines looks alike)
+        if ASSERT_ERROR_ON_STATEMENT_LINE and any(x.op in _CONDITIONAL_JUMPS and x.line is not None and x.line < ins.line
+               and x.target is not None and x.target == instrs[test].target for x in instrs[:test]):
             ins.arg = "under if"
 
 
