@@ -1214,7 +1214,7 @@ def _raise(f, ins):
 def _load_assertion_error(f, ins):
     node = name("AssertionError")
     node._assertion = True  # an ``assert`` statement raises this
-    node._own_line = ins.arg  # "own line" / "under if" (see instructions._mark_asserts_on_own_line)
+    node._line_mark = ins.arg  # "own line" / "under if" (see instructions._mark_asserts_on_own_line)
     f.push(node)
 
 

@@ -282,6 +282,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         self._clause_tails = {}  # see clause_tails: index -> the clause's stack depth
         self._only_tests = {}  # see only_tests_jump_to
         self._copy_windows = {}  # see finally_copy_starts
+        # (match_finally_copy skips a CLEANUP_THROW in an inlined copy: no window lookup then)
+        self._has_cleanup_throw = any(x.op == "CLEANUP_THROW" for x in self.instrs)
 
     # ------------------------------------------------------------ regions
     def dominated_by(self, head: Block) -> Callable[[int], bool]:
@@ -1465,8 +1467,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         # ``assert`` compiles to a jump over ``raise AssertionError`` (an assert on a
         # line of its own under the test stays inside the if: tidy writes it ``assert False``)
         if (not orelse and len(body) == 1 and isinstance(body[0], ast.Raise)
-                and self.assert_on_own_line(body[0]) != "own line" and self.is_assert_raise(body[0])):
-            if self.assert_on_own_line(body[0]) == "under if" and isinstance(_without_not(test), ast.BoolOp):
+                and self.is_assert_raise(body[0]) and assert_line_mark(body[0]) != "own line"):
+            if assert_line_mark(body[0]) == "under if" and isinstance(_without_not(test), ast.BoolOp):
                 # ``if c:`` / ``assert x``: merged into ``assert not c or x``, python -O would skip c
                 raise DecompilationError("an if's test merged into the test of the assert it holds "
                                          "(python -O would skip the if's test)", self.ctx.name)
@@ -1474,10 +1476,6 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             msg = exc.args[0] if isinstance(exc, ast.Call) and exc.args else None
             return ast.Assert(test=negate(test), msg=msg)
         return ast.If(test=test, body=body, orelse=orelse)
-
-    def assert_on_own_line(self, node):
-        exc = node.exc.func if isinstance(node.exc, ast.Call) else node.exc
-        return getattr(exc, "_own_line", None)
 
     def is_assert_raise(self, node):
         exc = node.exc
@@ -2381,10 +2379,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                and not any([_copy_key(x) for x in pattern[width:width + len(u)]] == u
                            for u in _FINALLY_UNWINDS)):
             width += 1
-        if "CLEANUP_THROW" not in self._copy_windows:
-            self._copy_windows["CLEANUP_THROW"] = any(x.op == "CLEANUP_THROW" for x in self.instrs)
-        if width == 0 or self._copy_windows["CLEANUP_THROW"]:
-            return range(self.n)  # (match_finally_copy skips a CLEANUP_THROW in the copy)
+        if width == 0 or self._has_cleanup_throw:
+            return range(self.n)
         windows = self._copy_windows.get(width)
         if windows is None:
             windows = self._copy_windows[width] = {}
@@ -2474,7 +2470,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         inlined copy's end, while they stay in place in the exceptional copy,
         itself cold. Both copies are walked side by side along their jumps
         and exception edges; they must match instruction by instruction."""
-        key = lambda x: (x.op, x.arg if x.target is None else None)
+        key = _copy_key
         region_end = max(reraise, cleanup)
         inside = lambda i: H < i < region_end
         outer = []  # the handler over the inlined copy (its start may lie in a nested try)
@@ -2926,6 +2922,13 @@ def same_stack(a, b):
     return len(a) == len(b) and all(
         x is y or isinstance(x, V.SymList) and isinstance(y, V.SymList) and same_stack(x.elts, y.elts)
         for x, y in zip(a, b))
+
+
+def assert_line_mark(raise_node):
+    """"own line" / "under if" / None: what the lines say of the assert raising
+    ``raise_node`` (see instructions._mark_asserts_on_own_line)."""
+    exc = raise_node.exc.func if isinstance(raise_node.exc, ast.Call) else raise_node.exc
+    return getattr(exc, "_line_mark", None)
 
 
 def _without_not(e):

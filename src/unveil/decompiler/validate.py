@@ -515,12 +515,7 @@ def _step(s: Side):
         s.stack.append(_bound(s, op.arg[1]))
         s.pc += 1
     elif kind == "delete_fast":
-        v = s.env.get(op.arg, UNBOUND)
-        if v != UNBOUND and v[0] != "v?":
-            s.env[op.arg] = UNBOUND
-            s.pc += 1
-        else:
-            return Obs("event", ("DELETE_FAST", op.arg, v == UNBOUND), (v,), s, op)
+        return _delete(s, op, s.env, "DELETE_FAST")
     elif kind == "const":
         s.stack.append(s.prog.value_of_const(op.arg))
         s.pc += 1
@@ -530,14 +525,8 @@ def _step(s: Side):
         s.cells[op.arg] = s.pop()[0]
         s.pc += 1
     elif kind == "delete_deref":
-        v = s.cells.get(op.arg, UNBOUND)
-        if v != UNBOUND and v[0] != "v?":
-            s.cells[op.arg] = UNBOUND
-            s.pc += 1
-        else:
-            # (an own cell's unbound name raises as a local's does)
-            name = "DELETE_DEREF" if op.arg in s.prog.freevars else "DELETE_FAST"
-            return Obs("event", (name, op.arg, v == UNBOUND), (v,), s, op)
+        # (an own cell's unbound name raises as a local's does)
+        return _delete(s, op, s.cells, "DELETE_DEREF" if op.arg in s.prog.freevars else "DELETE_FAST")
     elif kind == "make_cell":  # (in the prologue: the cells start as initial() makes them)
         s.env[op.arg] = UNBOUND  # the local's slot holds the cell from here on
         s.pc += 1
@@ -796,6 +785,18 @@ def _closure_load(s: Side, op):
     if v[0] == "v?":
         raise NotEquivalent("LOAD_FAST of %r: the cell or a value, unknown which" % op.arg)
     return v
+
+
+def _delete(s: Side, op, table, event_name):
+    """``del name`` of a local (``table`` s.env) or a cell (s.cells): a name known to be
+    bound is unbound with no event; one that is unbound or may be is the event
+    ``event_name`` (it may raise)."""
+    v = table.get(op.arg, UNBOUND)
+    if v != UNBOUND and v[0] != "v?":
+        table[op.arg] = UNBOUND
+        s.pc += 1
+        return None
+    return Obs("event", (event_name, op.arg, v == UNBOUND), (v,), s, op)
 
 
 def _load_deref(s: Side, name):
