@@ -498,6 +498,23 @@ def match_case_with_then_yield(x, log=None):
 
 match_case_with_then_yield.drive_sends = True
 
+def match_guard_walk_meets_own_match(a, log=None):
+    # fuzz 900:369 (3.13): reading the guard of the ``if`` after the case's
+    # pattern walked on through ``continue`` into the same match statement,
+    # and each level read it again - a hang
+    log = []
+    n = 0
+    while n < 2:
+        n += 1
+        match {'k': a}:
+            case 1 | 2:
+                if a % 2:
+                    continue
+                yield 'x'
+        log.append(n)
+    return log
+
+
 CASES = [
     (match_literal, SUBJECTS),
     (match_capture_wildcard, SUBJECTS),
@@ -534,4 +551,5 @@ CASES = [
                                         ({"k": 3}, 3, 1)]),
     (match_case_ends_in_with_two_items, SUBJECTS + [([1, 2],), ((3, 4),)]),
     (match_case_with_then_yield, SUBJECTS + [([1, 2],), ((3, 4),)]),
+    (match_guard_walk_meets_own_match, [(1,), (2,), ({'k': 1},)]),
 ]

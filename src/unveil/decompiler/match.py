@@ -1033,8 +1033,19 @@ class MatchStatements:
         subj = frame.stack[-1]
         if not (isinstance(subj, ast.expr) or isinstance(subj, V.Stored)):
             return None
+        if c in self.matches_being_read:
+            # a guard's operand walked on (``continue`` in a case body)
+            # back into its own match statement: reading it again from
+            # there would nest without end
+            self.fail("match statement met again while reading its own cases", c)
+        # (self.matches_being_read: the first case of each match statement
+        # whose cases are being read)
         outer_depth = len(frame.stack) - 1
-        cases = self.match_cases(c, outer_depth, pre, 0)
+        self.matches_being_read.add(c)
+        try:
+            cases = self.match_cases(c, outer_depth, pre, 0)
+        finally:
+            self.matches_being_read.discard(c)
         if cases is None:
             return None
         if len(cases) == 1:

@@ -267,6 +267,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         self.cfg = CFG(program, condition_starts(program) | for_iter_starts(program))
         self.n = len(self.instrs)
         self.active_loops = set()
+        self.matches_being_read = set()  # see MatchStatements
         self.active_handlers = set()  # of the try statements met so far
         self.open_tries = set()  # of those being structured now
         self.finally_copies = {}  # start index -> index after the copy
