@@ -20,6 +20,7 @@ on 3.11+):
     python bench/fuzz.py --seed 1 --count 3000 --jobs 2
     python bench/fuzz.py --show 1:17          # source, decompiled text, outcome
     python bench/fuzz.py --shrink 1:17        # a few-line reproducer
+    python bench/fuzz.py --seed big1 --count 500   # larger, deeper functions
 
 tests/decompiler/test_fuzz.py imports this module (one copy of the generator).
 """
@@ -126,8 +127,13 @@ class Ctx:
 
 
 class Generator:
-    def __init__(self, rng, version=V, without=()):
+    def __init__(self, rng, version=V, without=(), big=False):
         self.rng = rng
+        # a seed named big... makes larger, deeper functions: the shapes that
+        # the default sizes seldom reach (long statement lists between
+        # nested handlers and loops)
+        self.budget_range = (10, 40) if big else (1, 10)
+        self.max_depth = 6 if big else 4
         self.version = version
         self.without = set(without)   # constructs not to generate (see FEATURES)
         self.names = collections.Counter()
@@ -276,7 +282,8 @@ class Generator:
 
     def stmt(self, ctx):
         self.budget -= 1
-        compound = ctx.depth < 4 and self.budget > 0 and self.chance(0.55 - 0.1 * ctx.depth)
+        compound = (ctx.depth < self.max_depth and self.budget > 0
+                    and self.chance(max(0.55 - 0.1 * ctx.depth, 0.2)))
         if compound:
             makers = [self.s_if, self.s_if, self.s_for, self.s_while, self.s_try, self.s_try,
                       self.s_with]
@@ -530,7 +537,7 @@ class Generator:
         if kind == 'agen' and "agen" in self.without:
             kind = 'coro'
         ctx = Ctx(kind)
-        self.budget = self.rng.randint(1, 10)
+        self.budget = self.rng.randint(*self.budget_range)
         ctx.uses_global = self.chance(0.2)
         head = []
         if ctx.uses_global:
@@ -564,7 +571,8 @@ def generate(seed, index, version=V, without=None):
     """The source text of case ``index`` of ``seed`` (deterministic for one
     interpreter version and one ``without`` set)."""
     rng = random.Random("unveil-fuzz:%s:%s" % (seed, index))
-    return Generator(rng, version, WITHOUT if without is None else without).function()
+    return Generator(rng, version, WITHOUT if without is None else without,
+                     big=str(seed).startswith("big")).function()
 
 
 # ---------------------------------------------------------------------------
