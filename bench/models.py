@@ -1,0 +1,153 @@
+"""Real models under ``prepare_debug``: one table row per model and backend (issue 13).
+
+Tiny random-initialised HF transformers models (no download): GPT-2 forward under eager,
+aot_eager and inductor, a GPT-2 training step under aot_eager, LLaMA ``generate`` under eager.
+For each row: whether the results are bit for bit those of plain ``torch.compile``, the cache
+entries dumped, how many fell back to Dynamo's bytecode, the guard lines unveil wrote against
+torch's own guard set (whole set, epilogue included; "=" when the sets are equal), and the
+compile cost: the workload's first run (which compiles every entry) under ``prepare_debug``
+against plain ``torch.compile``, plain and unveil alternating within each round, a full garbage
+collection before each; the ratio is the median over rounds of the ratio within a round, for
+wall time and for this thread's CPU time (which other processes on a busy machine disturb less).
+
+    .venv/bin/python bench/models.py [--rounds 5] [--only gpt2-aot_eager,...]
+"""
+import argparse
+import gc
+import json
+import os
+import re
+import statistics
+import tempfile
+import time
+import warnings
+
+import torch
+import transformers
+
+import unveil
+from unveil.torch import cache
+
+VOCAB = 64
+
+
+def tiny_gpt2():
+    torch.manual_seed(0)
+    cfg = transformers.GPT2Config(vocab_size=VOCAB, n_positions=32, n_embd=32, n_layer=2, n_head=2,
+                                  bos_token_id=0, eos_token_id=0, attn_pdrop=0.0, embd_pdrop=0.0,
+                                  resid_pdrop=0.0)
+    return transformers.GPT2LMHeadModel(cfg)
+
+
+def tiny_llama():
+    torch.manual_seed(0)
+    cfg = transformers.LlamaConfig(vocab_size=VOCAB, hidden_size=32, intermediate_size=64,
+                                   num_hidden_layers=2, num_attention_heads=2, num_key_value_heads=2,
+                                   max_position_embeddings=64, bos_token_id=0, eos_token_id=1)
+    return transformers.LlamaForCausalLM(cfg).eval()
+
+
+def ids():
+    return torch.randint(0, VOCAB, (2, 8), generator=torch.Generator().manual_seed(1))
+
+
+def gpt2_forward(backend):
+    compiled = torch.compile(tiny_gpt2().eval(), backend=backend)
+    with torch.no_grad():
+        return [compiled(ids()).logits]
+
+
+def gpt2_train_step(backend):
+    model = tiny_gpt2().train()
+    x = ids()
+    out = torch.compile(model, backend=backend)(x, labels=x)
+    out.loss.backward()
+    return [out.loss.detach()] + [p.grad for p in model.parameters()]
+
+
+def llama_generate(backend):
+    model = tiny_llama()
+    model.forward = torch.compile(model.forward, backend=backend)
+    with torch.no_grad():
+        return [model.generate(ids()[:1, :4], max_new_tokens=4, do_sample=False)]
+
+
+ROWS = {"gpt2-eager": ("gpt2 forward", "eager", gpt2_forward),
+        "gpt2-aot_eager": ("gpt2 forward", "aot_eager", gpt2_forward),
+        "gpt2-inductor": ("gpt2 forward", "inductor", gpt2_forward),
+        "gpt2train-aot_eager": ("gpt2 train step", "aot_eager", gpt2_train_step),
+        "llama-eager": ("llama generate", "eager", llama_generate)}
+
+TORCH_GUARD_LINE = re.compile(r"(?m)^[| ]*\+- ([A-Z_]+): (.*)$")
+
+
+def timed(fn):
+    gc.collect()
+    t0, cpu0 = time.perf_counter(), time.thread_time()
+    out = fn()
+    return out, time.perf_counter() - t0, time.thread_time() - cpu0
+
+
+def plain_run(workload, backend):
+    torch._dynamo.reset()
+    return timed(lambda: workload(backend))
+
+
+def unveil_run(workload, backend, d):
+    """(results, wall, cpu, guard line counts (unveil's, torch's, all sets equal))."""
+    from torch._dynamo.eval_frame import _debug_get_cache_entry_list
+    torch._dynamo.reset()
+    with unveil.prepare_debug(d):
+        out, wall, cpu = timed(lambda: workload(backend))
+        mine = theirs = 0
+        same = True
+        for code in cache.compiled_originals():
+            for info, raw in zip(cache.entries(code), _debug_get_cache_entry_list(code)):
+                a = {p.splitlines()[0].rstrip() for p in info.guard_lines}
+                b = {m.group(2).rstrip() for m in TORCH_GUARD_LINE.finditer(str(raw.guard_manager))}
+                mine, theirs, same = mine + len(a), theirs + len(b), same and a == b
+    return out, wall, cpu, (mine, theirs, same)
+
+
+def row(name, backend, workload, rounds):
+    ratios_wall, ratios_cpu, plain_wall = [], [], []
+    for r in range(rounds + 1):  # round 0 warms imports and caches up
+        plain, pw, pc = plain_run(workload, backend)
+        with tempfile.TemporaryDirectory() as d:
+            got, uw, uc, guards = unveil_run(workload, backend, d)
+            with open(os.path.join(d, "index.json")) as fh:
+                index = json.load(fh)
+        if r:
+            ratios_wall.append(uw / pw)
+            ratios_cpu.append(uc / pc)
+            plain_wall.append(pw)
+    entries = [e for f in index["functions"] for e in f["entries"]]
+    same = len(plain) == len(got) and all(torch.equal(a, b) for a, b in zip(plain, got))
+    return (name, backend, "yes" if same else "NO", len(entries), sum(1 for e in entries if e["error"]),
+            "%d/%d%s" % (guards[0], guards[1], " =" if guards[2] else " DIFFER"),
+            statistics.median(plain_wall), statistics.median(ratios_wall), statistics.median(ratios_cpu))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--only", default="", metavar="ROW,ROW", help="rows among " + ", ".join(ROWS))
+    args = ap.parse_args()
+    warnings.simplefilter("ignore")
+    only = [w for w in args.only.split(",") if w] or list(ROWS)
+    unknown = set(only) - set(ROWS)
+    if unknown:
+        ap.error("unknown rows: %s" % ", ".join(sorted(unknown)))
+    print("torch %s, transformers %s, %d rounds" % (torch.__version__, transformers.__version__, args.rounds))
+    print("| model | backend | same results | entries | fallbacks | guard lines unveil/torch "
+          "| plain compile [s] | ratio (wall) | ratio (CPU) |")
+    print("|---|---|---|---:|---:|---|---:|---:|---:|")
+    for key in only:
+        name, backend, workload = ROWS[key]
+        print("| %s | %s | %s | %d | %d | %s | %.3f | %.3f | %.3f |" % row(name, backend, workload, args.rounds),
+              flush=True)
+    torch.set_grad_enabled(True)
+
+
+if __name__ == "__main__":
+    main()
