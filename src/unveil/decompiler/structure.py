@@ -30,7 +30,7 @@ from .asyncs import ASYNC_OPS, AsyncConstructs
 from .exceptstar import ExceptStarClauses
 from .inline import InlinedComprehensions
 from .instructions import (COPIES_EXIT_BLOCKS, CONDITIONAL_JUMPS,
-                           LONE_JUMP_IS_BODY, WHILE_BODY_FALLS_FROM_TEST, pops_pushes)
+                           LONE_JUMP_IS_BODY, TERMINATORS, WHILE_BODY_FALLS_FROM_TEST, pops_pushes)
 from .legacy import LegacyBlocks
 from .match import MATCH_OPS, MatchStatements
 
@@ -451,6 +451,10 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             E.execute(frame, ins)
             if self._stops and self._stops[-1][0] is frame and consumes_kept(frame, self._stops[-1][1]):
                 return Exit("stop", k + 1)  # see chain_operand
+            if (self._stops and self._stops[-1][0] is frame and isinstance(self._stops[-1][1], TestStop)
+                    and not statements_fit_test(frame.stmts)):
+                # (short_circuit_operand: code that is no test's operand; not walked further)
+                self.fail("statement in a test's operand", k)
         if stop == block.end:
             return block.end if block.end < self.n else Exit("leave", block.end)
         op = last.op
@@ -473,6 +477,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 # the body (of an if/else's first branch, say)
                 return Exit("leave", last.target)
             return self.transfer(last.target, frame, region, loop)
+        if op in POP_JUMPS and self._stops and self._stops[-1][0] is frame and self.stops_at_test(frame):
+            return Exit("stop", block.end - 1)  # see short_circuit_operand
         if op in CONDITIONAL_JUMPS:
             return self.branch(block, frame, region, loop)
         if op == "FOR_ITER":
@@ -689,7 +695,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if isinstance(index, tuple):
             return None
         b = self.cfg.at(index)
-        if b is None or not (keeps or self.cfg.is_conditional(b)) or index in self.active_latches:
+        if (b is None or not (keeps or self.cfg.is_conditional(b) or self.short_circuit_ahead(b))
+                or index in self.active_latches):
             return None  # (a loop's bottom test is not a link of an ``if`` in its body)
         if any(not chain_blocks.holds(p) for p in b.preds) or b.exc_preds:
             return None
@@ -781,7 +788,13 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         f = frame.copy()
         depth = len(f.stack)
         resume = self.chain_link_operand(b, f) if keeps else None
-        if resume is None:
+        jump = None
+        if resume is None and not keeps:
+            f = frame.copy()
+            jump = self.short_circuit_operand(b, f)
+        if jump is not None:
+            test_block, resume = self.cfg.containing(jump), jump
+        elif resume is None:
             f, test_block, resume = frame.copy(), b, b.start
         else:
             test_block = self.cfg.containing(resume - 1)
@@ -797,9 +810,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 E.execute(f, ins)
         except DecompilationError:
             return None
-        if f.stmts and not all(getattr(s, "_walrus_ok", False) for s in f.stmts):
-            if any(not isinstance(s, ast.Assign) or not getattr(s, "_cancelled", False) for s in f.stmts):
-                return None
+        if not statements_fit_test(f.stmts):
+            return None
         top = f.stack[-1] if f.stack else None
         # the first link of a chained comparison keeps its last operand
         starts_chain = (len(f.stack) == depth + 2 and isinstance(top, ast.Compare)
@@ -841,6 +853,61 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         finally:
             self.restore_trial_state(state)
 
+    def short_circuit_operand(self, b: Block, f):
+        """Walk, in ``f``, a test's operand that holds an and/or of its own
+        as a value (``a or (x or 1) > k``: <=3.11 computes ``x or 1`` with a
+        ``JUMP_IF_TRUE_OR_POP`` that ends ``b``), up to the first conditional
+        jump that tests that value (:meth:`stops_at_test`); the index of that
+        jump, or None. A trial like :meth:`chain_link_operand`."""
+        if not self.short_circuit_ahead(b):
+            return None
+        state = self.trial_state()
+        self._stops.append((f, TestStop(len(f.stack))))
+        try:
+            ex = self.walk(b.start, f, self.dominated_by(b), None)
+        except DecompilationError:
+            return None
+        finally:
+            self._stops.pop()
+            self.restore_trial_state(state)
+        return ex.target if ex.kind == "stop" else None
+
+    def stops_at_test(self, frame):
+        """Whether the conditional jump ending a block walked in ``frame`` by
+        :meth:`short_circuit_operand` tests the operand's whole value, or the
+        first link of a chained comparison on it; not the test of an and/or
+        or a conditional expression inside it (``(a and x or k) < 3``: ``a``
+        is tested with ``2 <=``'s left operand below it)."""
+        stop = self._stops[-1][1]
+        if not isinstance(stop, TestStop):
+            return False
+        top = frame.stack[-1] if frame.stack else None
+        if len(frame.stack) == stop.depth + 1:
+            return True
+        return (len(frame.stack) == stop.depth + 2 and isinstance(top, ast.Compare)
+                and top.comparators[-1] is frame.stack[-2])
+
+    def short_circuit_ahead(self, b: Block, limit=4):
+        """Whether ``b`` ends in an and/or computed as a value
+        (``JUMP_IF_X_OR_POP``), or falls straight into a block that ends in
+        a test (the operands before a test are blocks of their own, see
+        condition_starts: ``a or 3 <= (b and x or k)``, where ``b`` is
+        tested with 3 below it)."""
+        first = b
+        for _ in range(limit):
+            last = self.instrs[b.end - 1]
+            if last.op in ("JUMP_IF_FALSE_OR_POP", "JUMP_IF_TRUE_OR_POP"):
+                return True
+            if b is not first and last.op in POP_JUMPS:
+                return True
+            if (last.target is not None or last.op in TERMINATORS or last.op in SPECIAL
+                    or b.end >= self.n or len(b.succs) != 1):
+                return False
+            b = self.cfg.at(b.end)
+            if b is None or len(b.preds) != 1 or b.exc_preds or self.is_loop_header(b):
+                return False
+        return False
+
     def blocks_from(self, first: Block, last: Block) -> BlockIds:
         """The blocks laid out from ``first`` to ``last`` that ``first``
         dominates (the code of a condition whose operand spans blocks)."""
@@ -873,8 +940,12 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         when merged."""
         if not isinstance(c.true, tuple) and not isinstance(c.false, tuple) and not keeps_operand(c.expr, c.frame):
             # (a link that keeps an operand for the next is no whole test)
-            a = self.pure_condition(c.true, c.frame, c.blocks)
-            b = self.pure_condition(c.false, c.frame, c.blocks) if a is not None else None
+            # a chained comparison's true path may jump over its cleanup
+            over = self.jump_over_cleanup(c.true, c.blocks)
+            t_at, c_blocks = over if over is not None else (c.true, c.blocks)
+            reach = c_blocks if c.cleanups is None else c_blocks | c.cleanups
+            a = self.pure_condition(t_at, c.frame, reach)
+            b = self.pure_condition(c.false, c.frame, reach) if a is not None else None
             if b is not None and len(a.frame.stack) == len(b.frame.stack):
                 merged = None
                 if c.true == c.false:
@@ -889,7 +960,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                     # (the first branch reaches the targets through a jump)
                     c.expr, c.true, c.false = merged
                     c.frame = a.frame
-                    c.blocks = c.blocks | a.blocks | b.blocks
+                    c.blocks = c_blocks | a.blocks | b.blocks
                     c.cleanups = union(c.cleanups, union(a.cleanups, b.cleanups))
                     return True
         for side in ("true", "false"):
@@ -1415,7 +1486,11 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
 
     def with_exit_call_at(self, index, frame):
         """Whether ``__exit__(None, None, None)`` of a with statement whose
-        exit is on ``frame``'s stack is called at ``index``."""
+        exit is on ``frame``'s stack is called at ``index`` (after the ``SWAP
+        2`` that puts a returned value below it: ``return x`` in an except
+        clause, whose ``POP_EXCEPT`` ends the clause's range, 3.11+)."""
+        if index < self.n and (self.instrs[index].op, self.instrs[index].arg) == ("SWAP", 2):
+            index += 1
         ins = self.instrs[index:index + 4]
         return (len(ins) == 4 and all((x.op, x.arg) == ("LOAD_CONST", None) for x in ins[:3])
                 and ins[3].op == "CALL" and any(isinstance(v, V.WithExit) for v in frame.stack))
@@ -2883,6 +2958,15 @@ _OPPOSITE_JUMPS = {"POP_JUMP_IF_FALSE": "POP_JUMP_IF_TRUE", "POP_JUMP_IF_TRUE": 
                    "POP_JUMP_IF_NONE": "POP_JUMP_IF_NOT_NONE", "POP_JUMP_IF_NOT_NONE": "POP_JUMP_IF_NONE"}
 
 
+class TestStop:
+    """In place of a kept operand (see Structurer._stops): the walk stops at
+    the first test of the value it computes on a stack ``depth`` deep
+    (short_circuit_operand)."""
+
+    def __init__(self, depth):
+        self.depth = depth
+
+
 POP_JUMPS = ("POP_JUMP_IF_FALSE", "POP_JUMP_IF_TRUE", "POP_JUMP_IF_NONE", "POP_JUMP_IF_NOT_NONE")
 
 
@@ -2899,6 +2983,14 @@ def shares_effects(expr, stack):
     evaluation has effects (it would be written out, and run, twice)."""
     kept = {id(v) for v in stack if isinstance(v, ast.expr) and E.has_effects(v)}
     return bool(kept) and any(id(n) in kept for n in ast.walk(expr))
+
+
+def statements_fit_test(stmts):
+    """Whether the statements a test's code left are none of the source's
+    own: walrus assignments, or assignments cancelled into one."""
+    if not stmts or all(getattr(s, "_walrus_ok", False) for s in stmts):
+        return True
+    return all(isinstance(s, ast.Assign) and getattr(s, "_cancelled", False) for s in stmts)
 
 
 def live(stmts):
