@@ -452,7 +452,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             if self._stops and self._stops[-1][0] is frame and consumes_kept(frame, self._stops[-1][1]):
                 return Exit("stop", k + 1)  # see chain_operand
             if (self._stops and self._stops[-1][0] is frame and isinstance(self._stops[-1][1], TestStop)
-                    and not statements_fit_test(frame.stmts)):
+                    and not statements_fit_test(frame.stmts, frame.stack)):
                 # (short_circuit_operand: code that is no test's operand; not walked further)
                 self.fail("statement in a test's operand", k)
         if stop == block.end:
@@ -810,7 +810,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 E.execute(f, ins)
         except DecompilationError:
             return None
-        if not statements_fit_test(f.stmts):
+        if not statements_fit_test(f.stmts, f.stack):
             return None
         top = f.stack[-1] if f.stack else None
         # the first link of a chained comparison keeps its last operand
@@ -822,6 +822,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                     and top.left is frame.stack[-1]):
                 return None
         sub = self.condition_from(test_block, f)
+        if not statements_fit_test(f.stmts, f.stack):
+            return None  # (a walrus is one when its value is used: the test's)
         if test_block is not b:
             sub.blocks = self.blocks_from(b, test_block)
         # reduce the candidate with its own private successors first, so
@@ -961,6 +963,11 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                     c.expr, c.true, c.false = merged
                     c.frame = a.frame
                     c.blocks = c_blocks | a.blocks | b.blocks
+                    for x in (a.true, a.false):
+                        # (``b if c else a``: b's way out jumps to where a's goes)
+                        hop = self.lone_jump_within(x, c.blocks)
+                        if hop is not None:
+                            c.blocks = c.blocks | hop
                     c.cleanups = union(c.cleanups, union(a.cleanups, b.cleanups))
                     return True
         for side in ("true", "false"):
@@ -1045,6 +1052,15 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 c.cleanup_at = None
             return True
         return False
+
+    def lone_jump_within(self, index, inside: BlockIds) -> Optional[BlockIds]:
+        """The block at ``index`` when it is only a jump reached from
+        ``inside`` (a way out of a condition's code); else None."""
+        b = self.cfg.at(index) if isinstance(index, int) else None
+        if (b is None or b.end - b.start != 1 or self.instrs[b.start].op != "JUMP"
+                or b.exc_preds or any(not inside.holds(p) for p in b.preds)):
+            return None
+        return BlockIds(b)
 
     def either_way(self, sub: Cond, truth=True):
         """When both ways out of the condition ``sub`` go to one place, the
@@ -1252,6 +1268,11 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 and self.branch_returns_outside(fl, f_exit.target, assigned_names(other.stmts))):
             # the else branch's ``return`` after an empty finally's (absent)
             # inlined copy lies outside the try's protected range, as above
+            f_exit = self.walk(f_exit.target, other, lambda i: True, loop)
+        elif (f_exit.kind == "leave" and len(other.stack) == depth + 1 and t_exit.kind == "leave"
+              and not self.same_place(f_exit.target, t_exit.target) and self.runs_to_return(f_exit.target)):
+            # ``return value`` in the else branch, its RETURN_VALUE past the
+            # range of an enclosing try (as for the first branch above)
             f_exit = self.walk(f_exit.target, other, lambda i: True, loop)
         f_exit = self.returned_into_dead_copy(f_exit, other, depth)
         f_exit = self.through_with_exits(fl, f_exit, other, loop)
@@ -2166,20 +2187,40 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         b = latch
         while len(chain) < limit and b.start > 0:
             p = self.cfg.containing(b.start - 1)
+            if p.start in body_starts and self.chain_cleanup_or_jump(p):
+                b = p  # (a chained comparison's link in the chain: its cleanup, the jump over it)
+                continue
             if p.start not in body_starts or not self.cfg.is_conditional(p):
                 break
-            depth = 0
-            for k in range(p.start, p.end - 1):
-                pp = pops_pushes(self.instrs[k])
-                if pp is None or pp[0] > depth:
-                    depth = None
-                    break
-                depth += pp[1] - pp[0]
-            if depth != 1 and chain_link_start(self.instrs, p.end - 1) != p.start:
-                break  # (nor the first link of a chained comparison)
+            if (self.test_depth(p, 0) != 1 and chain_link_start(self.instrs, p.end - 1) != p.start
+                    and self.test_depth(p, 1) not in (1, 2)):
+                break  # (nor the first link of a chained comparison, nor a later one)
             chain.append(p)
             b = p
         return reversed(chain)
+
+    def test_depth(self, b: Block, depth):
+        """The stack depth before the conditional jump ending ``b`` when its
+        code starts with ``depth`` values (1: a chained comparison's kept
+        operand, which a later link consumes), or None when it takes more."""
+        for k in range(b.start, b.end - 1):
+            ins = self.instrs[k]
+            if ins.op in ("SWAP", "COPY", "ROT") and isinstance(ins.arg, int):
+                if ins.arg > depth:  # (how a link keeps its right operand)
+                    return None
+                depth += ins.op == "COPY"
+                continue
+            pp = pops_pushes(ins)
+            if pp is None or pp[0] > depth:
+                return None
+            depth += pp[1] - pp[0]
+        return depth
+
+    def chain_cleanup_or_jump(self, b: Block) -> bool:
+        """Whether ``b`` only drops a chained comparison's kept operand
+        (``POP_TOP``, maybe then a jump) or only jumps (over that cleanup)."""
+        ops = [x.op for x in self.instrs[b.start:b.end]]
+        return ops in (["POP_TOP"], ["POP_TOP", "JUMP"], ["JUMP"])
 
     def latch_start(self, latch: Block, body_starts):
         """First block of the condition chain that ends in ``latch``."""
@@ -2985,12 +3026,15 @@ def shares_effects(expr, stack):
     return bool(kept) and any(id(n) in kept for n in ast.walk(expr))
 
 
-def statements_fit_test(stmts):
+def statements_fit_test(stmts, stack=()):
     """Whether the statements a test's code left are none of the source's
-    own: walrus assignments, or assignments cancelled into one."""
+    own: assignments cancelled into a walrus, or to become one when the
+    value they stored (still on ``stack``) is used."""
     if not stmts or all(getattr(s, "_walrus_ok", False) for s in stmts):
         return True
-    return all(isinstance(s, ast.Assign) and getattr(s, "_cancelled", False) for s in stmts)
+    pending = {id(v.assign) for v in stack if isinstance(v, V.Stored)}
+    return all(isinstance(s, ast.Assign) and (getattr(s, "_cancelled", False) or id(s) in pending)
+               for s in stmts)
 
 
 def live(stmts):
