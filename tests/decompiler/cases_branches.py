@@ -455,3 +455,118 @@ CASES = [
     (returning_try_in_finally_after_comprehension, ARGS_AL),
     (with_raises_in_if_then_elif, [(0, 0, []), (0, 1, []), (2, 1, []), (3, 0, [])]),
 ]
+
+
+# a test joined by and/or to one whose operand holds an and/or computed as a
+# value (<=3.11: JUMP_IF_TRUE_OR_POP), also as a chained comparison's middle
+# operand (3.8, 3.9, 3.11: "if branches end in different places")
+def or_test_with_or_value_in_chain(a, b, k, log):
+    x = 0 if a or 3 <= (log.append(2) or b) >= k else k
+    if b or 3 < (log.append(3) or a) > k:
+        log.append(4)
+    else:
+        log.append(5)
+    return x, log
+
+
+def and_test_with_or_value_operand(a, b, k, log):
+    if a and (log.append(1) or b) > k:
+        log.append(2)
+    raise ValueError(0 if b or 2 <= (a and log.append(3) or k) < 3 else k)
+
+
+# a conditional expression as an if's test, its own test a chained
+# comparison whose true path jumps over the cleanup (all versions)
+def ifexp_test_with_chained_test(a, b, k, log):
+    if (a if k == 4 >= b else b):
+        log.append(1)
+    if (log.append(2) or a) if 0 < b <= k else k:
+        log.append(3)
+    elif b != (log.append(4) or k):
+        log.append(5)
+    return log
+
+
+# ``return`` in an except clause inside a with statement (3.11+: the return
+# value is swapped below the with's exit after the clause's POP_EXCEPT)
+def return_in_except_clause_in_with(a, b, k, log):
+    with CM(log, "w"):
+        try:
+            log.append(1 // k)
+        except ZeroDivisionError:
+            if a:
+                return b
+            log.append(2)
+    return log
+
+
+ARGS_ABKL = [(a, b, k, []) for a in (0, 1, 3) for b in (0, 2, 5) for k in (0, 4)]
+
+CASES += [
+    (or_test_with_or_value_in_chain, ARGS_ABKL),
+    (and_test_with_or_value_operand, ARGS_ABKL),
+    (ifexp_test_with_chained_test, ARGS_ABKL),
+    (return_in_except_clause_in_with, ARGS_ABKL),
+]
+
+
+# a walrus as a later operand of a test joined by and/or: its assignment is
+# the walrus only once the test uses the value (all versions: the tests were
+# split into nested ifs, an elif after it refused)
+def walrus_operand_joined_test(a, b, k, log):
+    if b < k and (a := 3):
+        log.append(a)
+    elif 1 < -1 <= a:
+        return a
+    if a or 1 < (x := (b or k)) < 4:
+        log.append(x if not a else -1)
+    while a and (y := b):
+        a -= 1
+        log.append(y)
+    return log
+
+
+# a conditional expression as the first operand of an or: one of its values'
+# tests jumps over the other's to the next operand (all versions: the if's
+# body was written twice, or refused)
+def ifexp_or_test(a, b, k, log):
+    if (b if k else a) or a in log:
+        if a:
+            log.append(k - (b < (log.append(1) or a)))
+    else:
+        log.append(2)
+    return log
+
+
+# a while loop's test holding a chained comparison joined by or, inside a
+# with (3.11+: the loop's bottom test was not found past the comparison's
+# cleanup: "if branches leave different values")
+def while_chain_or_test_in_with(a, b, k, log):
+    with CM(log, "w"):
+        while a < 2 and (3 >= b == k < 7 or b in log):
+            a += 1
+            log.append(a)
+    while a < 4 and (0 != b < a or k in log):
+        a += 1
+    return log
+
+
+# ``return x`` in an if's else branch inside a try, its RETURN_VALUE past the
+# try's range (3.11+: "if branches end in different places")
+def return_in_else_inside_try(a, b, k, log):
+    try:
+        if 2 < 1:
+            pass
+        else:
+            log.append(2)
+            if k:
+                return log
+    finally:
+        pass
+
+CASES += [
+    (walrus_operand_joined_test, ARGS_ABKL),
+    (ifexp_or_test, ARGS_ABKL),
+    (while_chain_or_test_in_with, ARGS_ABKL),
+    (return_in_else_inside_try, ARGS_ABKL),
+]

@@ -30,7 +30,7 @@ from .asyncs import ASYNC_OPS, AsyncConstructs
 from .exceptstar import ExceptStarClauses
 from .inline import InlinedComprehensions
 from .instructions import (COPIES_EXIT_BLOCKS, CONDITIONAL_JUMPS,
-                           LONE_JUMP_IS_BODY, WHILE_BODY_FALLS_FROM_TEST, pops_pushes)
+                           LONE_JUMP_IS_BODY, TERMINATORS, WHILE_BODY_FALLS_FROM_TEST, pops_pushes)
 from .legacy import LegacyBlocks
 from .match import MATCH_OPS, MatchStatements
 
@@ -452,6 +452,10 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             E.execute(frame, ins)
             if self._stops and self._stops[-1][0] is frame and consumes_kept(frame, self._stops[-1][1]):
                 return Exit("stop", k + 1)  # see chain_operand
+            if (self._stops and self._stops[-1][0] is frame and isinstance(self._stops[-1][1], TestStop)
+                    and not statements_fit_test(frame.stmts, frame.stack)):
+                # (short_circuit_operand: code that is no test's operand; not walked further)
+                self.fail("statement in a test's operand", k)
         if stop == block.end:
             return block.end if block.end < self.n else Exit("leave", block.end)
         op = last.op
@@ -474,6 +478,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 # the body (of an if/else's first branch, say)
                 return Exit("leave", last.target)
             return self.transfer(last.target, frame, region, loop)
+        if op in POP_JUMPS and self._stops and self._stops[-1][0] is frame and self.stops_at_test(frame):
+            return Exit("stop", block.end - 1)  # see short_circuit_operand
         if op in CONDITIONAL_JUMPS:
             return self.branch(block, frame, region, loop)
         if op == "FOR_ITER":
@@ -690,7 +696,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if isinstance(index, tuple):
             return None
         b = self.cfg.at(index)
-        if b is None or not (keeps or self.cfg.is_conditional(b)) or index in self.active_latches:
+        if (b is None or not (keeps or self.cfg.is_conditional(b) or self.short_circuit_ahead(b))
+                or index in self.active_latches):
             return None  # (a loop's bottom test is not a link of an ``if`` in its body)
         if any(not chain_blocks.holds(p) for p in b.preds) or b.exc_preds:
             return None
@@ -782,7 +789,13 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         f = frame.copy()
         depth = len(f.stack)
         resume = self.chain_link_operand(b, f) if keeps else None
-        if resume is None:
+        jump = None
+        if resume is None and not keeps:
+            f = frame.copy()
+            jump = self.short_circuit_operand(b, f)
+        if jump is not None:
+            test_block, resume = self.cfg.containing(jump), jump
+        elif resume is None:
             f, test_block, resume = frame.copy(), b, b.start
         else:
             test_block = self.cfg.containing(resume - 1)
@@ -798,9 +811,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 E.execute(f, ins)
         except DecompilationError:
             return None
-        if f.stmts and not all(getattr(s, "_walrus_ok", False) for s in f.stmts):
-            if any(not isinstance(s, ast.Assign) or not getattr(s, "_cancelled", False) for s in f.stmts):
-                return None
+        if not statements_fit_test(f.stmts, f.stack):
+            return None
         top = f.stack[-1] if f.stack else None
         # the first link of a chained comparison keeps its last operand
         starts_chain = (len(f.stack) == depth + 2 and isinstance(top, ast.Compare)
@@ -811,6 +823,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                     and top.left is frame.stack[-1]):
                 return None
         sub = self.condition_from(test_block, f)
+        if not statements_fit_test(f.stmts, f.stack):
+            return None  # (a walrus is one when its value is used: the test's)
         if test_block is not b:
             sub.blocks = self.blocks_from(b, test_block)
         # reduce the candidate with its own private successors first, so
@@ -841,6 +855,61 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             return None
         finally:
             self.restore_trial_state(state)
+
+    def short_circuit_operand(self, b: Block, f):
+        """Walk, in ``f``, a test's operand that holds an and/or of its own
+        as a value (``a or (x or 1) > k``: <=3.11 computes ``x or 1`` with a
+        ``JUMP_IF_TRUE_OR_POP`` that ends ``b``), up to the first conditional
+        jump that tests that value (:meth:`stops_at_test`); the index of that
+        jump, or None. A trial like :meth:`chain_link_operand`."""
+        if not self.short_circuit_ahead(b):
+            return None
+        state = self.trial_state()
+        self._stops.append((f, TestStop(len(f.stack))))
+        try:
+            ex = self.walk(b.start, f, self.dominated_by(b), None)
+        except DecompilationError:
+            return None
+        finally:
+            self._stops.pop()
+            self.restore_trial_state(state)
+        return ex.target if ex.kind == "stop" else None
+
+    def stops_at_test(self, frame):
+        """Whether the conditional jump ending a block walked in ``frame`` by
+        :meth:`short_circuit_operand` tests the operand's whole value, or the
+        first link of a chained comparison on it; not the test of an and/or
+        or a conditional expression inside it (``(a and x or k) < 3``: ``a``
+        is tested with ``2 <=``'s left operand below it)."""
+        stop = self._stops[-1][1]
+        if not isinstance(stop, TestStop):
+            return False
+        top = frame.stack[-1] if frame.stack else None
+        if len(frame.stack) == stop.depth + 1:
+            return True
+        return (len(frame.stack) == stop.depth + 2 and isinstance(top, ast.Compare)
+                and top.comparators[-1] is frame.stack[-2])
+
+    def short_circuit_ahead(self, b: Block, limit=4):
+        """Whether ``b`` ends in an and/or computed as a value
+        (``JUMP_IF_X_OR_POP``), or falls straight into a block that ends in
+        a test (the operands before a test are blocks of their own, see
+        condition_starts: ``a or 3 <= (b and x or k)``, where ``b`` is
+        tested with 3 below it)."""
+        first = b
+        for _ in range(limit):
+            last = self.instrs[b.end - 1]
+            if last.op in ("JUMP_IF_FALSE_OR_POP", "JUMP_IF_TRUE_OR_POP"):
+                return True
+            if b is not first and last.op in POP_JUMPS:
+                return True
+            if (last.target is not None or last.op in TERMINATORS or last.op in SPECIAL
+                    or b.end >= self.n or len(b.succs) != 1):
+                return False
+            b = self.cfg.at(b.end)
+            if b is None or len(b.preds) != 1 or b.exc_preds or self.is_loop_header(b):
+                return False
+        return False
 
     def blocks_from(self, first: Block, last: Block) -> BlockIds:
         """The blocks laid out from ``first`` to ``last`` that ``first``
@@ -874,8 +943,12 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         when merged."""
         if not isinstance(c.true, tuple) and not isinstance(c.false, tuple) and not keeps_operand(c.expr, c.frame):
             # (a link that keeps an operand for the next is no whole test)
-            a = self.pure_condition(c.true, c.frame, c.blocks)
-            b = self.pure_condition(c.false, c.frame, c.blocks) if a is not None else None
+            # a chained comparison's true path may jump over its cleanup
+            over = self.jump_over_cleanup(c.true, c.blocks)
+            t_at, c_blocks = over if over is not None else (c.true, c.blocks)
+            reach = c_blocks if c.cleanups is None else c_blocks | c.cleanups
+            a = self.pure_condition(t_at, c.frame, reach)
+            b = self.pure_condition(c.false, c.frame, reach) if a is not None else None
             if b is not None and len(a.frame.stack) == len(b.frame.stack):
                 merged = None
                 if c.true == c.false:
@@ -890,7 +963,12 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                     # (the first branch reaches the targets through a jump)
                     c.expr, c.true, c.false = merged
                     c.frame = a.frame
-                    c.blocks = c.blocks | a.blocks | b.blocks
+                    c.blocks = c_blocks | a.blocks | b.blocks
+                    for x in (a.true, a.false):
+                        # (``b if c else a``: b's way out jumps to where a's goes)
+                        hop = self.lone_jump_within(x, c.blocks)
+                        if hop is not None:
+                            c.blocks = c.blocks | hop
                     c.cleanups = union(c.cleanups, union(a.cleanups, b.cleanups))
                     return True
         for side in ("true", "false"):
@@ -975,6 +1053,15 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 c.cleanup_at = None
             return True
         return False
+
+    def lone_jump_within(self, index, inside: BlockIds) -> Optional[BlockIds]:
+        """The block at ``index`` when it is only a jump reached from
+        ``inside`` (a way out of a condition's code); else None."""
+        b = self.cfg.at(index) if isinstance(index, int) else None
+        if (b is None or b.end - b.start != 1 or self.instrs[b.start].op != "JUMP"
+                or b.exc_preds or any(not inside.holds(p) for p in b.preds)):
+            return None
+        return BlockIds(b)
 
     def either_way(self, sub: Cond, truth=True):
         """When both ways out of the condition ``sub`` go to one place, the
@@ -1182,6 +1269,11 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 and self.branch_returns_outside(fl, f_exit.target, assigned_names(other.stmts))):
             # the else branch's ``return`` after an empty finally's (absent)
             # inlined copy lies outside the try's protected range, as above
+            f_exit = self.walk(f_exit.target, other, lambda i: True, loop)
+        elif (f_exit.kind == "leave" and len(other.stack) == depth + 1 and t_exit.kind == "leave"
+              and not self.same_place(f_exit.target, t_exit.target) and self.runs_to_return(f_exit.target)):
+            # ``return value`` in the else branch, its RETURN_VALUE past the
+            # range of an enclosing try (as for the first branch above)
             f_exit = self.walk(f_exit.target, other, lambda i: True, loop)
         f_exit = self.returned_into_dead_copy(f_exit, other, depth)
         f_exit = self.through_with_exits(fl, f_exit, other, loop)
@@ -1416,7 +1508,11 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
 
     def with_exit_call_at(self, index, frame):
         """Whether ``__exit__(None, None, None)`` of a with statement whose
-        exit is on ``frame``'s stack is called at ``index``."""
+        exit is on ``frame``'s stack is called at ``index`` (after the ``SWAP
+        2`` that puts a returned value below it: ``return x`` in an except
+        clause, whose ``POP_EXCEPT`` ends the clause's range, 3.11+)."""
+        if index < self.n and (self.instrs[index].op, self.instrs[index].arg) == ("SWAP", 2):
+            index += 1
         ins = self.instrs[index:index + 4]
         return (len(ins) == 4 and all((x.op, x.arg) == ("LOAD_CONST", None) for x in ins[:3])
                 and ins[3].op == "CALL" and any(isinstance(v, V.WithExit) for v in frame.stack))
@@ -2092,20 +2188,40 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         b = latch
         while len(chain) < limit and b.start > 0:
             p = self.cfg.containing(b.start - 1)
+            if p.start in body_starts and self.chain_cleanup_or_jump(p):
+                b = p  # (a chained comparison's link in the chain: its cleanup, the jump over it)
+                continue
             if p.start not in body_starts or not self.cfg.is_conditional(p):
                 break
-            depth = 0
-            for k in range(p.start, p.end - 1):
-                pp = pops_pushes(self.instrs[k])
-                if pp is None or pp[0] > depth:
-                    depth = None
-                    break
-                depth += pp[1] - pp[0]
-            if depth != 1 and chain_link_start(self.instrs, p.end - 1) != p.start:
-                break  # (nor the first link of a chained comparison)
+            if (self.test_depth(p, 0) != 1 and chain_link_start(self.instrs, p.end - 1) != p.start
+                    and self.test_depth(p, 1) not in (1, 2)):
+                break  # (nor the first link of a chained comparison, nor a later one)
             chain.append(p)
             b = p
         return reversed(chain)
+
+    def test_depth(self, b: Block, depth):
+        """The stack depth before the conditional jump ending ``b`` when its
+        code starts with ``depth`` values (1: a chained comparison's kept
+        operand, which a later link consumes), or None when it takes more."""
+        for k in range(b.start, b.end - 1):
+            ins = self.instrs[k]
+            if ins.op in ("SWAP", "COPY", "ROT") and isinstance(ins.arg, int):
+                if ins.arg > depth:  # (how a link keeps its right operand)
+                    return None
+                depth += ins.op == "COPY"
+                continue
+            pp = pops_pushes(ins)
+            if pp is None or pp[0] > depth:
+                return None
+            depth += pp[1] - pp[0]
+        return depth
+
+    def chain_cleanup_or_jump(self, b: Block) -> bool:
+        """Whether ``b`` only drops a chained comparison's kept operand
+        (``POP_TOP``, maybe then a jump) or only jumps (over that cleanup)."""
+        ops = [x.op for x in self.instrs[b.start:b.end]]
+        return ops in (["POP_TOP"], ["POP_TOP", "JUMP"], ["JUMP"])
 
     def latch_start(self, latch: Block, body_starts):
         """First block of the condition chain that ends in ``latch``."""
@@ -2884,6 +3000,15 @@ _OPPOSITE_JUMPS = {"POP_JUMP_IF_FALSE": "POP_JUMP_IF_TRUE", "POP_JUMP_IF_TRUE": 
                    "POP_JUMP_IF_NONE": "POP_JUMP_IF_NOT_NONE", "POP_JUMP_IF_NOT_NONE": "POP_JUMP_IF_NONE"}
 
 
+class TestStop:
+    """In place of a kept operand (see Structurer._stops): the walk stops at
+    the first test of the value it computes on a stack ``depth`` deep
+    (short_circuit_operand)."""
+
+    def __init__(self, depth):
+        self.depth = depth
+
+
 POP_JUMPS = ("POP_JUMP_IF_FALSE", "POP_JUMP_IF_TRUE", "POP_JUMP_IF_NONE", "POP_JUMP_IF_NOT_NONE")
 
 
@@ -2900,6 +3025,17 @@ def shares_effects(expr, stack):
     evaluation has effects (it would be written out, and run, twice)."""
     kept = {id(v) for v in stack if isinstance(v, ast.expr) and E.has_effects(v)}
     return bool(kept) and any(id(n) in kept for n in ast.walk(expr))
+
+
+def statements_fit_test(stmts, stack=()):
+    """Whether the statements a test's code left are none of the source's
+    own: assignments cancelled into a walrus, or to become one when the
+    value they stored (still on ``stack``) is used."""
+    if not stmts or all(getattr(s, "_walrus_ok", False) for s in stmts):
+        return True
+    pending = {id(v.assign) for v in stack if isinstance(v, V.Stored)}
+    return all(isinstance(s, ast.Assign) and (getattr(s, "_cancelled", False) or id(s) in pending)
+               for s in stmts)
 
 
 def live(stmts):
