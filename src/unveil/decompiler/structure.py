@@ -1618,7 +1618,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 t = self.jump_at_end(s, natural)
                 if t is not None and t not in natural:
                     t = self.through_outer_breaks(b, s, t, natural)
-                    if not (self.jump_keeps_iterator(s, natural) and self.runs_to_return(t)):
+                    if not (self.jump_keeps_iterator(s, natural) and self.runs_to_return(t)
+                            or self.caught_in_loop(t, natural)):
                         targets.append(t)
                 elif t is None:
                     targets.extend(self.breaks_behind_tests(s, natural, normal_exit))
@@ -1628,6 +1629,17 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if normal_exit in targets:
             return normal_exit
         return max(set(targets), key=targets.count)
+
+    def caught_in_loop(self, target, natural):
+        """Whether an exception at ``target`` goes to a handler in the loop
+        of ``natural``: the code there is inside a try or with statement of
+        the loop's body (a jump out of the loop's natural blocks to code that
+        only raises, like an or-pattern's jump to a case body ``assert 0``),
+        never the code after the loop that a ``break`` goes to."""
+        if target is None or target >= self.n:
+            return False
+        h = self.cfg.containing(target).handler
+        return h is not None and h in natural
 
     def through_outer_breaks(self, inside, out, target, natural):
         """Where the edge from block ``inside`` to ``out`` (which jumps to
@@ -2726,7 +2738,10 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         res = self.block(block, frame, region, loop, start=start)
         if isinstance(res, Exit):
             return res
-        return self.walk(res, frame, region, loop) if region(res) else Exit("leave", res)
+        # (the block may stop mid-block: a with statement's body ends after
+        # the ``__exit__`` call it consumed, before the jump to the join)
+        inside = res < self.n and region(self.cfg.containing(res).start)
+        return self.walk(res, frame, region, loop) if inside else Exit("leave", res)
 
     # ---------------------------------------------------------------- with
     def with_(self, ins, frame, region, loop):
