@@ -574,6 +574,18 @@ def match_assert_in_with_in_loop(x):
         continue
     return log
 
+# the last case's body is an assert whose test reads like a guard: the tests
+# jump past the body's start into the raise (bench/fuzz.py 5000:1060)
+def match_last_case_assert(x, a=1, c=0):
+    log = []
+    match x:
+        case 0 if log.append(0) or a:
+            log.append("zero")
+        case [0, v]:
+            assert 0 != a and not (0 > c < len(log) + v), log
+    return log
+
+
 CASES = [
     (match_literal, SUBJECTS),
     (match_capture_wildcard, SUBJECTS),
@@ -615,4 +627,5 @@ CASES = [
     (match_guard_and_const_false, SUBJECTS),
     (match_guard_chain_or_const, SUBJECTS + [([0, 1],), ([0, 0],), ([0, 1], 2), ([0, [2, 3]],), ([0, []],)]),
     (match_assert_in_with_in_loop, SUBJECTS + [({"k": 3},), ({"k": 2},)]),
+    (match_last_case_assert, SUBJECTS + [([0, 1],), ([0, 1], 0), ([0, 1], 1, -1), ([0, -5], 1, -1)]),
 ]

@@ -220,11 +220,36 @@ class CaseParser:
                     guard, body = self.guard(i)
                 except (NoMatch, DecompilationError):
                     guard, body = None, i
+                if guard is not None and body is not None and self.body_test(i, body):
+                    guard, body = None, i
         pattern = self.build(top)
         return Case(pattern, guard, body, copy, self.landing, self.stores)
 
     def op(self, i):
         return self.instrs[i].op if 0 <= i < self.n else None
+
+    def body_test(self, i, body):
+        """Whether the tests read as the guard of the last case (from ``i``,
+        its body at ``body``) are the test of the body's first statement
+        instead: an assert's own test (the line of its error tells, see
+        instructions._mark_asserts_on_own_line; a guard would still run under
+        ``python -O``), or tests that jump past the body's start, a lone jump,
+        into the code it goes to and not to the next case (``assert a and not
+        b``: ``a`` false goes straight to the raise that ``not b`` false
+        reaches through a jump)."""
+        t = self.s.resolve(body)
+        if self.op(t) == "LOAD_ASSERTION_ERROR" and self.instrs[t].arg is None:
+            return True
+        if self.op(body) != "JUMP" or not any(ins.target == t for ins in self.instrs[i:body]):
+            return False
+        landing = self.landing
+        try:
+            self.fail_jump(t, self.fail_depth)
+        except NoMatch:
+            return True
+        finally:
+            self.landing = landing
+        return False
 
     def guard(self, i):
         """The guard starting at ``i`` (the case's pattern matched and only

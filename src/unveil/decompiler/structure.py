@@ -1076,7 +1076,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         fall = c.blocks.end
         if fl == fall and t != fall:
             t, fl, test = fl, t, negate(test)
-        split = self.copied_exit_split(c, t, fl, region)
+        split = self.copied_exit_split(c, t, fl, region, frame)
         if split is not None:
             return self.conditional_before_copied_exit(test, t, fl, split, frame)
         over = self.jump_over_cleanup(t, c.blocks) if isinstance(t, int) else None
@@ -1085,7 +1085,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             # copy of the exit, as the cleanup goes on into the other one)
             over_c = Cond(c.expr, over[0], c.false, c.frame, over[1])
             over_c.cleanups = c.cleanups
-            split = self.copied_exit_split(over_c, over[0], fl, region)
+            split = self.copied_exit_split(over_c, over[0], fl, region, frame)
             if split is not None:
                 return self.conditional_before_copied_exit(test, over[0], fl, split, frame)
         if t == fl and frame.stack and not isinstance(frame.stack[-1], (V.Iterator, V.WithExit, V.Exception_)):
@@ -1235,22 +1235,28 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             frame.push(ast.IfExp(test=bool_op(ast.And, c.expr, E.const(False)), body=dead, orelse=value))
         return stop
 
-    def copied_exit_split(self, c: Cond, t, fl, region):
+    def copied_exit_split(self, c: Cond, t, fl, region, frame):
         """3.10+ copies a small exit block into each branch that jumps to it,
         also the rest of an expression after a conditional expression
         (``return x + (a if b else c) * 3``: ``* 3; +; return`` is copied into
         both branches). When both branches of ``c`` are an expression followed
         by the same straight code (a copy) to a return, (the index in each
-        branch) where that code starts; else None."""
+        branch) where that code starts; else None. A branch's expression may
+        have control flow of its own (``raise E(x or y if b else 0)``): the
+        copy starts after it joins."""
         if not COPIES_EXIT_BLOCKS or not (isinstance(t, int) and isinstance(fl, int)) or t == fl:
             return None
         inside = union(c.blocks, c.cleanups)  # (a chained test's cleanup falls into its false branch)
-        ends = [self.private_run_to_return(x, inside, region) for x in (t, fl)]
-        if None in ends or [(self.instrs[k].op, self.instrs[k].arg) for k in ends].count(
+        runs = [self.private_run_to_return(x, inside, region) for x in (t, fl)]
+        if None in runs:
+            return None
+        ends = [end for end, _ in runs]
+        if [(self.instrs[k].op, self.instrs[k].arg) for k in ends].count(
                 (self.instrs[ends[0]].op, self.instrs[ends[0]].arg)) != 2:
             return None  # (both a ``return``, or both a ``raise`` of as many values)
-        f_splits = set(self.expression_ends(fl, ends[1]))
-        for kt in self.expression_ends(t, ends[0]):
+        joins = [join for _, join in runs]
+        f_splits = self.split_candidates(fl, ends[1], joins[1])
+        for kt in self.split_candidates(t, ends[0], joins[0]):
             kf = ends[1] - (ends[0] - kt)
             if kf not in f_splits:
                 continue
@@ -1260,31 +1266,80 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             # a copy keeps the line numbers of what it copies; two returns
             # written in the source have their own (unless the tail goes on
             # with a value computed before the test: only an expression can)
-            if [i.line for i in tail] == [i.line for i in copy] or self.consumes_earlier_value(tail):
+            if not ([i.line for i in tail] == [i.line for i in copy] or self.consumes_earlier_value(tail)):
+                continue
+            if (joins[0] is None and joins[1] is None or None not in (
+                    self.branch_value(t, kt, frame), self.branch_value(fl, kf, frame))):
                 return kt, kf
         return None
 
+    def split_candidates(self, start, end, join):
+        """Where the copied tail of a branch from ``start`` to its return at
+        ``end`` may start, in order: where plain expression steps have pushed
+        one value; past ``join`` (where the branch's own control flow ends)
+        any index, its value checked by :meth:`branch_value`."""
+        if join is None:
+            return list(self.expression_ends(start, end))
+        return list(range(join, end))
+
+    def branch_value(self, start, stop, frame):
+        """The one expression the code from ``start`` to ``stop`` pushes on a
+        copy of ``frame`` with no other effect, or None. Its control flow of
+        its own (and/or, conditional expressions, chained comparisons) is
+        walked; the straight code after it is run."""
+        join = start
+        for k in range(start, stop):
+            ins = self.instrs[k]
+            if ins.target is not None:
+                join = max(join, k + 1, ins.target)
+        branch = frame.copy()
+        branch.stmts = []
+        if join > start:
+            try:
+                ex = self.walk(start, branch, lambda i: start <= i < join, None)
+            except DecompilationError:
+                return None
+            if ex.kind != "leave" or ex.target != join:
+                return None
+        for k in range(join, stop):
+            E.execute(branch, self.instrs[k])
+        if live(branch.stmts) or len(branch.stack) != len(frame.stack) + 1:
+            return None
+        return branch.pop_expr()
+
     def private_run_to_return(self, start, cond_blocks, region):
-        """Index of the ``return`` (or ``raise`` of a value: the compiler copies
-        it the same way) that the code at ``start`` runs straight to, reached
-        only from ``cond_blocks`` (no other code jumps into it); or None."""
+        """(Index of the ``return``, or ``raise`` of a value: the compiler copies
+        it the same way, that the code at ``start`` runs to, where the
+        branch's own forward jumps have all joined or None when it has none)
+        for code reached only from ``cond_blocks`` (no other code jumps into
+        it); or None."""
         k = start
-        while k < self.n and self.instrs[k].target is None and self.instrs[k].op not in (
+        join = None
+        while k < self.n and self.instrs[k].op not in (
                 "RETURN_VALUE", "RAISE_VARARGS", "RERAISE", "FOR_ITER", "YIELD_VALUE"):
+            ins = self.instrs[k]
+            if ins.target is not None:
+                # (an and/or, a conditional expression, a chained comparison
+                # inside the branch's value: forward jumps that join before the return)
+                if ins.op not in CONDITIONAL_JUMPS and ins.op != "JUMP" or ins.target <= k:
+                    return None
+                join = max(join or 0, k + 1, ins.target)
             k += 1
-        if k >= self.n or not region(start) or not (
+        if k >= self.n or not region(start) or join is not None and join > k or not (
                 self.instrs[k].op == "RETURN_VALUE"
                 or self.instrs[k].op == "RAISE_VARARGS" and self.instrs[k].arg):
             return None
         b = self.cfg.at(start)
         if b is None or b.exc_preds or any(p.id not in cond_blocks for p in b.preds):
             return None
+        run = {b.id}
         while b.end <= k:
             nxt = self.cfg.at(b.end)
-            if nxt.exc_preds or [p.id for p in nxt.preds] != [b.id]:
+            if nxt.exc_preds or any(p.id not in run for p in nxt.preds):
                 return None
+            run.add(nxt.id)
             b = nxt
-        return k
+        return k, join
 
     def expression_ends(self, start, stop):
         """Indices in ``(start, stop)`` where the plain expression steps from
@@ -1320,13 +1375,10 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         the code goes on with the then-branch's copy of the exit."""
         values = []
         for start, stop in zip((t, fl), split):
-            branch = frame.copy()
-            branch.stmts = []
-            for k in range(start, stop):
-                E.execute(branch, self.instrs[k])
-            if live(branch.stmts) or len(branch.stack) != len(frame.stack) + 1:
+            value = self.branch_value(start, stop, frame)
+            if value is None:
                 self.fail("conditional expression with statements", start)
-            values.append(branch.pop_expr())
+            values.append(value)
         frame.push(ast.IfExp(test=test, body=values[0], orelse=values[1]))
         return split[0]
 
@@ -2762,12 +2814,14 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             # a value computed inside (``return x`` in the body): the exit
             # call runs, then the statement that uses the value
             ex = self.walk(ex.target, body, region, loop)
-        if (ex.kind == "leave" and self.instrs[ex.target].op == "RETURN_VALUE"
+        if (ex.kind == "leave" and self.instrs[self.past_outer_with_exits(ex.target, body)].op == "RETURN_VALUE"
                 and len(body.stack) == len(frame.stack) - 1):
             # ``return x`` whose RETURN_VALUE lies just past a try's region: a return
             # cannot raise, so the exception table stops before it; it is still the
             # with body's own return (a temporary set inside would be unbound when
-            # ``__exit__`` swallows an exception from computing it)
+            # ``__exit__`` swallows an exception from computing it). Inside nested
+            # with statements the outer ones' exits are called first, outside
+            # their bodies' ranges too.
             body.emit(ast.Return(value=body.pop_expr(self.instrs[ex.target])))
             ex = END
         if ex.kind == "leave":
@@ -2800,6 +2854,22 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         # the normal exit: call __exit__(None, None, None) and drop the result
         frame.stack[:] = body.stack
         return ex.target
+
+    def past_outer_with_exits(self, index, frame):
+        """Where the code at ``index`` goes on after calling the exits of the
+        enclosing with statements on ``frame``'s stack, below the value on its
+        top (``SWAP 2``, ``__exit__(None, None, None)``, ``POP_TOP`` each: a
+        ``return`` inside nested with statements, 3.11+)."""
+        exits = sum(1 for v in frame.stack[:-1] if isinstance(v, V.WithExit))
+        want = [("SWAP", 2), ("LOAD_CONST", None), ("LOAD_CONST", None), ("LOAD_CONST", None)]
+        k = index
+        while exits > 0 and k + 6 <= self.n:
+            ins = self.instrs[k:k + 6]
+            if [(x.op, x.arg) for x in ins[:4]] != want or ins[4].op != "CALL" or ins[5].op != "POP_TOP":
+                break
+            k += 6
+            exits -= 1
+        return k
 
     def after_suppressed(self, handler):
         """Where control goes when the with block's ``__exit__`` (handler at
