@@ -852,6 +852,20 @@ def ifexp_with_and_before_copied_return(log, a, b):
     return _seen(log, 1) + ((_seen(log, a) and b) if a > b else (b or _seen(log, 3)))
 
 
+def _value(x):
+    return x() if callable(x) else x
+
+
+def ifexp_lambda_before_copied_return(log, a, b):
+    # a lambda (with defaults, with a closure) is a plain expression step:
+    # the copied ``CALL; +; return`` after it (bench/fuzz.py 5000:432)
+    return _seen(log, 1) + _value(a if b else lambda q=3: q * 2)
+
+
+def ifexp_closure_before_copied_return(log, a, b):
+    return _seen(log, 1) + _value(a if b else lambda q=3: q + a)
+
+
 def assert_message_ifexp_with_or(a, b):
     # 3.10+ copies the assert's ``CALL; RAISE_VARARGS`` into both branches of
     # its message (bench/fuzz.py 5000:37)
@@ -1069,4 +1083,6 @@ CASES = [
     (ifexp_with_or_before_copied_raise, [(1, 2), (0, 2), (3, 0), (0, 0)]),
     (ifexp_with_and_before_copied_return, [([], 1, 2), ([], 3, 0), ([], 0, 0), ([], 3, 2)]),
     (assert_message_ifexp_with_or, [(0, 2), (0, 0), (1, 0), ([], 2)]),
+    (ifexp_lambda_before_copied_return, [([], 1, 2), ([], 3, 0)]),
+    (ifexp_closure_before_copied_return, [([], 1, 2), ([], 3, 0)]),
 ]
