@@ -586,6 +586,38 @@ def match_last_case_assert(x, a=1, c=0):
     return log
 
 
+# the last case's guard goes where its empty body does, the code after the
+# match (bench/fuzz.py 5000:923)
+def match_last_case_empty_guarded(x, a=0):
+    log = []
+    n = 0
+    while n < 2:
+        n += 1
+        match x:
+            case 0:
+                log.append("zero")
+            case int(v) if not (log.append(v) or a):
+                pass
+        log.append(n)
+    return log
+
+
+# an or-pattern's alternatives jump to their case's cleanup, whose body is
+# ``break``: that is no break target (bench/fuzz.py 5000:867)
+def match_or_case_breaks(x):
+    log = []
+    n = 0
+    while n < 4:
+        n += 1
+        match x:
+            case [0, v]:
+                log.append(v)
+            case {"k": 1 | 3}:
+                break
+    log.append(n)
+    return log
+
+
 CASES = [
     (match_literal, SUBJECTS),
     (match_capture_wildcard, SUBJECTS),
@@ -627,5 +659,7 @@ CASES = [
     (match_guard_and_const_false, SUBJECTS),
     (match_guard_chain_or_const, SUBJECTS + [([0, 1],), ([0, 0],), ([0, 1], 2), ([0, [2, 3]],), ([0, []],)]),
     (match_assert_in_with_in_loop, SUBJECTS + [({"k": 3},), ({"k": 2},)]),
+    (match_last_case_empty_guarded, SUBJECTS + [(5, 1), (0, 1)]),
+    (match_or_case_breaks, SUBJECTS + [({"k": 3},), ({"k": 2},), ([0, 7],)]),
     (match_last_case_assert, SUBJECTS + [([0, 1],), ([0, 1], 0), ([0, 1], 1, -1), ([0, -5], 1, -1)]),
 ]

@@ -1126,6 +1126,13 @@ class MatchStatements:
             if case.body is None:  # never runs: no code
                 out.append(ast.match_case(pattern=case.pattern, guard=case.guard, body=[ast.Pass()]))
                 continue
+            if case is cases[-1] and not case.copy and any(
+                    self.same_place(self.resolve(t), self.resolve(case.body)) for t in leaves):
+                # the last case's body starts where the others end: it is empty
+                # (``case v if g: pass``: both ways of the guard go there)
+                out.append(ast.match_case(pattern=case.pattern, guard=case.guard, body=[ast.Pass()]))
+                leaves.append(case.body)
+                continue
             bf = frame.copy()
             bf.stmts = []
             ex = self.walk_from(case.body, bf, region, loop)

@@ -1670,6 +1670,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 t = self.jump_at_end(s, natural)
                 if t is not None and t not in natural:
                     t = self.through_outer_breaks(b, s, t, natural)
+                    if self.drops_then_jumps_to(t, normal_exit):
+                        t = normal_exit
                     if not (self.jump_keeps_iterator(s, natural) and self.runs_to_return(t)
                             or self.caught_in_loop(t, natural)):
                         targets.append(t)
@@ -1681,6 +1683,18 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if normal_exit in targets:
             return normal_exit
         return max(set(targets), key=targets.count)
+
+    def drops_then_jumps_to(self, target, normal_exit):
+        """Whether the code at ``target`` only drops values and jumps to the
+        loop's normal exit: the loop's own code that then breaks (the
+        alternatives of an or-pattern jump to their case's cleanup, whose body
+        is ``break``), not the code after the loop."""
+        b = self.cfg.at(target) if target is not None and normal_exit is not None else None
+        if b is None:
+            return False
+        ops = [self.instrs[k].op for k in range(b.start, b.end)]
+        return (ops[-1] == "JUMP" and self.instrs[b.end - 1].target == normal_exit
+                and all(op == "POP_TOP" for op in ops[:-1]))
 
     def caught_in_loop(self, target, natural):
         """Whether an exception at ``target`` goes to a handler in the loop
