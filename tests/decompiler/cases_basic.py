@@ -838,6 +838,41 @@ def ifexp_before_copied_raise(a, b):
     raise _exc_for(log)(a if _seen(log, b) else -a)
 
 
+def ifexp_with_or_before_copied_raise(a, b):
+    # 3.10+ copies ``CALL; RAISE_VARARGS`` into both branches; the true
+    # branch's value has an ``or`` of its own, the copy starts where it joins
+    # (bench/fuzz.py 5000:429)
+    log = []
+    raise _exc_for(log)(_seen(log, a) or b if _seen(log, b) else -a)
+
+
+def ifexp_with_and_before_copied_return(log, a, b):
+    # the same before a copied ``+ ...; return``, both branches with a
+    # short circuit of their own
+    return _seen(log, 1) + ((_seen(log, a) and b) if a > b else (b or _seen(log, 3)))
+
+
+def _value(x):
+    return x() if callable(x) else x
+
+
+def ifexp_lambda_before_copied_return(log, a, b):
+    # a lambda (with defaults, with a closure) is a plain expression step:
+    # the copied ``CALL; +; return`` after it (bench/fuzz.py 5000:432)
+    return _seen(log, 1) + _value(a if b else lambda q=3: q * 2)
+
+
+def ifexp_closure_before_copied_return(log, a, b):
+    return _seen(log, 1) + _value(a if b else lambda q=3: q + a)
+
+
+def assert_message_ifexp_with_or(a, b):
+    # 3.10+ copies the assert's ``CALL; RAISE_VARARGS`` into both branches of
+    # its message (bench/fuzz.py 5000:37)
+    log = []
+    assert a, _seen(log, a) or b if b >= 1 else log
+
+
 def ifexp_test_ending_in_constant(a):
     # ``x or 1`` / ``x and 0`` tests x only: both ways go on at the same place,
     # in the middle of the expression (issue 11)
@@ -1045,4 +1080,9 @@ CASES = [
     (ifexp_ending_statement_return, INTS2 + [(0, 0), (1, 0)]),
     (ifexp_before_copied_raise, [(1, 2), (3, 0)]),
     (ifexp_test_ending_in_constant, [(0,), (1,), ("",)]),
+    (ifexp_with_or_before_copied_raise, [(1, 2), (0, 2), (3, 0), (0, 0)]),
+    (ifexp_with_and_before_copied_return, [([], 1, 2), ([], 3, 0), ([], 0, 0), ([], 3, 2)]),
+    (assert_message_ifexp_with_or, [(0, 2), (0, 0), (1, 0), ([], 2)]),
+    (ifexp_lambda_before_copied_return, [([], 1, 2), ([], 3, 0)]),
+    (ifexp_closure_before_copied_return, [([], 1, 2), ([], 3, 0)]),
 ]

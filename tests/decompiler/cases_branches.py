@@ -423,6 +423,26 @@ def returning_try_in_finally_after_comprehension(a, log):
 
 ARGS_AL = [(0, []), (1, []), (2, [])]
 
+# 3.11+: ``return <value>`` computed inside nested with statements: the
+# outer exits are called outside the bodies' ranges; when the inner exit
+# swallows an exception from computing the value, the function goes on after
+# the outer with (bench/fuzz.py 5000:798)
+def nested_with_returns_value(a):
+    log = []
+    with CM(log, 1), CM(log, 2, suppress=a > 1):
+        return log.append(1 // (a - 2)) or log
+
+
+def nested_with_three_returns_value(a):
+    log = []
+    with CM(log, 1):
+        with CM(log, 2, suppress=a > 2):
+            with CM(log, 3, suppress=a == 2):
+                return 10 // (a - 2) + (a - 3) // (a - 3)
+        log.append(4)
+    return log
+
+
 CASES = [
     (else_returns_in_try_finally, ARGS_AL),
     (else_returns_in_try_finally_with_body, ARGS_AL),
@@ -454,6 +474,8 @@ CASES = [
     (continue_in_finally, ARGS_AL),
     (returning_try_in_finally_after_comprehension, ARGS_AL),
     (with_raises_in_if_then_elif, [(0, 0, []), (0, 1, []), (2, 1, []), (3, 0, [])]),
+    (nested_with_returns_value, [(0,), (1,), (2,), (3,)]),
+    (nested_with_three_returns_value, [(0,), (2,), (3,), (4,)]),
 ]
 
 

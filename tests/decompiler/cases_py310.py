@@ -498,6 +498,126 @@ def match_case_with_then_yield(x, log=None):
 
 match_case_with_then_yield.drive_sends = True
 
+
+# 3.10: a case whose body ends in a with statement followed by more code: the
+# with's exit stops mid-block, the case goes on past it (bench/fuzz.py 5000:353)
+def match_case_with_then_statement(x):
+    log = []
+    match x:
+        case [_, _]:
+            log.append("pair")
+        case v:
+            with _CM(log, 1):
+                pass
+            log.append(v)
+    log.append("end")
+    log.append(len(log))
+    return log
+
+
+# 3.10: a default case in a loop: the code after the match reaches the loop's
+# header and from there the cases again (bench/fuzz.py 5000:494)
+def match_default_in_loop(x, a=0):
+    log = []
+    n = 0
+    while n < 2:
+        n += 1
+        match x:
+            case [0, v]:
+                log.append(v)
+            case _:
+                if a:
+                    pass
+                log.append(n)
+    return log
+
+
+# a guard whose last conjunct the compiler found false: its jump to the next
+# case replaces the test (bench/fuzz.py 5000:22)
+def match_guard_and_const_false(x):
+    log = []
+    match x:
+        case int(v) if (log.append(v) or v) and not 1:
+            log.append("never")
+        case [_, _] if 0 <= len(log):
+            log.append("pair")
+    return log
+
+
+# a guard ``chain or 4``: the chained comparison's false way jumps over its
+# cleanup to the body, as its true way does (bench/fuzz.py 5000:125)
+def match_guard_chain_or_const(x, b=1):
+    log = []
+    match x:
+        case [0, _]:
+            match x[1]:
+                case int(v) if b != v <= len(log) or 4:
+                    log.append(v)
+                case [v, *s]:
+                    log.append(s)
+    return log
+
+
+# an or-pattern jumps to a case body that only raises, inside a with inside a
+# loop: no ``break`` (bench/fuzz.py 5000:1012)
+def match_assert_in_with_in_loop(x):
+    log = []
+    n = 0
+    while n < 2:
+        n += 1
+        with _CM(log, n):
+            match x:
+                case 0:
+                    return log
+                case {"k": 1 | 3}:
+                    assert 0, 0
+        continue
+    return log
+
+# the last case's body is an assert whose test reads like a guard: the tests
+# jump past the body's start into the raise (bench/fuzz.py 5000:1060)
+def match_last_case_assert(x, a=1, c=0):
+    log = []
+    match x:
+        case 0 if log.append(0) or a:
+            log.append("zero")
+        case [0, v]:
+            assert 0 != a and not (0 > c < len(log) + v), log
+    return log
+
+
+# the last case's guard goes where its empty body does, the code after the
+# match (bench/fuzz.py 5000:923)
+def match_last_case_empty_guarded(x, a=0):
+    log = []
+    n = 0
+    while n < 2:
+        n += 1
+        match x:
+            case 0:
+                log.append("zero")
+            case int(v) if not (log.append(v) or a):
+                pass
+        log.append(n)
+    return log
+
+
+# an or-pattern's alternatives jump to their case's cleanup, whose body is
+# ``break``: that is no break target (bench/fuzz.py 5000:867)
+def match_or_case_breaks(x):
+    log = []
+    n = 0
+    while n < 4:
+        n += 1
+        match x:
+            case [0, v]:
+                log.append(v)
+            case {"k": 1 | 3}:
+                break
+    log.append(n)
+    return log
+
+
 def match_guard_walk_meets_own_match(a, log=None):
     # fuzz 900:369 (3.13): reading the guard of the ``if`` after the case's
     # pattern walked on through ``continue`` into the same match statement,
@@ -551,5 +671,13 @@ CASES = [
                                         ({"k": 3}, 3, 1)]),
     (match_case_ends_in_with_two_items, SUBJECTS + [([1, 2],), ((3, 4),)]),
     (match_case_with_then_yield, SUBJECTS + [([1, 2],), ((3, 4),)]),
+    (match_case_with_then_statement, SUBJECTS),
+    (match_default_in_loop, SUBJECTS + [([0, 5],), ([0, 5], 1), (3, 1)]),
+    (match_guard_and_const_false, SUBJECTS),
+    (match_guard_chain_or_const, SUBJECTS + [([0, 1],), ([0, 0],), ([0, 1], 2), ([0, [2, 3]],), ([0, []],)]),
+    (match_assert_in_with_in_loop, SUBJECTS + [({"k": 3},), ({"k": 2},)]),
+    (match_last_case_empty_guarded, SUBJECTS + [(5, 1), (0, 1)]),
+    (match_or_case_breaks, SUBJECTS + [({"k": 3},), ({"k": 2},), ([0, 7],)]),
+    (match_last_case_assert, SUBJECTS + [([0, 1],), ([0, 1], 0), ([0, 1], 1, -1), ([0, -5], 1, -1)]),
     (match_guard_walk_meets_own_match, [(1,), (2,), ({'k': 1},)]),
 ]

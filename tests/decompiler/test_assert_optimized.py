@@ -50,3 +50,31 @@ def test_assert_vanishes_under_optimize(name):
 
     assert decompiled(g) == "after", name
     assert calls == [], name
+
+
+# the last case's body is an assert whose test (an ``and`` ending in a chained
+# comparison) reads like a guard: a guard would still run under -O
+# (bench/fuzz.py 5000:1060)
+MATCH_SOURCE = '''
+def last_case_assert(g, x=(0, 1)):
+    match x:
+        case 0:
+            return "zero"
+        case [0, v]:
+            assert 0 != v and not (0 < g() < 100)
+    return "after"
+'''
+
+
+@pytest.mark.skipif(sys.version_info < (3, 10), reason="match needs 3.10+")
+def test_match_case_assert_vanishes_under_optimize():
+    original = _function(MATCH_SOURCE, "last_case_assert", 0)
+    decompiled = _function(unveil.decompile(original), "last_case_assert", 1)
+    calls = []
+
+    def g():
+        calls.append(1)
+        return 99  # fails the assert when it is evaluated
+
+    assert decompiled(g) == "after"
+    assert calls == []

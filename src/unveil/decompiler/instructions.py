@@ -640,7 +640,7 @@ def pops_pushes(ins: Instr):
         "COMPARE_OP": (2, 1), "IS_OP": (2, 1), "CONTAINS_OP": (2, 1), "UNARY_NOT": (1, 1),
         "UNARY_NEGATIVE": (1, 1), "UNARY_POSITIVE": (1, 1), "UNARY_INVERT": (1, 1),
         "BINARY_SLICE": (3, 1), "GET_LEN": (1, 2), "FORMAT_VALUE": None,
-        "LOAD_ASSERTION_ERROR": (0, 1),
+        "LOAD_ASSERTION_ERROR": (0, 1), "LOAD_CLOSURE": (0, 1),
         # <=3.10 await / yield from (asyncs.py): straight-line expression steps
         "GET_AWAITABLE": (1, 1), "GET_YIELD_FROM_ITER": (1, 1), "YIELD_FROM": (2, 1),
     }
@@ -662,6 +662,11 @@ def pops_pushes(ins: Instr):
     if op == "CALL_FUNCTION_EX":
         has_kw, slots = arg
         return (1 + int(has_kw) + slots, 1)
+    if op == "MAKE_FUNCTION":
+        # the code (and qualname), and one value per attribute flag (defaults,
+        # keyword defaults, annotations, closure)
+        flags, has_qualname = arg
+        return (1 + int(has_qualname) + bin(flags).count("1"), 1)
     return None
 
 

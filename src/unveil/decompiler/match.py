@@ -206,10 +206,13 @@ class CaseParser:
                 guard, body = E.const(False), None
             else:
                 guard, t = self.guard(i)
-                t = self.s.resolve(t)
-                if self.op(t) != "POP_TOP":
-                    raise NoMatch
-                body = t + 1
+                if t is None:
+                    body = None  # (a guard found always false: no body)
+                else:
+                    t = self.s.resolve(t)
+                    if self.op(t) != "POP_TOP":
+                        raise NoMatch
+                    body = t + 1
         else:
             body = i
             if self.landing is not None:
@@ -217,11 +220,36 @@ class CaseParser:
                     guard, body = self.guard(i)
                 except (NoMatch, DecompilationError):
                     guard, body = None, i
+                if guard is not None and body is not None and self.body_test(i, body):
+                    guard, body = None, i
         pattern = self.build(top)
         return Case(pattern, guard, body, copy, self.landing, self.stores)
 
     def op(self, i):
         return self.instrs[i].op if 0 <= i < self.n else None
+
+    def body_test(self, i, body):
+        """Whether the tests read as the guard of the last case (from ``i``,
+        its body at ``body``) are the test of the body's first statement
+        instead: an assert's own test (the line of its error tells, see
+        instructions._mark_asserts_on_own_line; a guard would still run under
+        ``python -O``), or tests that jump past the body's start, a lone jump,
+        into the code it goes to and not to the next case (``assert a and not
+        b``: ``a`` false goes straight to the raise that ``not b`` false
+        reaches through a jump)."""
+        t = self.s.resolve(body)
+        if self.op(t) == "LOAD_ASSERTION_ERROR" and self.instrs[t].arg is None:
+            return True
+        if self.op(body) != "JUMP" or not any(ins.target == t for ins in self.instrs[i:body]):
+            return False
+        landing = self.landing
+        try:
+            self.fail_jump(t, self.fail_depth)
+        except NoMatch:
+            return True
+        finally:
+            self.landing = landing
+        return False
 
     def guard(self, i):
         """The guard starting at ``i`` (the case's pattern matched and only
@@ -269,6 +297,11 @@ class CaseParser:
                         f = c.frame
                         if len(f.stack) == len(base) and not _live(f.stmts):
                             found = (_conjunction(parts), k)
+                            if self.copy and not alts and self.goes_to_next_case(k):
+                                # the last conjunct is a constant the compiler found
+                                # false (``g and not 1``): its jump to the next case
+                                # replaces the test, and the body is not compiled
+                                return _conjunction(parts + [E.const(False)]), None
                             if self.copy and self.op(s.resolve(k)) == "POP_TOP":
                                 if any(not s.same_place(b, k) for _, b in alts):
                                     raise NoMatch
@@ -307,9 +340,11 @@ class CaseParser:
         # a target that only pops and jumps (the subject's POP_TOP before an
         # empty body's jump to the end) is a ("pop", ...) trampoline: the
         # case reads the pop itself
-        if isinstance(c.true, int) and c.true == c.false:
+        if isinstance(c.true, int) and isinstance(c.false, int) and (
+                c.true == c.false or self.s.resolve(c.true) == self.s.resolve(c.false)):
             # both ways go on: a test the compiler found always true once
             # its operand was tested (``x or 1``), which ``x or True`` keeps
+            # (a chained comparison's false way jumps over its cleanup)
             return ast.BoolOp(op=ast.Or(), values=[c.expr, E.const(True)]), c.true
         if self.fails_to_next_case(c.false, c.frame, base):
             return c.expr, c.true[2] if isinstance(c.true, tuple) else c.true
@@ -1102,6 +1137,13 @@ class MatchStatements:
             if case.body is None:  # never runs: no code
                 out.append(ast.match_case(pattern=case.pattern, guard=case.guard, body=[ast.Pass()]))
                 continue
+            if case is cases[-1] and not case.copy and any(
+                    self.same_place(self.resolve(t), self.resolve(case.body)) for t in leaves):
+                # the last case's body starts where the others end: it is empty
+                # (``case v if g: pass``: both ways of the guard go there)
+                out.append(ast.match_case(pattern=case.pattern, guard=case.guard, body=[ast.Pass()]))
+                leaves.append(case.body)
+                continue
             bf = frame.copy()
             bf.stmts = []
             ex = self.walk_from(case.body, bf, region, loop)
@@ -1130,8 +1172,8 @@ class MatchStatements:
             # the code between the last case and the end: ``case _``
             bf = frame.copy()
             bf.stmts = []
-            after = self.reachable_from(end)
             blk = self.cfg.containing(last)
+            after = self.reachable_from(end, blk)
             dom = self.dominated_by(blk)
             ex = self.walk_from(last, bf, lambda j: region(j) and dom(j) and j not in after, loop)
             if ex.kind == "leave" and not self.same_place(self.resolve(ex.target), end):
@@ -1150,15 +1192,20 @@ class MatchStatements:
             return Exit("leave", start)
         return self.walk_dominated(start, frame, region, loop)
 
-    def reachable_from(self, t):
+    def reachable_from(self, t, case):
+        """Starts of the blocks reachable from ``t`` (the code after the
+        match statement) without going back before the match: in a loop the
+        code after it reaches the loop's header, which dominates the
+        ``case`` block, and from there the cases again."""
         out = set()
         work = [t]
+        dominates = self.cfg.dominates
         while work:
             k = work.pop()
             if k is None or k >= self.n or k in out:
                 continue
             b = self.cfg.containing(k)
-            if b.start in out:
+            if b.start in out or dominates(b, case):
                 continue
             out.add(b.start)
             work.extend(x.start for x in b.succs)

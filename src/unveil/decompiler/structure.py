@@ -1164,7 +1164,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         fall = c.blocks.end
         if fl == fall and t != fall:
             t, fl, test = fl, t, negate(test)
-        split = self.copied_exit_split(c, t, fl, region)
+        split = self.copied_exit_split(c, t, fl, region, frame)
         if split is not None:
             return self.conditional_before_copied_exit(test, t, fl, split, frame)
         over = self.jump_over_cleanup(t, c.blocks) if isinstance(t, int) else None
@@ -1173,7 +1173,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             # copy of the exit, as the cleanup goes on into the other one)
             over_c = Cond(c.expr, over[0], c.false, c.frame, over[1])
             over_c.cleanups = c.cleanups
-            split = self.copied_exit_split(over_c, over[0], fl, region)
+            split = self.copied_exit_split(over_c, over[0], fl, region, frame)
             if split is not None:
                 return self.conditional_before_copied_exit(test, over[0], fl, split, frame)
         if t == fl and frame.stack and not isinstance(frame.stack[-1], (V.Iterator, V.WithExit, V.Exception_)):
@@ -1328,22 +1328,28 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             frame.push(ast.IfExp(test=bool_op(ast.And, c.expr, E.const(False)), body=dead, orelse=value))
         return stop
 
-    def copied_exit_split(self, c: Cond, t, fl, region):
+    def copied_exit_split(self, c: Cond, t, fl, region, frame):
         """3.10+ copies a small exit block into each branch that jumps to it,
         also the rest of an expression after a conditional expression
         (``return x + (a if b else c) * 3``: ``* 3; +; return`` is copied into
         both branches). When both branches of ``c`` are an expression followed
         by the same straight code (a copy) to a return, (the index in each
-        branch) where that code starts; else None."""
+        branch) where that code starts; else None. A branch's expression may
+        have control flow of its own (``raise E(x or y if b else 0)``): the
+        copy starts after it joins."""
         if not COPIES_EXIT_BLOCKS or not (isinstance(t, int) and isinstance(fl, int)) or t == fl:
             return None
         inside = union(c.blocks, c.cleanups)  # (a chained test's cleanup falls into its false branch)
-        ends = [self.private_run_to_return(x, inside, region) for x in (t, fl)]
-        if None in ends or [(self.instrs[k].op, self.instrs[k].arg) for k in ends].count(
+        runs = [self.private_run_to_return(x, inside, region) for x in (t, fl)]
+        if None in runs:
+            return None
+        ends = [end for end, _ in runs]
+        if [(self.instrs[k].op, self.instrs[k].arg) for k in ends].count(
                 (self.instrs[ends[0]].op, self.instrs[ends[0]].arg)) != 2:
             return None  # (both a ``return``, or both a ``raise`` of as many values)
-        f_splits = set(self.expression_ends(fl, ends[1]))
-        for kt in self.expression_ends(t, ends[0]):
+        joins = [join for _, join in runs]
+        f_splits = self.split_candidates(fl, ends[1], joins[1])
+        for kt in self.split_candidates(t, ends[0], joins[0]):
             kf = ends[1] - (ends[0] - kt)
             if kf not in f_splits:
                 continue
@@ -1353,31 +1359,80 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             # a copy keeps the line numbers of what it copies; two returns
             # written in the source have their own (unless the tail goes on
             # with a value computed before the test: only an expression can)
-            if [i.line for i in tail] == [i.line for i in copy] or self.consumes_earlier_value(tail):
+            if not ([i.line for i in tail] == [i.line for i in copy] or self.consumes_earlier_value(tail)):
+                continue
+            if (joins[0] is None and joins[1] is None or None not in (
+                    self.branch_value(t, kt, frame), self.branch_value(fl, kf, frame))):
                 return kt, kf
         return None
 
+    def split_candidates(self, start, end, join):
+        """Where the copied tail of a branch from ``start`` to its return at
+        ``end`` may start, in order: where plain expression steps have pushed
+        one value; past ``join`` (where the branch's own control flow ends)
+        any index, its value checked by :meth:`branch_value`."""
+        if join is None:
+            return list(self.expression_ends(start, end))
+        return list(range(join, end))
+
+    def branch_value(self, start, stop, frame):
+        """The one expression the code from ``start`` to ``stop`` pushes on a
+        copy of ``frame`` with no other effect, or None. Its control flow of
+        its own (and/or, conditional expressions, chained comparisons) is
+        walked; the straight code after it is run."""
+        join = start
+        for k in range(start, stop):
+            ins = self.instrs[k]
+            if ins.target is not None:
+                join = max(join, k + 1, ins.target)
+        branch = frame.copy()
+        branch.stmts = []
+        if join > start:
+            try:
+                ex = self.walk(start, branch, lambda i: start <= i < join, None)
+            except DecompilationError:
+                return None
+            if ex.kind != "leave" or ex.target != join:
+                return None
+        for k in range(join, stop):
+            E.execute(branch, self.instrs[k])
+        if live(branch.stmts) or len(branch.stack) != len(frame.stack) + 1:
+            return None
+        return branch.pop_expr()
+
     def private_run_to_return(self, start, cond_blocks, region):
-        """Index of the ``return`` (or ``raise`` of a value: the compiler copies
-        it the same way) that the code at ``start`` runs straight to, reached
-        only from ``cond_blocks`` (no other code jumps into it); or None."""
+        """(Index of the ``return``, or ``raise`` of a value: the compiler copies
+        it the same way, that the code at ``start`` runs to, where the
+        branch's own forward jumps have all joined or None when it has none)
+        for code reached only from ``cond_blocks`` (no other code jumps into
+        it); or None."""
         k = start
-        while k < self.n and self.instrs[k].target is None and self.instrs[k].op not in (
+        join = None
+        while k < self.n and self.instrs[k].op not in (
                 "RETURN_VALUE", "RAISE_VARARGS", "RERAISE", "FOR_ITER", "YIELD_VALUE"):
+            ins = self.instrs[k]
+            if ins.target is not None:
+                # (an and/or, a conditional expression, a chained comparison
+                # inside the branch's value: forward jumps that join before the return)
+                if ins.op not in CONDITIONAL_JUMPS and ins.op != "JUMP" or ins.target <= k:
+                    return None
+                join = max(join or 0, k + 1, ins.target)
             k += 1
-        if k >= self.n or not region(start) or not (
+        if k >= self.n or not region(start) or join is not None and join > k or not (
                 self.instrs[k].op == "RETURN_VALUE"
                 or self.instrs[k].op == "RAISE_VARARGS" and self.instrs[k].arg):
             return None
         b = self.cfg.at(start)
         if b is None or b.exc_preds or any(p.id not in cond_blocks for p in b.preds):
             return None
+        run = {b.id}
         while b.end <= k:
             nxt = self.cfg.at(b.end)
-            if nxt.exc_preds or [p.id for p in nxt.preds] != [b.id]:
+            if nxt.exc_preds or any(p.id not in run for p in nxt.preds):
                 return None
+            run.add(nxt.id)
             b = nxt
-        return k
+        return k, join
 
     def expression_ends(self, start, stop):
         """Indices in ``(start, stop)`` where the plain expression steps from
@@ -1413,13 +1468,10 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         the code goes on with the then-branch's copy of the exit."""
         values = []
         for start, stop in zip((t, fl), split):
-            branch = frame.copy()
-            branch.stmts = []
-            for k in range(start, stop):
-                E.execute(branch, self.instrs[k])
-            if live(branch.stmts) or len(branch.stack) != len(frame.stack) + 1:
+            value = self.branch_value(start, stop, frame)
+            if value is None:
                 self.fail("conditional expression with statements", start)
-            values.append(branch.pop_expr())
+            values.append(value)
         frame.push(ast.IfExp(test=test, body=values[0], orelse=values[1]))
         return split[0]
 
@@ -1715,7 +1767,10 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 t = self.jump_at_end(s, natural)
                 if t is not None and t not in natural:
                     t = self.through_outer_breaks(b, s, t, natural)
-                    if not (self.jump_keeps_iterator(s, natural) and self.runs_to_return(t)):
+                    if self.drops_then_jumps_to(t, normal_exit):
+                        t = normal_exit
+                    if not (self.jump_keeps_iterator(s, natural) and self.runs_to_return(t)
+                            or self.caught_in_loop(t, natural)):
                         targets.append(t)
                 elif t is None:
                     targets.extend(self.breaks_behind_tests(s, natural, normal_exit))
@@ -1725,6 +1780,29 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if normal_exit in targets:
             return normal_exit
         return max(set(targets), key=targets.count)
+
+    def drops_then_jumps_to(self, target, normal_exit):
+        """Whether the code at ``target`` only drops values and jumps to the
+        loop's normal exit: the loop's own code that then breaks (the
+        alternatives of an or-pattern jump to their case's cleanup, whose body
+        is ``break``), not the code after the loop."""
+        b = self.cfg.at(target) if target is not None and normal_exit is not None else None
+        if b is None:
+            return False
+        ops = [self.instrs[k].op for k in range(b.start, b.end)]
+        return (ops[-1] == "JUMP" and self.instrs[b.end - 1].target == normal_exit
+                and all(op == "POP_TOP" for op in ops[:-1]))
+
+    def caught_in_loop(self, target, natural):
+        """Whether an exception at ``target`` goes to a handler in the loop
+        of ``natural``: the code there is inside a try or with statement of
+        the loop's body (a jump out of the loop's natural blocks to code that
+        only raises, like an or-pattern's jump to a case body ``assert 0``),
+        never the code after the loop that a ``break`` goes to."""
+        if target is None or target >= self.n:
+            return False
+        h = self.cfg.containing(target).handler
+        return h is not None and h in natural
 
     def through_outer_breaks(self, inside, out, target, natural):
         """Where the edge from block ``inside`` to ``out`` (which jumps to
@@ -2843,7 +2921,10 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         res = self.block(block, frame, region, loop, start=start)
         if isinstance(res, Exit):
             return res
-        return self.walk(res, frame, region, loop) if region(res) else Exit("leave", res)
+        # (the block may stop mid-block: a with statement's body ends after
+        # the ``__exit__`` call it consumed, before the jump to the join)
+        inside = res < self.n and region(self.cfg.containing(res).start)
+        return self.walk(res, frame, region, loop) if inside else Exit("leave", res)
 
     # ---------------------------------------------------------------- with
     def with_(self, ins, frame, region, loop):
@@ -2864,12 +2945,14 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             # a value computed inside (``return x`` in the body): the exit
             # call runs, then the statement that uses the value
             ex = self.walk(ex.target, body, region, loop)
-        if (ex.kind == "leave" and self.instrs[ex.target].op == "RETURN_VALUE"
+        if (ex.kind == "leave" and self.instrs[self.past_outer_with_exits(ex.target, body)].op == "RETURN_VALUE"
                 and len(body.stack) == len(frame.stack) - 1):
             # ``return x`` whose RETURN_VALUE lies just past a try's region: a return
             # cannot raise, so the exception table stops before it; it is still the
             # with body's own return (a temporary set inside would be unbound when
-            # ``__exit__`` swallows an exception from computing it)
+            # ``__exit__`` swallows an exception from computing it). Inside nested
+            # with statements the outer ones' exits are called first, outside
+            # their bodies' ranges too.
             body.emit(ast.Return(value=body.pop_expr(self.instrs[ex.target])))
             ex = END
         if ex.kind == "leave":
@@ -2902,6 +2985,22 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         # the normal exit: call __exit__(None, None, None) and drop the result
         frame.stack[:] = body.stack
         return ex.target
+
+    def past_outer_with_exits(self, index, frame):
+        """Where the code at ``index`` goes on after calling the exits of the
+        enclosing with statements on ``frame``'s stack, below the value on its
+        top (``SWAP 2``, ``__exit__(None, None, None)``, ``POP_TOP`` each: a
+        ``return`` inside nested with statements, 3.11+)."""
+        exits = sum(1 for v in frame.stack[:-1] if isinstance(v, V.WithExit))
+        want = [("SWAP", 2), ("LOAD_CONST", None), ("LOAD_CONST", None), ("LOAD_CONST", None)]
+        k = index
+        while exits > 0 and k + 6 <= self.n:
+            ins = self.instrs[k:k + 6]
+            if [(x.op, x.arg) for x in ins[:4]] != want or ins[4].op != "CALL" or ins[5].op != "POP_TOP":
+                break
+            k += 6
+            exits -= 1
+        return k
 
     def after_suppressed(self, handler):
         """Where control goes when the with block's ``__exit__`` (handler at
