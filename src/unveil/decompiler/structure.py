@@ -1487,7 +1487,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         """``a and b`` / ``a or b`` as a value (JUMP_IF_X_OR_POP)."""
         last = self.instrs[block.end - 1]
         left = frame.pop_expr(last)
-        if self.drops_kept_operand(last.target):
+        if self.drops_kept_operand(last.target) and keeps_operand(left, frame):
+            # (not ``return x and y`` in a for loop: its value's way out drops the
+            # iterator below it the same way, ``SWAP 2; POP_TOP``)
             return self.chained_compare(block, left, frame, region, loop)
         target = last.target
         value_end = self.dropped_value_end(block.end, target)
