@@ -26,3 +26,46 @@ CASES += [
     (and_returned_in_for_loop, ABCL),
     (or_returned_in_for_loop, ABCL),
 ]
+
+
+# a chained comparison of three links in a try whose exits are copies of the
+# ``return`` after it (3.10: each link's way out ends the try's block at its
+# POP_BLOCK, the copy in a block of its own; "could not be merged" on 3.10)
+def chain_of_three_in_try_finally(a, b, c, log):
+    try:
+        if 0 >= a <= (log.append(1) or b < c) == b:
+            log.append(2)
+    finally:
+        pass
+    return log
+
+
+def chain_in_while_in_try_finally(a, b, c, log):
+    n = 0
+    log = []
+    try:
+        while n < 4 and 0 <= (log.append(n) or a) <= 3:
+            n += 1
+    finally:
+        pass
+    return log, n
+
+
+# a chained comparison of three links in a finally body: the exceptional copy's
+# links leave through a ``POP_TOP; RERAISE`` of their own and the last link's
+# plain ``RERAISE`` (3.10+: "could not be merged" when an operand has effects)
+def chain_of_three_in_finally(a, b, c, log):
+    log = []
+    try:
+        log.append(0)
+    finally:
+        if a != -1 <= len(log) == c:
+            log.append(1)
+    return log
+
+
+CASES += [
+    (chain_of_three_in_try_finally, ABCL + [(0, 5, 2, None), (0, 0, 2, None)]),
+    (chain_in_while_in_try_finally, ABCL + [(0, 0, 0, None), (1, 0, 0, None)]),
+    (chain_of_three_in_finally, ABCL + [(0, 0, 1, None), (0, 0, 2, None)]),
+]

@@ -521,9 +521,10 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if copied is not None:
             return ("pop", copied, target)
         keeps = (isinstance(test, ast.Compare) and test.comparators[-1] is frame.stack[-1])
-        if (keeps and ins[0].op == "POP_TOP" and len(b.preds) == 1
+        if (keeps and ins[0].op == "POP_TOP" and single
                 and self.exit_copy(b.start + 1) is not None):
-            return ("pop", b.start + 1, target)  # ...or into its own copy of an exit
+            # ...or into its own copy of an exit (shared by the links of a longer chain)
+            return ("pop", b.start + 1, target)
         return target
 
     def chain_cleanup(self, b, frame):
