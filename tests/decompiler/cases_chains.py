@@ -69,3 +69,36 @@ CASES += [
     (chain_in_while_in_try_finally, ABCL + [(0, 0, 0, None), (1, 0, 0, None)]),
     (chain_of_three_in_finally, ABCL + [(0, 0, 1, None), (0, 0, 2, None)]),
 ]
+
+
+# an assert's chained comparison at the end of a generator's body (3.13 leaves
+# the assert's final jump out of the exception table between two ranges of the
+# StopIteration handler: the test and its jump were split)
+@sends
+def chain_asserted_in_generator(a, b, c, log):
+    log = []
+    try:
+        assert b < len([log.append(a), c]) != a
+    except AssertionError:
+        log.append(0)
+    yield log
+    v = yield 1
+    yield v
+
+
+# a coroutine whose chained comparison's operand is a comprehension with a
+# chained filter (3.13 leaves the comprehension's jump back out of its
+# handler's range: the handler of the code around it looked different)
+async def chain_with_comprehension_operand_in_coroutine(a, b, c, log):
+    n = 0
+    while n < 3:
+        n += 1
+        if c < b >= len({0 for q in [a, b, c] if 5 >= q < 3}) == b:
+            break
+    return n
+
+
+CASES += [
+    (chain_asserted_in_generator, ABCL),
+    (chain_with_comprehension_operand_in_coroutine, ABCL + [(1, 3, 0, None), (1, 2, 0, None)]),
+]
