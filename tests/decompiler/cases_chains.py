@@ -102,3 +102,34 @@ CASES += [
     (chain_asserted_in_generator, ABCL),
     (chain_with_comprehension_operand_in_coroutine, ABCL + [(1, 3, 0, None), (1, 2, 0, None)]),
 ]
+
+
+# a chained comparison followed by ``and not x``: the rest of the test, merged
+# first, jumps the other way (``not (b > c) or x``) and was put together as
+# ``not a <= b or ...``, which evaluates b twice (all versions)
+def chain_and_not(a, b, c, log):
+    log = []
+    if c <= (log.append(1) or b) > c and not a:
+        log.append(2)
+    return log
+
+
+def chain_and_not_or(a, b, c, log):
+    log = []
+    if a <= (log.append(1) or b) > 1 and (not c) or not b:
+        log.append(2)
+    return log
+
+
+def ifexp_of_chain(a, b, c, log):
+    log = []
+    if len if 3 < (log.append(2) or a) <= b else 1:
+        return log
+    return c
+
+
+CASES += [
+    (chain_and_not, ABCL + [(1, 1, 0, None), (0, 1, 0, None)]),
+    (chain_and_not_or, ABCL + [(0, 2, 0, None), (0, 2, 1, None)]),
+    (ifexp_of_chain, ABCL + [(5, 6, 0, None), (5, 5, 0, None)]),
+]

@@ -930,8 +930,15 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             # (only a link right after ``c``: an ``elif x: pass`` is reached by a jump)
             either = self.either_way(sub) if idx == c.blocks.end else None
             if side == "true":
+                # a link that keeps its operand goes on only into the chain's next
+                # link: the rest of the test (merged first, and turned round when it
+                # jumps the other way) starts with it, ``a < b < c and not d``
+                rest = negate_test(sub.expr) if keeps_operand(c.expr, frame) and goes_to(stn) else None
                 if goes_to(sfn):
                     expr = chain_into(c.expr, sub.expr) or bool_op(ast.And, c.expr, sub.expr)
+                elif rest is not None and chain_into(c.expr, rest) is not None:
+                    expr = chain_into(c.expr, rest)
+                    true, false = sfn, stn
                 elif goes_to(stn) and flips(c.expr) and not flips(sub.expr):
                     # ``a is None and not b``: the same as ``a is not None or b``,
                     # but only this keeps the first test as it is compiled
