@@ -133,3 +133,15 @@ CASES += [
     (chain_and_not_or, ABCL + [(0, 2, 0, None), (0, 2, 1, None)]),
     (ifexp_of_chain, ABCL + [(5, 6, 0, None), (5, 5, 0, None)]),
 ]
+
+
+# a conditional expression whose else value is a walrus, the rest of the
+# statement copied into both branches (3.12+: the value below it was written
+# twice, "an expression would be evaluated more than once")
+def ifexp_walrus_before_copied_return(a, b, c, log):
+    return (len([b]) + 0, not (5 if a else (v := c)))
+
+
+CASES += [
+    (ifexp_walrus_before_copied_return, ABCL),
+]

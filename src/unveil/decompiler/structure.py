@@ -1298,10 +1298,14 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         """Indices in ``(start, stop)`` where the plain expression steps from
         ``start`` have pushed exactly one value (never consuming one pushed
         before ``start``), in order."""
-        from .instructions import pops_pushes
+        from .instructions import is_walrus_store, pops_pushes
         depth = 0
         for k in range(start, stop):
             pp = pops_pushes(self.instrs[k])
+            if k + 1 < stop and is_walrus_store(self.instrs, k + 1) and depth:
+                pp = (0, 1)  # a walrus's ``COPY 1``, its store below drops the copy
+            elif is_walrus_store(self.instrs, k) and depth > 1:
+                pp = (1, 0)
             if pp is None or pp[0] > depth or self.instrs[k].op in ASYNC_OPS:
                 return  # (an await is the walker's to fold)
             depth += pp[1] - pp[0]
@@ -1332,7 +1336,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             branch.stmts = []
             for k in range(start, stop):
                 E.execute(branch, self.instrs[k])
-            if live(branch.stmts) or len(branch.stack) != len(frame.stack) + 1:
+            if len(branch.stack) != len(frame.stack) + 1 or not only_value(branch):
                 self.fail("conditional expression with statements", start)
             values.append(branch.pop_expr())
         frame.push(ast.IfExp(test=test, body=values[0], orelse=values[1]))
