@@ -145,3 +145,15 @@ def ifexp_walrus_before_copied_return(a, b, c, log):
 CASES += [
     (ifexp_walrus_before_copied_return, ABCL),
 ]
+
+
+# ``if c:`` / ``assert x, m`` (3.12+: the if's test was merged into the assert's)
+def if_around_assert_then_return(a, b, c, log):
+    if a:
+        assert b, '-'
+    return '-'
+
+
+CASES += [
+    (if_around_assert_then_return, ABCL + [(0, 0, 0, None)]),
+]

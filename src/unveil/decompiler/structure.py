@@ -284,6 +284,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         self._copy_windows = {}  # see finally_copy_starts
         # (match_finally_copy skips a CLEANUP_THROW in an inlined copy: no window lookup then)
         self._has_cleanup_throw = any(x.op == "CLEANUP_THROW" for x in self.instrs)
+        self.assert_tests = assert_tests_under_if(self.instrs)
 
     # ------------------------------------------------------------ regions
     def dominated_by(self, head: Block) -> Callable[[int], bool]:
@@ -692,6 +693,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         b = self.cfg.at(index)
         if b is None or not (keeps or self.cfg.is_conditional(b)) or index in self.active_latches:
             return None  # (a loop's bottom test is not a link of an ``if`` in its body)
+        if index in self.assert_tests:
+            return None  # nor is an assert's test a link of the test of the if it is under
         if any(not chain_blocks.holds(p) for p in b.preds) or b.exc_preds:
             return None
         if any(h != b.handler and not self.expression_handler(h) for h in chain_blocks.handlers):
@@ -1074,6 +1077,10 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         # walked as the code it is
         t, fl = [x[2] if isinstance(x, tuple) else x for x in (c.true, c.false)]
         test = c.expr
+        if self.crosses_assert_test(c):
+            # ``if c:`` / ``assert x``: merged into ``assert not c or x``, python -O would skip c
+            raise DecompilationError("an if's test merged into the test of the assert it holds "
+                                     "(python -O would skip the if's test)", self.ctx.name)
         if shares_effects(test, frame.stack):
             # a chained comparison's kept operand that no link consumed: the
             # test and each branch would evaluate it again
@@ -1480,14 +1487,18 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         # line of its own under the test stays inside the if: tidy writes it ``assert False``)
         if (not orelse and len(body) == 1 and isinstance(body[0], ast.Raise)
                 and self.is_assert_raise(body[0]) and assert_line_mark(body[0]) != "own line"):
-            if assert_line_mark(body[0]) == "under if" and isinstance(_without_not(test), ast.BoolOp):
-                # ``if c:`` / ``assert x``: merged into ``assert not c or x``, python -O would skip c
-                raise DecompilationError("an if's test merged into the test of the assert it holds "
-                                         "(python -O would skip the if's test)", self.ctx.name)
+            # (an if's test is never merged with the test of an assert "under if":
+            # see pure_condition and crosses_assert_test)
             exc = body[0].exc
             msg = exc.args[0] if isinstance(exc, ast.Call) and exc.args else None
             return ast.Assert(test=negate(test), msg=msg)
         return ast.If(test=test, body=body, orelse=orelse)
+
+    def crosses_assert_test(self, c: Cond):
+        """Whether the test ``c`` holds the test of an assert under an if
+        (:func:`assert_tests_under_if`) and code before it: the if's test."""
+        return any(c.blocks.start < s < c.blocks.end and c.blocks.holds(self.cfg.at(s))
+                   for s in self.assert_tests)
 
     def is_assert_raise(self, node):
         exc = node.exc
@@ -2938,17 +2949,30 @@ def same_stack(a, b):
         for x, y in zip(a, b))
 
 
+def assert_tests_under_if(instrs):
+    """Where the test of each assert marked "under if" starts (3.12+, see
+    instructions._mark_asserts_on_own_line): after the last conditional jump
+    on a line before the assert's (the if's test; the assert's own test is on
+    its lines). ``if c:`` / ``assert x`` compiles as ``assert not c or x`` does,
+    but under ``python -O`` only the first evaluates ``c``: the if stays."""
+    starts = set()
+    for k, ins in enumerate(instrs):
+        if ins.op != "LOAD_ASSERTION_ERROR" or ins.arg != "under if":
+            continue
+        j = k - 1
+        while j >= 0 and not (instrs[j].op in CONDITIONAL_JUMPS and instrs[j].line is not None
+                              and instrs[j].line < ins.line):
+            j -= 1
+        if j >= 0:
+            starts.add(j + 1)
+    return starts
+
+
 def assert_line_mark(raise_node):
     """"own line" / "under if" / None: what the lines say of the assert raising
     ``raise_node`` (see instructions._mark_asserts_on_own_line)."""
     exc = raise_node.exc.func if isinstance(raise_node.exc, ast.Call) else raise_node.exc
     return getattr(exc, "_line_mark", None)
-
-
-def _without_not(e):
-    while isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.Not):
-        e = e.operand
-    return e
 
 
 def is_return_none(s):
