@@ -67,3 +67,10 @@ def if_and_then_assert_and(x, log):
     if log.append("test") or x < 100 and x > -100:
         assert not x and log.append("x")
     return log
+
+
+def if_chain_then_assert(x, log):
+    # the if's chained comparison jumps over its cleanup to the assert
+    if 0 <= (log.append("test") or x) < 100:
+        assert not x, "m"
+    return log

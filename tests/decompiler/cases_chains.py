@@ -157,3 +157,16 @@ def if_around_assert_then_return(a, b, c, log):
 CASES += [
     (if_around_assert_then_return, ABCL + [(0, 0, 0, None)]),
 ]
+
+
+# the if's test is a chained comparison, whose true path jumps over its cleanup
+# to the assert (3.12+: the assert's test was taken to start at that jump)
+def if_chain_around_assert(a, b, c, log):
+    if 0 >= (b == (c == b)) != a:
+        assert b, '-'
+    return 0
+
+
+CASES += [
+    (if_chain_around_assert, ABCL + [(1, 0, 0, None), (1, 1, 0, None), (0, 0, 0, None)]),
+]

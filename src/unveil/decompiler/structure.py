@@ -2964,7 +2964,11 @@ def assert_tests_under_if(instrs):
                               and instrs[j].line < ins.line):
             j -= 1
         if j >= 0:
-            starts.add(j + 1)
+            start, hops = j + 1, 0
+            while instrs[start].op == "JUMP" and start < instrs[start].target < k and hops < 4:
+                # (a chained comparison's true path jumps over its cleanup to the body)
+                start, hops = instrs[start].target, hops + 1
+            starts.add(start)
     return starts
 
 
