@@ -54,3 +54,23 @@ def if_then_assert(x, log):
     if log.append("test") or x < 100:
         assert x, "m"
     return log
+
+
+def if_then_assert_or(x, log):
+    # the assert's own test is an ``or``: only its operands are on the assert's line
+    if log.append("test") or x < 100:
+        assert x or log.append("x"), "m"
+    return log
+
+
+def if_and_then_assert_and(x, log):
+    if log.append("test") or x < 100 and x > -100:
+        assert not x and log.append("x")
+    return log
+
+
+def if_chain_then_assert(x, log):
+    # the if's chained comparison jumps over its cleanup to the assert
+    if 0 <= (log.append("test") or x) < 100:
+        assert not x, "m"
+    return log

@@ -681,3 +681,29 @@ CASES = [
     (match_last_case_assert, SUBJECTS + [([0, 1],), ([0, 1], 0), ([0, 1], 1, -1), ([0, -5], 1, -1)]),
     (match_guard_walk_meets_own_match, [(1,), (2,), ({'k': 1},)]),
 ]
+
+
+# a match case's guard is a chained comparison before a return, in a coroutine
+# (3.13: the guard's last jump was left out of the exception table)
+async def match_guard_chain_returns(a, b, c):
+    match a:
+        case [_, _]:
+            if 0 < b != (c < 2) <= 5:
+                return 1
+    return b
+
+
+def chain_asserted_in_match_case_in_generator(a, b, c):
+    match a:
+        case v:
+            assert b < len([v]) != c
+    v = yield 0
+    yield v
+
+
+chain_asserted_in_match_case_in_generator.drive_sends = True
+
+CASES += [
+    (match_guard_chain_returns, [([1, 2], 1, 0), ([1, 2], 3, 5), ([1, 2], 0, 1), (5, 1, 0), ((1, 2), 2, 9)]),
+    (chain_asserted_in_match_case_in_generator, [(0, 1, 2), (1, 0, 1), (0, 0, 0), (2, -1, 3)]),
+]

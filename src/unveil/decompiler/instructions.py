@@ -542,13 +542,24 @@ def _cover_fused_jumps(handlers: List[Handler], instrs: List[Instr]) -> List[Han
     JUMP_BACKWARD`` pair (see :func:`_rewrite`), and the table may leave one
     half of the pair uncovered (3.12 the JUMP_BACKWARD, 3.13 the conditional
     jump).  A range that ends at such a jump, when no other range covers it,
-    takes it in, so the condition stays in one block with what computes it."""
+    takes it in, so the condition stays in one block with what computes it.
+
+    3.13 may also leave a lone jump out between two ranges of one handler (an
+    ``assert``'s test: ``L1 to L2 -> L6``, ``L3 to L6 -> L6`` with the jump
+    alone at L2; the jump back to an inlined comprehension's loop); the range
+    before it takes it in as well, so the code around it is one region. Only
+    for a handler no statement wrote (a generator's, a comprehension's): a
+    ``break`` out of a try's body is such a jump too, and it leaves the try."""
     starts = {h.start for h in handlers}
+    same_after = {(h.start, h.target, h.depth, h.lasti) for h in handlers
+                  if h.target < len(instrs) and instrs[h.target].op != "PUSH_EXC_INFO"}
     out = []
     for h in handlers:
         j = instrs[h.end] if h.end < len(instrs) else None
-        if (j is not None and j.op in NEGATED_JUMP and j.target is not None
-                and j.target <= h.end and h.end not in starts):
+        if (j is not None and (j.op in NEGATED_JUMP or j.op == "JUMP") and j.target is not None
+                and h.end not in starts
+                and (j.op != "JUMP" and j.target <= h.end
+                     or (h.end + 1, h.target, h.depth, h.lasti) in same_after)):
             h = h._replace(end=h.end + 1)
         out.append(h)
     return out

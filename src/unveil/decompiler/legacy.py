@@ -268,10 +268,23 @@ class LegacyBlocks:
             return None  # (an iterator or handler entry is no chain's operand)
         tail = block.start + 1
         key = self._legacy_key(tail)
-        if (not isinstance(key, tuple) or tail + len(key[1]) != block.end
-                or key[1][-1][0] not in ("RETURN_VALUE", "RAISE_VARARGS")):
-            return None
+        if (not isinstance(key, tuple) or not self.falls_only_to(block, tail + len(key[1]))
+                or key[1][-1][0] not in ("RETURN_VALUE", "RAISE_VARARGS", "RERAISE")):
+            return None  # (RERAISE: the end of a finally body's exceptional copy)
         return tail
+
+    def falls_only_to(self, block, end):
+        """Whether the code from ``block`` to ``end`` runs in blocks that only
+        ``block`` reaches, falling from each into the next: one straight run
+        (3.10 ends a try's block at its ``POP_BLOCK``; the copy of the exit after
+        it stands in a block of its own)."""
+        k = block.end
+        while k < end:
+            b = self.cfg.at(k)
+            if b is None or len(b.preds) != 1 or b.exc_preds:
+                return False
+            k = b.end
+        return k == end
 
     def same_code(self, a, b):
         """Whether control at ``a`` and at ``b`` runs the same code (a

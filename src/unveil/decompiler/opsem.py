@@ -383,7 +383,9 @@ def _read_one(ins, index, cells, kw_names) -> Op:
     if name in _EVENTS_FIXED:
         pops, pushes = _event_shape(ins)
         key = (name, _arg_key(ins), pops, pushes)
-        bool_result = name == "COMPARE_OP" and str(ins.argval).startswith("bool(")
+        # (3.13.0 shows the bool flag only in argrepr: argval is the bare operator)
+        bool_result = name == "COMPARE_OP" and (str(ins.argval).startswith("bool(")
+                                                or str(ins.argrepr).startswith("bool("))
         return Op("event", key=key, pops=pops, pushes=pushes, bool_result=bool_result,
                   arith=_arith(ins))
     return Op("unsupported", name)

@@ -285,6 +285,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         self._copy_windows = {}  # see finally_copy_starts
         # (match_finally_copy skips a CLEANUP_THROW in an inlined copy: no window lookup then)
         self._has_cleanup_throw = any(x.op == "CLEANUP_THROW" for x in self.instrs)
+        self.assert_tests = assert_tests_under_if(self.instrs)
 
     # ------------------------------------------------------------ regions
     def dominated_by(self, head: Block) -> Callable[[int], bool]:
@@ -528,9 +529,10 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if copied is not None:
             return ("pop", copied, target)
         keeps = (isinstance(test, ast.Compare) and test.comparators[-1] is frame.stack[-1])
-        if (keeps and ins[0].op == "POP_TOP" and len(b.preds) == 1
+        if (keeps and ins[0].op == "POP_TOP" and single
                 and self.exit_copy(b.start + 1) is not None):
-            return ("pop", b.start + 1, target)  # ...or into its own copy of an exit
+            # ...or into its own copy of an exit (shared by the links of a longer chain)
+            return ("pop", b.start + 1, target)
         return target
 
     def chain_cleanup(self, b, frame):
@@ -699,6 +701,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if (b is None or not (keeps or self.cfg.is_conditional(b) or self.short_circuit_ahead(b))
                 or index in self.active_latches):
             return None  # (a loop's bottom test is not a link of an ``if`` in its body)
+        if index in self.assert_tests:
+            return None  # nor is an assert's test a link of the test of the if it is under
         if any(not chain_blocks.holds(p) for p in b.preds) or b.exc_preds:
             return None
         if any(h != b.handler and not self.expression_handler(h) for h in chain_blocks.handlers):
@@ -1008,8 +1012,15 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             # (only a link right after ``c``: an ``elif x: pass`` is reached by a jump)
             either = self.either_way(sub) if idx == c.blocks.end else None
             if side == "true":
+                # a link that keeps its operand goes on only into the chain's next
+                # link: the rest of the test (merged first, and turned round when it
+                # jumps the other way) starts with it, ``a < b < c and not d``
+                rest = negate_test(sub.expr) if keeps_operand(c.expr, frame) and goes_to(stn) else None
                 if goes_to(sfn):
                     expr = chain_into(c.expr, sub.expr) or bool_op(ast.And, c.expr, sub.expr)
+                elif rest is not None and chain_into(c.expr, rest) is not None:
+                    expr = chain_into(c.expr, rest)
+                    true, false = sfn, stn
                 elif goes_to(stn) and flips(c.expr) and not flips(sub.expr):
                     # ``a is None and not b``: the same as ``a is not None or b``,
                     # but only this keeps the first test as it is compiled
@@ -1154,6 +1165,10 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         # walked as the code it is
         t, fl = [x[2] if isinstance(x, tuple) else x for x in (c.true, c.false)]
         test = c.expr
+        if self.crosses_assert_test(c):
+            # ``if c:`` / ``assert x``: merged into ``assert not c or x``, python -O would skip c
+            raise DecompilationError("an if's test merged into the test of the assert it holds "
+                                     "(python -O would skip the if's test)", self.ctx.name)
         if shares_effects(test, frame.stack):
             # a chained comparison's kept operand that no link consumed: the
             # test and each branch would evaluate it again
@@ -1396,7 +1411,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 return None
         for k in range(join, stop):
             E.execute(branch, self.instrs[k])
-        if live(branch.stmts) or len(branch.stack) != len(frame.stack) + 1:
+        if len(branch.stack) != len(frame.stack) + 1 or not only_value(branch):
             return None
         return branch.pop_expr()
 
@@ -1438,10 +1453,14 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         """Indices in ``(start, stop)`` where the plain expression steps from
         ``start`` have pushed exactly one value (never consuming one pushed
         before ``start``), in order."""
-        from .instructions import pops_pushes
+        from .instructions import is_walrus_store, pops_pushes
         depth = 0
         for k in range(start, stop):
             pp = pops_pushes(self.instrs[k])
+            if k + 1 < stop and is_walrus_store(self.instrs, k + 1) and depth:
+                pp = (0, 1)  # a walrus's ``COPY 1``, its store below drops the copy
+            elif is_walrus_store(self.instrs, k) and depth > 1:
+                pp = (1, 0)
             if pp is None or pp[0] > depth or self.instrs[k].op in ASYNC_OPS:
                 return  # (an await is the walker's to fold)
             depth += pp[1] - pp[0]
@@ -1617,14 +1636,18 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         # line of its own under the test stays inside the if: tidy writes it ``assert False``)
         if (not orelse and len(body) == 1 and isinstance(body[0], ast.Raise)
                 and self.is_assert_raise(body[0]) and assert_line_mark(body[0]) != "own line"):
-            if assert_line_mark(body[0]) == "under if" and isinstance(_without_not(test), ast.BoolOp):
-                # ``if c:`` / ``assert x``: merged into ``assert not c or x``, python -O would skip c
-                raise DecompilationError("an if's test merged into the test of the assert it holds "
-                                         "(python -O would skip the if's test)", self.ctx.name)
+            # (an if's test is never merged with the test of an assert "under if":
+            # see pure_condition and crosses_assert_test)
             exc = body[0].exc
             msg = exc.args[0] if isinstance(exc, ast.Call) and exc.args else None
             return ast.Assert(test=negate(test), msg=msg)
         return ast.If(test=test, body=body, orelse=orelse)
+
+    def crosses_assert_test(self, c: Cond):
+        """Whether the test ``c`` holds the test of an assert under an if
+        (:func:`assert_tests_under_if`) and code before it: the if's test."""
+        return any(c.blocks.start < s < c.blocks.end and c.blocks.holds(self.cfg.at(s))
+                   for s in self.assert_tests)
 
     def is_assert_raise(self, node):
         exc = node.exc
@@ -1636,7 +1659,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         """``a and b`` / ``a or b`` as a value (JUMP_IF_X_OR_POP)."""
         last = self.instrs[block.end - 1]
         left = frame.pop_expr(last)
-        if self.drops_kept_operand(last.target):
+        if self.drops_kept_operand(last.target) and keeps_operand(left, frame):
+            # (not ``return x and y`` in a for loop: its value's way out drops the
+            # iterator below it the same way, ``SWAP 2; POP_TOP``)
             return self.chained_compare(block, left, frame, region, loop)
         target = last.target
         value_end = self.dropped_value_end(block.end, target)
@@ -3160,17 +3185,34 @@ def same_stack(a, b):
         for x, y in zip(a, b))
 
 
+def assert_tests_under_if(instrs):
+    """Where the test of each assert marked "under if" starts (3.12+, see
+    instructions._mark_asserts_on_own_line): after the last conditional jump
+    on a line before the assert's (the if's test; the assert's own test is on
+    its lines). ``if c:`` / ``assert x`` compiles as ``assert not c or x`` does,
+    but under ``python -O`` only the first evaluates ``c``: the if stays."""
+    starts = set()
+    for k, ins in enumerate(instrs):
+        if ins.op != "LOAD_ASSERTION_ERROR" or ins.arg != "under if":
+            continue
+        j = k - 1
+        while j >= 0 and not (instrs[j].op in CONDITIONAL_JUMPS and instrs[j].line is not None
+                              and instrs[j].line < ins.line):
+            j -= 1
+        if j >= 0:
+            start, hops = j + 1, 0
+            while instrs[start].op == "JUMP" and start < instrs[start].target < k and hops < 4:
+                # (a chained comparison's true path jumps over its cleanup to the body)
+                start, hops = instrs[start].target, hops + 1
+            starts.add(start)
+    return starts
+
+
 def assert_line_mark(raise_node):
     """"own line" / "under if" / None: what the lines say of the assert raising
     ``raise_node`` (see instructions._mark_asserts_on_own_line)."""
     exc = raise_node.exc.func if isinstance(raise_node.exc, ast.Call) else raise_node.exc
     return getattr(exc, "_line_mark", None)
-
-
-def _without_not(e):
-    while isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.Not):
-        e = e.operand
-    return e
 
 
 def is_return_none(s):

@@ -1,0 +1,172 @@
+"""Differential cases for chained comparisons and the values kept on the stack
+around them (issue 11's refusals: "unrecognised chained comparison", "chained
+comparison that could not be merged", "an expression would be evaluated more
+than once") and for an if's test next to the assert it holds, each the shrunk
+reproducer the fuzzer (bench/fuzz.py) found, on the versions named."""
+from drive import sends
+
+ABCL = [(0, 1, 2, None), (1, 1, 0, None), (2, 0, -1, None), (3, 5, 3, None), (-1, 2, 2, None)]
+CASES = []
+
+
+# ``return x and y`` inside a for loop: the value's way out drops the iterator
+# below it (``SWAP 2; POP_TOP``) like a chained comparison drops its kept
+# operand (3.12+: "unrecognised chained comparison")
+def and_returned_in_for_loop(a, b, c, log):
+    for i in [a, b]:
+        return i and len([c])
+
+
+def or_returned_in_for_loop(a, b, c, log):
+    for i in [a, b]:
+        return not c or -i
+
+
+CASES += [
+    (and_returned_in_for_loop, ABCL),
+    (or_returned_in_for_loop, ABCL),
+]
+
+
+# a chained comparison of three links in a try whose exits are copies of the
+# ``return`` after it (3.10: each link's way out ends the try's block at its
+# POP_BLOCK, the copy in a block of its own; "could not be merged" on 3.10)
+def chain_of_three_in_try_finally(a, b, c, log):
+    try:
+        if 0 >= a <= (log.append(1) or b < c) == b:
+            log.append(2)
+    finally:
+        pass
+    return log
+
+
+def chain_in_while_in_try_finally(a, b, c, log):
+    n = 0
+    log = []
+    try:
+        while n < 4 and 0 <= (log.append(n) or a) <= 3:
+            n += 1
+    finally:
+        pass
+    return log, n
+
+
+# a chained comparison of three links in a finally body: the exceptional copy's
+# links leave through a ``POP_TOP; RERAISE`` of their own and the last link's
+# plain ``RERAISE`` (3.10+: "could not be merged" when an operand has effects)
+def chain_of_three_in_finally(a, b, c, log):
+    log = []
+    try:
+        log.append(0)
+    finally:
+        if a != -1 <= len(log) == c:
+            log.append(1)
+    return log
+
+
+CASES += [
+    (chain_of_three_in_try_finally, ABCL + [(0, 5, 2, None), (0, 0, 2, None)]),
+    (chain_in_while_in_try_finally, ABCL + [(0, 0, 0, None), (1, 0, 0, None)]),
+    (chain_of_three_in_finally, ABCL + [(0, 0, 1, None), (0, 0, 2, None)]),
+]
+
+
+# an assert's chained comparison at the end of a generator's body (3.13 leaves
+# the assert's final jump out of the exception table between two ranges of the
+# StopIteration handler: the test and its jump were split)
+@sends
+def chain_asserted_in_generator(a, b, c, log):
+    log = []
+    try:
+        assert b < len([log.append(a), c]) != a
+    except AssertionError:
+        log.append(0)
+    yield log
+    v = yield 1
+    yield v
+
+
+# a coroutine whose chained comparison's operand is a comprehension with a
+# chained filter (3.13 leaves the comprehension's jump back out of its
+# handler's range: the handler of the code around it looked different)
+async def chain_with_comprehension_operand_in_coroutine(a, b, c, log):
+    n = 0
+    while n < 3:
+        n += 1
+        if c < b >= len({0 for q in [a, b, c] if 5 >= q < 3}) == b:
+            break
+    return n
+
+
+CASES += [
+    (chain_asserted_in_generator, ABCL),
+    (chain_with_comprehension_operand_in_coroutine, ABCL + [(1, 3, 0, None), (1, 2, 0, None)]),
+]
+
+
+# a chained comparison followed by ``and not x``: the rest of the test, merged
+# first, jumps the other way (``not (b > c) or x``) and was put together as
+# ``not a <= b or ...``, which evaluates b twice (all versions)
+def chain_and_not(a, b, c, log):
+    log = []
+    if c <= (log.append(1) or b) > c and not a:
+        log.append(2)
+    return log
+
+
+def chain_and_not_or(a, b, c, log):
+    log = []
+    if a <= (log.append(1) or b) > 1 and (not c) or not b:
+        log.append(2)
+    return log
+
+
+def ifexp_of_chain(a, b, c, log):
+    log = []
+    if len if 3 < (log.append(2) or a) <= b else 1:
+        return log
+    return c
+
+
+CASES += [
+    (chain_and_not, ABCL + [(1, 1, 0, None), (0, 1, 0, None)]),
+    (chain_and_not_or, ABCL + [(0, 2, 0, None), (0, 2, 1, None)]),
+    (ifexp_of_chain, ABCL + [(5, 6, 0, None), (5, 5, 0, None)]),
+]
+
+
+# a conditional expression whose else value is a walrus, the rest of the
+# statement copied into both branches (3.12+: the value below it was written
+# twice, "an expression would be evaluated more than once")
+def ifexp_walrus_before_copied_return(a, b, c, log):
+    return (len([b]) + 0, not (5 if a else (v := c)))
+
+
+CASES += [
+    (ifexp_walrus_before_copied_return, ABCL),
+]
+
+
+# ``if c:`` / ``assert x, m`` (3.12+: the if's test was merged into the assert's)
+def if_around_assert_then_return(a, b, c, log):
+    if a:
+        assert b, '-'
+    return '-'
+
+
+CASES += [
+    (if_around_assert_then_return, ABCL + [(0, 0, 0, None)]),
+]
+
+
+# the if's test is a chained comparison, whose true path jumps over its cleanup
+# to the assert (3.12+: the assert's test was taken to start at that jump)
+def if_chain_around_assert(a, b, c, log):
+    if 0 >= (b == (c == b)) != a:
+        assert b, '-'
+    return 0
+
+
+CASES += [
+    (if_chain_around_assert, ABCL + [(1, 0, 0, None), (1, 1, 0, None), (0, 0, 0, None)]),
+]
