@@ -1,7 +1,7 @@
 """Differential cases for and/or, conditional expressions and chained
 comparisons that the structurer used to refuse (bench/fuzz.py, issue 11:
 "short-circuit operand with statements", "conditional expression with
-unbalanced branches", "stack underflow"),
+unbalanced branches", "stack underflow", "unrecognised comprehension body"),
 each a shrunk fuzzer reproducer; versions named."""
 from cases_async import ARange
 
@@ -117,9 +117,16 @@ def or_constant_in_returned_tuple(a, b, c, log):
     return (len(a) or 5 or 0,)
 
 
+# ``if x or 0`` as a comprehension's filter: the false constant made the way
+# to the next item a jump of its own, read as ``if not x: continue`` (3.10)
+def comp_filter_or_false_constant(a, b, c, log):
+    return [q for q in a if q or 0], {q: b for q in a if b or ''}
+
+
 LISTS = [([3, 1, 2, 0], b, c, []) for b in (0, 1, 2) for c in (0, 1, 2)]
 CASES += [
     (or_constant_in_returned_tuple, LISTS + [([], 0, 0, [])]),
+    (comp_filter_or_false_constant, LISTS),
 ]
 
 
