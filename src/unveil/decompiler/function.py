@@ -397,12 +397,29 @@ def _fold_tests_only(stmts, gen):
     only test a value: what is left of a filter or a conditional element
     that the compiler found always true once ``x`` was tested (``if x or 1``,
     ``a if x or 1 else b``). Each becomes the filter ``x or True`` of
-    ``gen``, which compiles to the same test."""
+    ``gen``, which compiles to the same test; so does a leading ``if x:
+    continue``, the filter ``not x or False``."""
     out = [s for s in stmts if not isinstance(s, ast.Pass)]
-    while out and _tests_only(out[0]):
-        gen.ifs.append(ast.BoolOp(op=ast.Or(), values=[out[0].test, E.const(True)]))
+    while out and (_tests_only(out[0]) or _skips_element(out[0])):
+        if _skips_element(out[0]):
+            # ``if x or 0``: the false constant made the way to the next item a
+            # jump of its own, read as ``if not x: continue`` (3.10)
+            gen.ifs.append(ast.BoolOp(op=ast.Or(), values=[_negated(out[0].test), E.const(False)]))
+        else:
+            gen.ifs.append(ast.BoolOp(op=ast.Or(), values=[out[0].test, E.const(True)]))
         out.pop(0)
     return out
+
+
+def _skips_element(node):
+    return (isinstance(node, ast.If) and not node.orelse and len(node.body) == 1
+            and isinstance(node.body[0], ast.Continue))
+
+
+def _negated(test):
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return test.operand
+    return ast.UnaryOp(op=ast.Not(), operand=test)
 
 
 def _tests_only(node):

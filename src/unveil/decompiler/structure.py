@@ -280,6 +280,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         # (frame, kept operand) of the walks over a chained comparison's next
         # operand (chain_operand): the walk ends at the comparison with it
         self._stops = []
+        # frames of the walks over a condition link's operand that holds an
+        # and/or of its own (value_link_operand): the walk ends at the test
+        self._test_stops = []
         self._clause_tails = {}  # see clause_tails: index -> the clause's stack depth
         self._only_tests = {}  # see only_tests_jump_to
         self._copy_windows = {}  # see finally_copy_starts
@@ -404,6 +407,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 continue
             first = False
             skip_header = None
+            if self._test_stops and self._test_stops[-1] is frame and self.ends_in_test(block):
+                return Exit("test", block.start)  # see value_link_operand
             res = self.block(block, frame, region, loop)
             if isinstance(res, Exit):
                 return res
@@ -799,10 +804,15 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             jump = self.short_circuit_operand(b, f)
         if jump is not None:
             test_block, resume = self.cfg.containing(jump), jump
-        elif resume is None:
-            f, test_block, resume = frame.copy(), b, b.start
-        else:
+        elif resume is not None:
             test_block = self.cfg.containing(resume - 1)
+        else:
+            f = frame.copy()
+            resume = self.value_link_operand(b, f)
+            if resume is not None:
+                test_block = self.cfg.at(resume)
+            else:
+                f, test_block, resume = frame.copy(), b, b.start
         last = self.instrs[test_block.end - 1]
         if last.op not in ("POP_JUMP_IF_FALSE", "POP_JUMP_IF_TRUE", "POP_JUMP_IF_NONE",
                            "POP_JUMP_IF_NOT_NONE"):
@@ -914,6 +924,28 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             if b is None or len(b.preds) != 1 or b.exc_preds or self.is_loop_header(b):
                 return False
         return False
+
+    def value_link_operand(self, b: Block, f):
+        """Walk, in ``f``, the code from ``b`` that computes a value with an
+        and/or of its own (``x and (a or b) < c``: ``b`` ends in the and/or's
+        jump) up to the block that ends in the link's test; that block's
+        start, or None. A trial, like :meth:`chain_link_operand`."""
+        if self.instrs[b.end - 1].op not in ("JUMP_IF_FALSE_OR_POP", "JUMP_IF_TRUE_OR_POP"):
+            return None
+        state = self.trial_state()
+        self._test_stops.append(f)
+        try:
+            ex = self.walk(b.start, f, self.dominated_by(b), None)
+        except DecompilationError:
+            return None
+        finally:
+            self._test_stops.pop()
+            self.restore_trial_state(state)
+        return ex.target if ex.kind == "test" else None
+
+    def ends_in_test(self, block: Block) -> bool:
+        return self.instrs[block.end - 1].op in ("POP_JUMP_IF_FALSE", "POP_JUMP_IF_TRUE",
+                                                 "POP_JUMP_IF_NONE", "POP_JUMP_IF_NOT_NONE")
 
     def blocks_from(self, first: Block, last: Block) -> BlockIds:
         """The blocks laid out from ``first`` to ``last`` that ``first``
@@ -1223,8 +1255,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 body, orelse = then.pop_expr(), other.pop_expr()
                 frame.push(ast.IfExp(test=test, body=body, orelse=orelse))
                 return t_exit.target
-            if f_exit.kind == "end" and self.returned_instead(other, t_exit.target):
-                frame.push(ast.IfExp(test=test, body=then.pop_expr(), orelse=live(other.stmts)[0].value))
+            copied = self.exit_instead(other, fl, t_exit.target, frame) if f_exit.kind == "end" else None
+            if copied is not None:
+                frame.push(ast.IfExp(test=test, body=then.pop_expr(), orelse=copied))
                 return t_exit.target
             if not self.runs_to_return(t_exit.target) and t_exit.target not in self.dead_end_copies:
                 self.fail("conditional expression with unbalanced branches", self.cfg.at(t).start)
@@ -1250,11 +1283,12 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             return self.transfer(fl, frame, region, loop) if not region(fl) else fl
         other = frame.copy()
         other.stmts = []
-        if t_exit.kind == "end" and self.only_return(then) and self.return_joined_from_before(fl):
+        if (t_exit.kind == "end" and (self.only_return(then) or self.only_raise(then))
+                and self.return_joined_from_before(fl)):
             f_exit = self.walk(fl, other, self.branch_region(fl, region), loop)
-            if (f_exit.kind == "leave" and len(other.stack) == depth + 1 and not live(other.stmts)
-                    and self.returned_instead(then, f_exit.target)):
-                frame.push(ast.IfExp(test=test, body=live(then.stmts)[0].value, orelse=other.pop_expr()))
+            copied = self.exit_instead(then, t, f_exit.target, frame) if f_exit.kind == "leave" else None
+            if copied is not None and len(other.stack) == depth + 1 and only_value(other):
+                frame.push(ast.IfExp(test=test, body=copied, orelse=other.pop_expr()))
                 return f_exit.target
             other = frame.copy()
             other.stmts = []
@@ -1606,14 +1640,86 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         return (self.only_return(branch) and isinstance(target, int) and target < self.n
                 and self.instrs[target].op == "RETURN_VALUE")
 
+    def exit_instead(self, branch, start, target, frame):
+        """The value of ``branch`` (walked from ``start`` in a copy of
+        ``frame``) when it stands for a conditional expression's branch whose
+        jump to the exit at ``target`` the compiler replaced by a copy of
+        it: a lone ``return <value>`` (see :meth:`returned_instead`) or
+        ``raise <value>`` (3.10+ copies a small ``raise``: ``raise a and (0
+        if b else c)``), or the value and a copy of the straight code from
+        ``target`` to its exit (``raise E(a and (0 if b else c))``); else None."""
+        if self.returned_instead(branch, target):
+            return live(branch.stmts)[0].value
+        if not isinstance(target, int) or target >= self.n:
+            return None
+        if self.only_raise(branch) and (self.instrs[target].op, self.instrs[target].arg) == ("RAISE_VARARGS", 1):
+            return live(branch.stmts)[0].exc
+        return self.value_before_copied_exit(start, target, frame) if COPIES_EXIT_BLOCKS else None
+
+    def value_before_copied_exit(self, start, target, frame):
+        """The value computed from ``start`` by plain expression steps that go
+        on with a copy of the straight code from ``target`` to a ``return``
+        or ``raise <value>``, or None."""
+        end = self.straight_to_exit(target)
+        if end is None:
+            return None
+        k = self.straight_to_exit(start)
+        split = None if k is None else k - (end - target)
+        if split is None or split <= start or split not in set(self.expression_ends(start, k)):
+            return None
+        if [(i.op, i.arg) for i in self.instrs[split:k + 1]] != [(i.op, i.arg) for i in self.instrs[target:end + 1]]:
+            return None
+        branch = frame.copy()
+        branch.stmts = []
+        try:
+            for i in range(start, split):
+                E.execute(branch, self.instrs[i])
+        except DecompilationError:
+            return None
+        if live(branch.stmts) or len(branch.stack) != len(frame.stack) + 1:
+            return None
+        return branch.pop_expr()
+
+    def takes_value_from_below(self, start):
+        """Whether the straight code from ``start`` to its return or raise
+        consumes a value computed before ``start`` (as where the branches of
+        a conditional expression meet)."""
+        from .instructions import pops_pushes
+        end = self.straight_to_exit(start)
+        depth = 0
+        for ins in self.instrs[start:end]:
+            pp = pops_pushes(ins)
+            if pp is None:
+                return False
+            if pp[0] > depth:
+                return True
+            depth += pp[1] - pp[0]
+        return depth == 0  # (the return or raise takes one value)
+
+    def straight_to_exit(self, start):
+        """Index of the ``return`` (or ``raise <value>``) that the code at
+        ``start`` runs straight to, in one block; or None."""
+        b = self.cfg.at(start)
+        if b is None:
+            return None
+        k = b.end - 1
+        ins = self.instrs[k]
+        if not (ins.op == "RETURN_VALUE" or ins.op == "RAISE_VARARGS" and ins.arg == 1):
+            return None
+        if any(x.target is not None or x.op in ASYNC_OPS or x.op in SPECIAL for x in self.instrs[start:k]):
+            return None
+        return k
+
     def return_joined_from_before(self, index):
-        """Whether a ``return`` after ``index`` is reached with its value
-        from code before ``index`` as well (a conditional expression's
-        branches meet there); cheap test before walking a branch twice."""
+        """Whether a ``return`` (or ``raise``) after ``index`` is reached
+        with its value from code before ``index`` as well (a conditional
+        expression's branches meet there); cheap test before walking a
+        branch twice."""
         if not hasattr(self, "_return_joins"):
             # (start, first predecessor) of each block that is only a return
             self._return_joins = [(b.start, min(p.start for p in b.preds)) for b in self.cfg.blocks
-                                  if self.instrs[b.start].op == "RETURN_VALUE" and b.preds]
+                                  if b.preds and self.straight_to_exit(b.start) is not None
+                                  and self.takes_value_from_below(b.start)]
         return any(start > index > first for start, first in self._return_joins)
 
     def only_raise(self, frame):
@@ -1691,7 +1797,14 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             # path when that operand's own jumps were folded (``a and (4 or b)``)
             frame.emit(ast.Raise(exc=bool_op(op, left, live(right_frame.stmts)[0].exc), cause=None))
             return END
-        if ex.kind != "leave" or ex.target != target or not right_frame.stack:
+        copied = self.value_before_copied_exit(block.end, target, frame) if ex.kind == "end" else None
+        if copied is not None and COPIES_EXIT_BLOCKS:
+            # 3.10+ copied the code from ``target`` to its return into the
+            # right operand's path: ``return (a or b,)``
+            frame.push(bool_op(op, left, copied))
+            return self.transfer(target, frame, region, loop) if not region(target) else target
+        meet = self.short_circuit_meet(ex, target, last)
+        if meet is None or not right_frame.stack:
             self.fail("short-circuit operand with statements", last.index)
         right = right_frame.pop_expr()  # (a walrus operand becomes an expression here)
         if live(right_frame.stmts):
@@ -1703,7 +1816,24 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             # (3.12+ no longer threads the jump; a and b and c tests a once)
             node._paren = True
         frame.push(node)
-        return self.transfer(target, frame, region, loop) if not region(target) else target
+        return self.transfer(meet, frame, region, loop) if not region(meet) else meet
+
+    def short_circuit_meet(self, ex, target, last):
+        """Where the value of the and/or ending in ``last`` (whose left
+        operand jumps to ``target``) goes on, given the exit ``ex`` of its
+        right operand's walk; None when they do not meet."""
+        if ex.kind != "leave" or not isinstance(ex.target, int):
+            return None
+        if ex.target == target or self.follow_jumps(ex.target) == self.follow_jumps(target):
+            return target  # (``target`` may be a lone jump the right operand jumps past)
+        t = ex.target
+        if (t < self.n and self.instrs[t].op == last.op
+                and self.follow_jumps(self.instrs[t].target) == self.follow_jumps(target)):
+            # the right operand falls into a second test of the value by the same
+            # operator, which the left operand's jump was threaded past:
+            # ``(c if x else a or b) or d``; the compiler threads it again
+            return t
+        return None
 
     def dropped_value_end(self, start, target):
         """Where the right operand of an and/or from ``start`` ends, when its
@@ -1789,6 +1919,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             for s in b.succs:
                 if s.start in natural or s.start == normal_exit:
                     continue
+                s = self.past_jump_over_cleanup(s, natural)
                 t = self.jump_at_end(s, natural)
                 if t is not None and t not in natural:
                     t = self.through_outer_breaks(b, s, t, natural)
@@ -1828,6 +1959,25 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             return False
         h = self.cfg.containing(target).handler
         return h is not None and h in natural
+
+    def past_jump_over_cleanup(self, block, natural):
+        """The block where a chained comparison's true path goes on when
+        ``block``, out of the (async) for loop of ``natural``, is only its jump over
+        the false path's cleanup (``POP_TOP``): the ``break`` (dropping the
+        iterator) is there, or at the end of the if's body; else ``block``."""
+        k = block.start
+        if not (block.end - k == 1 and self.instrs[k].op == "JUMP" and k + 1 < self.n
+                and self.instrs[k + 1].op == "POP_TOP" and self.instrs[k].target > k + 1
+                and self.iterates(self.cfg.at(min(natural)))
+                and all(p.start in natural and self.cfg.is_conditional(p) for p in block.preds)):
+            return block
+        nxt = self.cfg.at(self.instrs[k].target)
+        return nxt if nxt is not None and nxt.start not in natural else block
+
+    def iterates(self, header):
+        """Whether ``header`` heads a for or async for loop (its iterator is
+        dropped on the way out)."""
+        return self.instrs[header.start].op == "FOR_ITER" or self.async_for_header(header) is not None
 
     def through_outer_breaks(self, inside, out, target, natural):
         """Where the edge from block ``inside`` to ``out`` (which jumps to
@@ -2290,6 +2440,10 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         chain = [latch]
         b = latch
         while len(chain) < limit and b.start > 0:
+            r = self.value_operand_start(b, body_starts)
+            if r is not None:
+                b = r  # (the link's operand holds an and/or: see value_link_operand)
+                continue
             p = self.cfg.containing(b.start - 1)
             if p.start in body_starts and self.chain_cleanup_or_jump(p):
                 b = p  # (a chained comparison's link in the chain: its cleanup, the jump over it)
@@ -2325,6 +2479,25 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         (``POP_TOP``, maybe then a jump) or only jumps (over that cleanup)."""
         ops = [x.op for x in self.instrs[b.start:b.end]]
         return ops in (["POP_TOP"], ["POP_TOP", "JUMP"], ["JUMP"])
+
+    def value_operand_start(self, b: Block, body_starts, limit=16):
+        """The first block of an and/or laid out just before ``b`` whose
+        value ``b`` goes on with (every jump of it meets at ``b``), among
+        ``body_starts``; or None."""
+        found, cur = None, b
+        while limit and cur.start > 0:
+            q = self.cfg.containing(cur.start - 1)
+            if q.start not in body_starts:
+                break
+            last = self.instrs[q.end - 1]
+            if last.op in ("JUMP_IF_FALSE_OR_POP", "JUMP_IF_TRUE_OR_POP"):
+                if self.follow_jumps(last.target) != b.start:
+                    break
+                found = q
+            elif self.ends_in_test(q):
+                break
+            cur, limit = q, limit - 1
+        return found
 
     def latch_start(self, latch: Block, body_starts):
         """First block of the condition chain that ends in ``latch``."""
