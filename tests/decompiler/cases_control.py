@@ -1505,3 +1505,26 @@ def always_true_or_then_and(a, b, log):
 CASES += [
     (always_true_or_then_and, [(0, 0, []), (1, 5, []), (0, 1, [7])]),
 ]
+
+
+# ``break`` as the last statement of a try body in a while loop, code after
+# the loop (3.12+ lays that code out right after the protected range: the
+# body fell into it, "try/else ends in an unexpected place"; pip's
+# StashedUninstallPathSet._get_file_stash; 3.8 still refuses)
+def while_try_break_then_code(a, d, log):
+    head, old = a, None
+    while head != old:
+        try:
+            log.append(d[head])
+            break
+        except KeyError:
+            pass
+        head, old = head - 1, head
+    if log and log[0] != 2:
+        log.append(3)
+    return log
+
+
+CASES += [
+    (while_try_break_then_code, [(0, {}, []), (3, {1: 2}, []), (3, {2: 5}, []), (2, {0: 1}, [])]),
+]

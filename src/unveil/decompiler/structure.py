@@ -2190,6 +2190,12 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             # that uses it follows the protected range but belongs to the body
             ex = self.walk(ex.target, body, region, loop)
         self.keep_inside(body, frame)
+        if (ex.kind == "leave" and loop is not None and ex.target == loop.break_target
+                and not region(ex.target) and len(body.stack) == len(frame.stack)):
+            # the body ends in ``break``: 3.12+ lays the code after the loop
+            # out right after the protected range, the body falls into it
+            body.emit(ast.Break())
+            ex = END
         ex = self.returned_into_dead_copy(ex, body, len(frame.stack))
         if ex.kind == "leave" and any(x in self.dead_end_copies for x in (ex.target, self.thread(ex.target)[0])):
             ex = END  # (into a copy of a finally body that raises or returns)
