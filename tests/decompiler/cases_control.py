@@ -1512,14 +1512,14 @@ CASES += [
 # body fell into it, "try/else ends in an unexpected place"; pip's
 # StashedUninstallPathSet._get_file_stash; 3.8 still refuses)
 def while_try_break_then_code(a, d, log):
-    head, old = a, None
-    while head != old:
+    head = a
+    while head >= 0:
         try:
             log.append(d[head])
             break
         except KeyError:
             pass
-        head, old = head - 1, head
+        head -= 1
     if log and log[0] != 2:
         log.append(3)
     return log
@@ -1528,3 +1528,30 @@ def while_try_break_then_code(a, d, log):
 CASES += [
     (while_try_break_then_code, [(0, {}, []), (3, {1: 2}, []), (3, {2: 5}, []), (2, {0: 1}, [])]),
 ]
+
+
+# ``break`` as the last statement of an else clause of a try/except inside
+# a try/finally in a loop: 3.10+ copies the small code after the loop
+# (``return log``) after the finally body's inlined copy; the else clause
+# fell into it ("try/else ends in an unexpected place", 3.10, 3.12, 3.13)
+def while_try_else_break_in_finally(a, log):
+    n = 0
+    while n < 2:
+        n += 1
+        try:
+            try:
+                log.append(10 // a)
+            except ZeroDivisionError:
+                log.append(0)
+            else:
+                log.append(1)
+                break
+        finally:
+            log.append(2)
+    return log
+
+
+CASES += [
+    (while_try_else_break_in_finally, [(0, []), (5, []), ('x', [])]),
+]
+

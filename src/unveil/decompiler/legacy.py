@@ -593,6 +593,9 @@ class LegacyBlocks:
                 dom = self.dominated_by(self.cfg.containing(X))
                 end = h_exit if h_exit is not None else dead_exit
                 ex2 = self.walk(X, ef, lambda i: region(i) and dom(i) and i != end, loop)
+                if self.ends_in_break(ex2, ef, len(frame.stack), region, loop):
+                    ef.emit(ast.Break())
+                    ex2 = END
                 if (ex2.kind == "leave" and h_exit is not None
                         and not self._legacy_same_place(ex2.target, h_exit)):
                     self.fail("try/else ends in an unexpected place", X)

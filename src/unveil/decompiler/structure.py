@@ -2201,10 +2201,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             # that uses it follows the protected range but belongs to the body
             ex = self.walk(ex.target, body, region, loop)
         self.keep_inside(body, frame)
-        if (ex.kind == "leave" and loop is not None and ex.target == loop.break_target
-                and not region(ex.target) and len(body.stack) == len(frame.stack)):
-            # the body ends in ``break``: 3.12+ lays the code after the loop
-            # out right after the protected range, the body falls into it
+        if self.ends_in_break(ex, body, len(frame.stack), region, loop):
             body.emit(ast.Break())
             ex = END
         ex = self.returned_into_dead_copy(ex, body, len(frame.stack))
@@ -2260,6 +2257,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 start = ex.target
                 ex2 = self.walk(start, else_frame, lambda i: region(i) and i != h_exit and not covered(i)
                                 and self.dominated_by(self.cfg.containing(start))(self.cfg.containing(i).start), loop)
+                if self.ends_in_break(ex2, else_frame, len(frame.stack), region, loop):
+                    else_frame.emit(ast.Break())
+                    ex2 = END
                 orelse = else_frame.stmts
                 if ex2.kind == "leave" and not self.same_after_copies(ex2.target, h_exit):
                     self.fail("try/else ends in an unexpected place", start)
@@ -2274,6 +2274,19 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if follow is None:
             return END
         return self.go_on(follow, frame, region, loop)
+
+    def ends_in_break(self, ex, frame, depth, region, loop):
+        """Whether a try body or else clause whose walk stopped at ``ex``
+        ends in ``break``: it leaves the region for where the loop's break
+        goes, its stack back at ``depth``. 3.12+ lays the code after the
+        loop out right after the protected range, or copies a small exit
+        (``return x``) there: the walk falls into it, past the inlined copy
+        of an enclosing finally body."""
+        if (ex.kind != "leave" or loop is None or loop.break_target is None
+                or region(ex.target) or len(frame.stack) != depth):
+            return False
+        return ex.target == loop.break_target or COPIES_EXIT_BLOCKS and self.same_code(
+            ex.target, loop.break_target)
 
     def go_on(self, target, frame, region, loop):
         """Where the walk goes on after a try statement: ``target`` when its
