@@ -1555,3 +1555,22 @@ CASES += [
     (while_try_else_break_in_finally, [(0, []), (5, []), ('x', [])]),
 ]
 
+
+# a finally body in a loop that never completes: it continues the loop or
+# raises (3.9/3.10: "finally handler does not end in RERAISE")
+def while_finally_continues_or_raises(a, log):
+    n = 0
+    while n < 2:
+        n += 1
+        try:
+            log.append(n)
+        finally:
+            if a:
+                continue
+            raise ValueError(n)
+    return log
+
+
+CASES += [
+    (while_finally_continues_or_raises, [(0, []), (1, [])]),
+]
