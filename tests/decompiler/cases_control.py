@@ -1505,3 +1505,72 @@ def always_true_or_then_and(a, b, log):
 CASES += [
     (always_true_or_then_and, [(0, 0, []), (1, 5, []), (0, 1, [7])]),
 ]
+
+
+# ``break`` as the last statement of a try body in a while loop, code after
+# the loop (3.12+ lays that code out right after the protected range: the
+# body fell into it, "try/else ends in an unexpected place"; pip's
+# StashedUninstallPathSet._get_file_stash; 3.8 still refuses)
+def while_try_break_then_code(a, d, log):
+    head = a
+    while head >= 0:
+        try:
+            log.append(d[head])
+            break
+        except KeyError:
+            pass
+        head -= 1
+    if log and log[0] != 2:
+        log.append(3)
+    return log
+
+
+CASES += [
+    (while_try_break_then_code, [(0, {}, []), (3, {1: 2}, []), (3, {2: 5}, []), (2, {0: 1}, [])]),
+]
+
+
+# ``break`` as the last statement of an else clause of a try/except inside
+# a try/finally in a loop: 3.10+ copies the small code after the loop
+# (``return log``) after the finally body's inlined copy; the else clause
+# fell into it ("try/else ends in an unexpected place", 3.10, 3.12, 3.13)
+def while_try_else_break_in_finally(a, log):
+    n = 0
+    while n < 2:
+        n += 1
+        try:
+            try:
+                log.append(10 // a)
+            except ZeroDivisionError:
+                log.append(0)
+            else:
+                log.append(1)
+                break
+        finally:
+            log.append(2)
+    return log
+
+
+CASES += [
+    (while_try_else_break_in_finally, [(0, []), (5, []), ('x', [])]),
+]
+
+
+# a finally body in a loop that never completes: it continues the loop or
+# raises (3.9/3.10: "finally handler does not end in RERAISE")
+def while_finally_continues_or_raises(a, log):
+    n = 0
+    while n < 2:
+        n += 1
+        try:
+            log.append(n)
+        finally:
+            if a:
+                continue
+            raise ValueError(n)
+    return log
+
+
+CASES += [
+    (while_finally_continues_or_raises, [(0, []), (1, [])]),
+]

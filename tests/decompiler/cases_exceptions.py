@@ -1200,3 +1200,66 @@ CASES = [
     (return_through_finally_that_returns_const, [(5,), (3,), (0,), (1,)]),
     (return_through_finally_that_returns_name, [(5,), (3,), (0,), (1,)]),
 ]
+
+
+# a try/except inside a finally body: its clause that matches nothing
+# re-raises (RERAISE 0) before the finally body's own end; taken for that
+# end, the inlined copy was not found (3.11+: "finally body's inlined copy
+# not found")
+def finally_holds_try_except(a, log):
+    try:
+        log.append(a)
+    except ZeroDivisionError:
+        log.append(0)
+    finally:
+        try:
+            log.append(10 // a)
+        except ZeroDivisionError as e:
+            log.append(('z', type(e).__name__))
+        log.append(2)
+    return log
+
+
+CASES += [
+    (finally_holds_try_except, [(0, []), (5, []), ('x', [])]),
+]
+
+
+# a try/finally inside a finally body, its own finally body an if: 3.12+
+# copies the outer body's closing re-raise into both branches of the if,
+# so the inner inlined copy ends in two places that are one ("finally
+# body's inlined copy not found", 3.11-3.13)
+def finally_holds_try_finally_with_if(a, log):
+    try:
+        log.append(a)
+    finally:
+        try:
+            log.append(10 // a)
+        finally:
+            if log[-1] == 2:
+                log.append(3)
+    return log
+
+
+CASES += [
+    (finally_holds_try_finally_with_if, [(0, []), (5, []), (4, []), ('x', [])]),
+]
+
+
+# a while loop as a finally body: 3.12+ copies the re-raise that ends the
+# body into both exits of the loop (its entry test and its bottom test),
+# which are one place ("finally body re-raises where no branch ends")
+def finally_body_while_loop(a, log):
+    n = a
+    try:
+        log.append(10 // a)
+    finally:
+        while n < 4:
+            n += 1
+            log.append(n)
+    return log
+
+
+CASES += [
+    (finally_body_while_loop, [(0, []), (2, []), (5, [])]),
+]

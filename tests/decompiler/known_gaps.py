@@ -11,6 +11,8 @@ REFUSED = {
     'tests/decompiler/test_differential.py::test_differential[branches:finally_raises_or_returns]': ('3.8',),
     'tests/decompiler/test_differential.py::test_differential[branches:returning_try_in_finally_after_comprehension]': ('3.9', '3.10'),
     'tests/decompiler/test_differential.py::test_differential[basic:star_in_call_kwargs]': ('3.8',),
+    'tests/decompiler/test_differential.py::test_differential[control:while_try_break_then_code]': ('3.8', '3.9'),
+    'tests/decompiler/test_differential.py::test_differential[control:while_finally_continues_or_raises]': ('3.11',),
     'tests/decompiler/test_differential.py::test_differential[exceptions:try_in_loop_break_continue]': ('3.10',),
     'tests/decompiler/test_differential.py::test_differential[exceptions:with_return_in_try_finally]': ('3.11', '3.12', '3.13'),
     'tests/decompiler/test_differential.py::test_differential[fuzz:ifexp_as_test_of_ifexp]': ('3.10',),

@@ -606,6 +606,9 @@ class LegacyBlocks:
                 dom = self.dominated_by(self.cfg.containing(X))
                 end = h_exit if h_exit is not None else dead_exit
                 ex2 = self.walk(X, ef, lambda i: region(i) and dom(i) and i != end, loop)
+                if self.ends_in_break(ex2, ef, len(frame.stack), region, loop):
+                    ef.emit(ast.Break())
+                    ex2 = END
                 if (ex2.kind == "leave" and h_exit is not None
                         and not self._legacy_same_place(ex2.target, h_exit)):
                     self.fail("try/else ends in an unexpected place", X)
@@ -793,7 +796,7 @@ class LegacyBlocks:
                 self.fail("finally body re-raises where no branch ends", H)
             # (3.9 leaves an unreachable jump to a re-raise after a raising branch)
             never_completes = fex.kind == "end" or not self._legacy_reached(fex.target)
-            dead = self._legacy_dead_copies(blk, hdom) if never_completes else None
+            dead = self._legacy_dead_copies(blk, hdom, loop) if never_completes else None
             if dead is not None:
                 # every path of the finally body raises or returns: so does
                 # each inlined copy, where the body's exits end
@@ -821,20 +824,23 @@ class LegacyBlocks:
         frame.emit(node)
         return self._legacy_continue(follow, frame, region, loop)
 
-    def _legacy_dead_copies(self, blk, hdom):
+    def _legacy_dead_copies(self, blk, hdom, loop=None):
         """3.9/3.10: the starts of the inlined copies of the finally body at
         ``blk.handler`` when that body never completes (the handler's copy
-        raises or returns on every path, no RERAISE); one copy after each
-        POP_BLOCK of the body. None when the body may complete or a copy is
-        missing."""
+        raises, returns or continues/breaks ``loop`` on every path, no
+        RERAISE); one copy after each POP_BLOCK of the body. None when the
+        body may complete or a copy is missing."""
         H = blk.handler
         end = max(b.end for b in self.cfg.dominated_blocks(self.cfg.at(H)) if hdom(b.start))
         seq = self.instrs[H:end]
         if seq and seq[-1].op == "RERAISE" and not self._legacy_reached(end - 1):
             seq = seq[:-1]  # (3.9 keeps the unreachable re-raise)
+        # (a ``break``/``continue`` of the loop around the statement goes
+        # there from every copy; a jump out elsewhere goes on elsewhere)
+        loop_exits = set(loop.continue_targets) | {loop.break_target} if loop is not None else set()
         if not seq or any(x.op == "RERAISE" or x.target is not None and not H <= x.target < end
-                          and self._legacy_reached(x.index) for x in seq):
-            return None  # (a ``break``/``continue`` in the finally body goes on elsewhere)
+                          and x.target not in loop_exits and self._legacy_reached(x.index) for x in seq):
+            return None
         # (the unwinding before a ``return`` in an else branch is a jump target)
         patterns = [self._legacy_copy_pattern(seq, H, (), at_targets) for at_targets in (False, True)]
         starts = set()

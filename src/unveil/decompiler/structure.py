@@ -688,11 +688,22 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             k += 1
         return None
 
+    def reraise_copy(self, index):
+        """A key for the RERAISE at ``index``, or None: 3.12+ copies the
+        re-raise that ends an exceptional copy of a finally body into each
+        branch that reaches it (a try/finally inside that body completes
+        into either); equal copies under the same handler are one place."""
+        if not isinstance(index, int) or index >= self.n or self.instrs[index].op != "RERAISE":
+            return None
+        return ("reraise", self.cfg.containing(index).handler, self.instrs[index].arg)
+
     def same_place(self, a, b):
         if isinstance(a, int) and isinstance(b, int) and self.same_after_copies(a, b):
             return True  # one branch jumps to a finally's inlined copy, the other falls past it
         if a in self._clause_tails and b in self._clause_tails and self.same_copied_return(a, b):
             return True  # an except clause's branches each fall into a copy of the code after the try
+        if a != b and self.reraise_copy(a) is not None and self.reraise_copy(a) == self.reraise_copy(b):
+            return True  # both fall into a copy of the re-raise that ends a finally body (3.12+)
         return a == b or self.alias(a) == self.alias(b)
 
     def pure_condition(self, index, frame, chain_blocks, keeps=False):
@@ -2583,6 +2594,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             # that uses it follows the protected range but belongs to the body
             ex = self.walk(ex.target, body, region, loop)
         self.keep_inside(body, frame)
+        if self.ends_in_break(ex, body, len(frame.stack), region, loop):
+            body.emit(ast.Break())
+            ex = END
         ex = self.returned_into_dead_copy(ex, body, len(frame.stack))
         if ex.kind == "leave" and any(x in self.dead_end_copies for x in (ex.target, self.thread(ex.target)[0])):
             ex = END  # (into a copy of a finally body that raises or returns)
@@ -2636,6 +2650,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 start = ex.target
                 ex2 = self.walk(start, else_frame, lambda i: region(i) and i != h_exit and not covered(i)
                                 and self.dominated_by(self.cfg.containing(start))(self.cfg.containing(i).start), loop)
+                if self.ends_in_break(ex2, else_frame, len(frame.stack), region, loop):
+                    else_frame.emit(ast.Break())
+                    ex2 = END
                 orelse = else_frame.stmts
                 if ex2.kind == "leave" and not self.same_after_copies(ex2.target, h_exit):
                     self.fail("try/else ends in an unexpected place", start)
@@ -2650,6 +2667,19 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if follow is None:
             return END
         return self.go_on(follow, frame, region, loop)
+
+    def ends_in_break(self, ex, frame, depth, region, loop):
+        """Whether a try body or else clause whose walk stopped at ``ex``
+        ends in ``break``: it leaves the region for where the loop's break
+        goes, its stack back at ``depth``. 3.12+ lays the code after the
+        loop out right after the protected range, or copies a small exit
+        (``return x``) there: the walk falls into it, past the inlined copy
+        of an enclosing finally body."""
+        if (ex.kind != "leave" or loop is None or loop.break_target is None
+                or region(ex.target) or len(frame.stack) != depth):
+            return False
+        return ex.target == loop.break_target or COPIES_EXIT_BLOCKS and self.same_code(
+            ex.target, loop.break_target)
 
     def go_on(self, target, frame, region, loop):
         """Where the walk goes on after a try statement: ``target`` when its
@@ -2728,12 +2758,11 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         # the copy's instructions, to find the copies inlined on other paths
         k = H + 1
         self._finally_at = H
-        while k < self.n and not (self.instrs[k].op == "RERAISE" and self.instrs[k].arg == 0
-                                  and not self.only_raised_into(k)):
-            k += 1  # (the re-raise of a handler inside the body is not its end)
         # the whole exceptional copy lies between PUSH_EXC_INFO and the
         # cleanup that covers it (its branches may end in RERAISEs of their own)
         cleanup = self.cfg.at(H).handler
+        while k < self.n and not self.ends_finally_body(k):
+            k += 1
         # no RERAISE before the cleanup: every path of the body raises or returns
         never_completes = cleanup is not None and H < cleanup < k and not any(
             x.target is not None and not H <= x.target < cleanup for x in self.instrs[H:cleanup])
@@ -2749,6 +2778,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             for p in self.finally_copy_starts(pattern):
                 if self.covered_by(p, H) or H <= p <= k:
                     continue
+                if p > 0 and self.instrs[p - 1].op == "PUSH_EXC_INFO":
+                    continue  # another exceptional copy (of a finally inside a copied finally body)
                 end = self.match_finally_copy(pattern, k, p)
                 if end is None and cleanup is not None:
                     end = self.match_finally_copy_by_flow(H, k, cleanup, p)
@@ -2809,9 +2840,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                     break
             else:
                 x = pattern[k]
-                completes = (x.op, x.arg) == ("RERAISE", 0) and not self.only_raised_into(x.index)
-                if (x.op == "JUMP" and self.instrs[x.target].op == "RERAISE" and self.instrs[x.target].arg == 0
-                        and not self.only_raised_into(x.target) and x.target > x.index
+                completes = self.ends_finally_body(x.index)
+                if (x.op == "JUMP" and self.ends_finally_body(x.target) and x.target > x.index
                         and not (p < self.n and self.instrs[p].op == "JUMP")):
                     completes = True  # (a jump there: an inner finally's copy ends the body)
                 if completes:
@@ -2845,13 +2875,13 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if self.instrs[p - 1].op not in ("JUMP", "RETURN_VALUE", "RAISE_VARARGS", "RERAISE"):
             goes_on[p] = p
         for t, u in jumps:
-            if t == reraise or t < self.n and (self.instrs[t].op, self.instrs[t].arg) == ("RERAISE", 0):
+            if t == reraise or t < self.n and self.ends_finally_body(t):
                 # (the compiler may copy the RERAISE to each branch)
                 goes_on.setdefault(p if u == p else self.thread(u)[0], u)
             elif t in at and at[t] != u or t not in at and t != u:
                 return None  # not the same code: its jumps go elsewhere
         # the compiler copies a small exit (``return None``) to each branch
-        places = {self.exit_copy(d) or self.alias(d) for d in goes_on}
+        places = {self.exit_copy(d) or self.reraise_copy(d) or self.alias(d) for d in goes_on}
         if len(places) > 1:
             return None
         return min(goes_on.values()) if goes_on else p
@@ -2874,7 +2904,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             i, j = todo.pop()
             i = self.follow_jumps(i)
             x = self.instrs[i] if i < self.n else None
-            if x is not None and (x.op, x.arg) == ("RERAISE", 0) and not self.only_raised_into(i):
+            if x is not None and self.ends_finally_body(i):
                 # the exceptional copy completes here: the inlined one goes on
                 # to the code after the try statement (maybe by a jump, a break)
                 if j < self.n and self.instrs[j].op == "JUMP":
@@ -2936,7 +2966,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 todo.append((i + 1, j + 1))
         if not seen:
             return None
-        places = {self.exit_copy(d) or self.alias(d) for d in goes_on}
+        places = {self.exit_copy(d) or self.reraise_copy(d) or self.alias(d) for d in goes_on}
         if len(places) > 1:
             return None
         return min(goes_on.values()) if goes_on else last + 1
@@ -2947,6 +2977,19 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             index = self.instrs[index].target
             limit -= 1
         return index
+
+    def ends_finally_body(self, index):
+        """Whether the instruction at ``index`` is a RERAISE that ends the
+        exceptional copy of the finally body at ``self._finally_at`` (where
+        an inlined copy completes). Not the re-raise of a handler inside the
+        body, nor that of an except clause inside it that matched nothing:
+        those lie under the inner statement's own cleanup, the body's end
+        under the cleanup of the finally handler itself."""
+        x = self.instrs[index] if index < self.n else None
+        if x is None or (x.op, x.arg) != ("RERAISE", 0) or self.only_raised_into(index):
+            return False
+        cleanup = self.cfg.at(self._finally_at).handler
+        return cleanup is None or self.cfg.containing(index).handler == cleanup
 
     def only_raised_into(self, index, H=None):
         """Whether only exceptions reach the block holding ``index`` (the
