@@ -9,6 +9,8 @@ REFUSED = {
     'tests/decompiler/test_async.py::test_async_behaviour[afor_else_break_continue]': ('3.13',),
     'tests/decompiler/test_async.py::test_async_behaviour[await_loop_break_continue]': ('3.13',),
     'tests/decompiler/test_differential.py::test_differential[async:async_for_else_break_continue]': ('3.13',),
+    'tests/decompiler/test_differential.py::test_differential[async:afor_break_on_chain]': ('3.13',),
+    'tests/decompiler/test_differential.py::test_differential[async:afor_else_break]': ('3.13',),
     'tests/decompiler/test_differential.py::test_differential[basic:star_in_call]': ('3.8',),
     'tests/decompiler/test_differential.py::test_differential[branches:else_returns_in_try_finally_with_body]': ('3.8',),
     'tests/decompiler/test_differential.py::test_differential[branches:finally_raises_or_returns]': ('3.8',),
