@@ -1585,3 +1585,22 @@ CASES += [
     (while_assert_ifexp_in_for, [([1, 2], 0, []), ([0], 0, []), ([0], 2, [])]),
 ]
 
+
+# ``while a < b < c and n < 4`` with a ``continue``: 3.11 copies the test to
+# the bottom of the loop, where the chain's cleanup lies between its links and
+# the last test; the copy was not found, the continue (a jump to the top test)
+# left the loop ("loop body leaves the loop"; 3.11)
+def while_chain_test_continue(a, b, c, log):
+    n = 0
+    while a < b < c and n < 4:
+        n += 1
+        if len(log) % 2:
+            log.append(-n)
+            continue
+        log.append(n)
+    return log
+
+
+CASES += [
+    (while_chain_test_continue, [(0, 1, 2, []), (0, 1, 2, [7]), (2, 1, 0, []), (0, 3, 2, [])]),
+]

@@ -2160,6 +2160,13 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         b = latch
         while len(chain) < limit and b.start > 0:
             p = self.cfg.containing(b.start - 1)
+            q = self.before_chain_cleanup(p)
+            while (q is not p and q.start in body_starts and q.start > 0 and len(chain) < limit
+                   and self.cfg.is_conditional(q) and chain_link_start(self.instrs, q.end - 1) != q.start):
+                # a chained comparison's later links (no start of the test
+                # there), back to its first
+                q, limit = self.cfg.containing(q.start - 1), limit - 1
+            p = q
             if p.start not in body_starts or not self.cfg.is_conditional(p):
                 break
             depth = 0
@@ -2174,6 +2181,19 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             chain.append(p)
             b = p
         return reversed(chain)
+
+    def before_chain_cleanup(self, block: Block) -> Block:
+        """When ``block`` is a chained comparison's cleanup (``POP_TOP``
+        and the way out) laid out after the lone jump of the chain's true
+        path over it (``while a < b < c and d``'s bottom test): the block
+        before that jump, the chain's last link; else ``block``."""
+        if block.start < 2 or self.instrs[block.start].op != "POP_TOP":
+            return block
+        over = self.cfg.containing(block.start - 1)
+        if (over.end - over.start != 1 or self.instrs[over.start].op != "JUMP"
+                or self.instrs[over.start].target < block.end or over.start == 0):
+            return block
+        return self.cfg.containing(over.start - 1)
 
     def latch_start(self, latch: Block, body_starts):
         """First block of the condition chain that ends in ``latch``."""
