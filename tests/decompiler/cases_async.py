@@ -496,3 +496,52 @@ CASES = [
     (afor_body_always_breaks, INTS1),
     (afor_body_always_returns, INTS1),
 ]
+
+
+# issue 11 (fuzzer): an async for (no back edge: its body always breaks)
+# inside a for loop: before 3.11 the break jumps to where END_ASYNC_FOR falls,
+# the outer loop's jump back ("loop body leaves the loop"; 3.10, 3.11)
+async def afor_always_breaks_in_for(n):
+    log = []
+    for k in range(n + 1):
+        async for i in ARange(n):
+            log.append(i)
+            if k:
+                break
+            break
+    log.append("after")
+    return log
+
+
+# ``if a < b < c: break`` in an async for (the chain's true path jumps over
+# its cleanup to the break; all versions: "loop else clause ends in an
+# unexpected place")
+async def afor_break_on_chain(n):
+    log = []
+    async for i in ARange(n + 2):
+        log.append(i)
+        if 0 < i <= n:
+            break
+    log.append("after")
+    return log
+
+
+# async for / else with a break: 3.12+ drops the iterator and falls into
+# the code after the else clause ("loop body leaves the loop"; 3.12)
+async def afor_else_break(n):
+    log = []
+    async for i in ARange(n + 2):
+        log.append(i)
+        if i == n:
+            break
+    else:
+        log.append("else")
+    log.append("after")
+    return log
+
+
+CASES += [
+    (afor_always_breaks_in_for, INTS1),
+    (afor_break_on_chain, INTS1),
+    (afor_else_break, INTS1),
+]

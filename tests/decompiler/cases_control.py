@@ -1548,11 +1548,83 @@ def while_try_else_break_in_finally(a, log):
                 break
         finally:
             log.append(2)
+# ``if a < b < c: break``: the chain's true path jumps over its cleanup
+# (POP_TOP) to the break, which was taken for the way out of the loop (the
+# else clause or the code after the loop was refused: "loop else clause ends
+# in an unexpected place", "stack underflow"; all versions)
+def for_break_on_chain(xs, b, c, log):
+    for x in xs:
+        log.append(x)
+        if b < x < c:
+            break
+    else:
+        log.append('else')
+    log.append('after')
+    return log
+
+
+def while_break_on_chain(xs, b, c, log):
+    n = 0
+    while n < len(xs):
+        n += 1
+        if b < xs[n - 1] <= c:
+            break
+        log.append(n)
+    else:
+        log.append('else')
+    return log
+
+
+def nested_for_break_on_chain(xs, b, c, log):
+    for x in xs:
+        for y in xs:
+            if b < y < c:
+                break
+            log.append(y)
+        else:
+            continue
+        log.append(x)
+        if x < b < c:
+            break
+    return log
+
+
+CHAIN_BREAK_INPUTS = [([1, 2, 3], 0, 5, []), ([1, 2, 3], 1, 3, []), ([], 0, 1, []), ([4, 0], 2, 3, [])]
+CASES += [
+    (for_break_on_chain, CHAIN_BREAK_INPUTS),
+    (while_break_on_chain, CHAIN_BREAK_INPUTS),
+    (nested_for_break_on_chain, CHAIN_BREAK_INPUTS),
+]
+
+
+# ``assert a <= x < b`` and ``assert 0, G if 1 else 2`` in a loop: the
+# assert's jumps to its raise (over the chain's cleanup; a conditional
+# expression's jump carrying its values) were taken for a break ("loop else
+# clause ends in an unexpected place"; 3.8/3.9)
+def for_assert_chain_in_if(a, xs, log):
+    if a:
+        for x in xs:
+            assert 3 >= x != -1, 0
+            log.append(x)
+    else:
+        log.append(a)
+    return log
+
+
+def while_assert_ifexp_in_for(xs, b, log):
+    for x in xs:
+        while b < 1:
+            b += 1
+            assert x, G if 3 else 3
+        else:
+            log.append(x)
     return log
 
 
 CASES += [
     (while_try_else_break_in_finally, [(0, []), (5, []), ('x', [])]),
+    (for_assert_chain_in_if, [(1, [1, 2], []), (1, [4], []), (1, [-1], []), (0, [], [])]),
+    (while_assert_ifexp_in_for, [([1, 2], 0, []), ([0], 0, []), ([0], 2, [])]),
 ]
 
 
@@ -1571,6 +1643,22 @@ def while_finally_continues_or_raises(a, log):
     return log
 
 
+# ``while a < b < c and n < 4`` with a ``continue``: 3.11 copies the test to
+# the bottom of the loop, where the chain's cleanup lies between its links and
+# the last test; the copy was not found, the continue (a jump to the top test)
+# left the loop ("loop body leaves the loop"; 3.11)
+def while_chain_test_continue(a, b, c, log):
+    n = 0
+    while a < b < c and n < 4:
+        n += 1
+        if len(log) % 2:
+            log.append(-n)
+            continue
+        log.append(n)
+    return log
+
+
 CASES += [
     (while_finally_continues_or_raises, [(0, []), (1, [])]),
+    (while_chain_test_continue, [(0, 1, 2, []), (0, 1, 2, [7]), (2, 1, 0, []), (0, 3, 2, [])]),
 ]

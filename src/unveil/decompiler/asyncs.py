@@ -296,11 +296,12 @@ class AsyncConstructs:
     def async_for_exits_to(self, exit_, target):
         """Whether the normal exit ``exit_`` of an async for loop goes on at
         ``target`` (3.11+ places ``END_ASYNC_FOR`` at the end, with a jump
-        back): a body that drops the iterator and goes there breaks (with
-        no back edge to tell, the loop's break target is not known)."""
+        back; before, it falls into the code after the loop, which may be a
+        lone jump): a body that drops the iterator and goes there breaks
+        (with no back edge to tell, the loop's break target is not known)."""
         if exit_ is None or exit_ >= self.n or self.instrs[exit_].op != "END_ASYNC_FOR":
             return False
-        return self.thread(exit_ + 1)[0] == target and not self.thread(exit_ + 1)[1]
+        return target == exit_ + 1 or self.thread(exit_ + 1) == (target, False)
 
     def async_for_loop(self, header, frame, natural, outer):
         found = self.async_for_header(header)

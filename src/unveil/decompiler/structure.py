@@ -1930,8 +1930,10 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             for s in b.succs:
                 if s.start in natural or s.start == normal_exit:
                     continue
-                s = self.past_jump_over_cleanup(s, natural)
+                s = self.past_chain_cleanup(b, s, natural)
                 t = self.jump_at_end(s, natural)
+                if t is None:
+                    t = self.async_break_falls_to(s, natural, normal_exit)
                 if t is not None and t not in natural:
                     t = self.through_outer_breaks(b, s, t, natural)
                     if self.drops_then_jumps_to(t, normal_exit):
@@ -1971,24 +1973,17 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         h = self.cfg.containing(target).handler
         return h is not None and h in natural
 
-    def past_jump_over_cleanup(self, block, natural):
-        """The block where a chained comparison's true path goes on when
-        ``block``, out of the (async) for loop of ``natural``, is only its jump over
-        the false path's cleanup (``POP_TOP``): the ``break`` (dropping the
-        iterator) is there, or at the end of the if's body; else ``block``."""
-        k = block.start
-        if not (block.end - k == 1 and self.instrs[k].op == "JUMP" and k + 1 < self.n
-                and self.instrs[k + 1].op == "POP_TOP" and self.instrs[k].target > k + 1
-                and self.iterates(self.cfg.at(min(natural)))
-                and all(p.start in natural and self.cfg.is_conditional(p) for p in block.preds)):
-            return block
-        nxt = self.cfg.at(self.instrs[k].target)
-        return nxt if nxt is not None and nxt.start not in natural else block
-
-    def iterates(self, header):
-        """Whether ``header`` heads a for or async for loop (its iterator is
-        dropped on the way out)."""
-        return self.instrs[header.start].op == "FOR_ITER" or self.async_for_header(header) is not None
+    def past_chain_cleanup(self, inside, out, natural):
+        """The block where the edge from block ``inside`` to ``out`` leaves
+        the loop: a chained comparison's true path jumps over its cleanup
+        (``POP_TOP``) to the code it runs, which is the way out (``if a < b
+        < c: break``: the break drops the iterator there; ``assert a < b <
+        c``: the raise); else ``out`` itself."""
+        over = self.jump_over_cleanup(out.start, BlockIds(inside))
+        if over is None:
+            return out
+        nxt = self.cfg.at(over[0])
+        return out if nxt is None or nxt.start in natural else nxt
 
     def through_outer_breaks(self, inside, out, target, natural):
         """Where the edge from block ``inside`` to ``out`` (which jumps to
@@ -2008,6 +2003,32 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             seen.add(target)
             target, left = nxt, left - 1
         return target
+
+    def async_break_falls_to(self, block, natural, normal_exit):
+        """Where the ``break`` of an async for at ``block`` goes, or None:
+        3.11+ drops the iterator (a lone ``POP_TOP``) and falls into the
+        code after the loop, which the loop's normal exit (``END_ASYNC_FOR``,
+        then the else clause) reaches too without passing the loop's header
+        (a jump back to the header would reach all the loop's code)."""
+        header = min(natural)
+        if (normal_exit is None or block.end - block.start != 1
+                or self.async_for_header(self.cfg.at(header)) is None):
+            return None
+        fall = self.after_dropping_iterator(block)
+        if fall is None:
+            return None
+        if self.async_for_exits_to(normal_exit, fall):
+            return fall
+        seen, work = set(), [self.cfg.containing(normal_exit)]
+        while work and len(seen) < 64:
+            b = work.pop()
+            if b.start == fall:
+                return fall
+            if b.start in seen or b.start == header or b.start in natural:
+                continue
+            seen.add(b.start)
+            work.extend(b.succs)
+        return None
 
     def after_dropping_iterator(self, block):
         """Where ``block`` goes when it only drops a value (a for loop's
@@ -2113,16 +2134,26 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
     def jump_at_end(self, block, natural, limit=8):
         """Follow straight-line blocks from ``block``; the target of the
         unconditional jump that ends them, or the block itself when it is
-        reached by falling out of straight-line code."""
+        reached by falling out of straight-line code. A jump that carries
+        values its code pushed is inside an expression (``assert 0, x if 1
+        else y``: the conditional expression's jump to the raise), not the
+        end: the code goes on at its target."""
+        carried = 0  # values pushed since ``block`` (None: not plain expression steps)
         for _ in range(limit):
             last = self.instrs[block.end - 1]
+            carried = self.values_pushed(block, carried)
             if last.op == "JUMP":
-                return last.target
+                nxt = self.cfg.at(last.target)
+                if not carried or nxt is None or nxt.start in natural:
+                    return last.target
+                block = nxt
+                continue
             if (last.op == "SEND" and self.instrs[last.index - 2].op == "GET_AWAITABLE"
                     and self.cfg.at(last.target) is not None):
                 # an await (3.11+; not an async for's next item): its
                 # delegation loop ends at the target
                 block = self.cfg.at(last.target)
+                carried = None
                 continue
             if last.op in ("RETURN_VALUE", "RAISE_VARARGS", "RERAISE") or last.target is not None:
                 return None
@@ -2133,6 +2164,24 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 return None
             block = nxt
         return None
+
+    def values_pushed(self, block, before):
+        """How many values the plain expression steps of ``block`` leave
+        pushed above the stack it starts with, ``before`` values having
+        been pushed already; None when ``before`` is, or when the block
+        holds anything else or consumes a value from below."""
+        if before is None:
+            return None
+        depth = before
+        for k in range(block.start, block.end):
+            ins = self.instrs[k]
+            if ins.op == "JUMP" and k == block.end - 1:
+                break
+            pp = pops_pushes(ins)
+            if pp is None or ins.target is not None or pp[0] > depth:
+                return None
+            depth += pp[1] - pp[0]
+        return depth
 
     def loop_region(self, header: Block, exits, natural=frozenset()):
         """The blocks inside the loop: dominated by its header and not
