@@ -6,8 +6,6 @@ gap closed: take it off the list). The translation validator (``validate.py``) t
 most of them from silently wrong text into refusals; each is a decompiler bug to fix.
 """
 REFUSED = {
-    'tests/decompiler/test_differential.py::test_differential[async:afor_break_on_chain]': ('3.13',),
-    'tests/decompiler/test_differential.py::test_differential[async:afor_else_break]': ('3.13',),
     'tests/decompiler/test_differential.py::test_differential[basic:star_in_call]': ('3.8',),
     'tests/decompiler/test_differential.py::test_differential[branches:else_returns_in_try_finally_with_body]': ('3.8',),
     'tests/decompiler/test_differential.py::test_differential[branches:finally_raises_or_returns]': ('3.8',),

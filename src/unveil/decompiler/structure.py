@@ -2505,7 +2505,15 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 b = r  # (the link's operand holds an and/or: see value_link_operand)
                 continue
             p = self.cfg.containing(b.start - 1)
-            if p.start in body_starts and self.chain_cleanup_or_jump(p):
+            q = self.before_chain_cleanup(p)
+            while (q is not p and q.start in body_starts and q.start > 0 and len(chain) < limit
+                   and self.cfg.is_conditional(q) and chain_link_start(self.instrs, q.end - 1) != q.start):
+                # a chained comparison's later links (no start of the test
+                # there), back to its first
+                q, limit = self.cfg.containing(q.start - 1), limit - 1
+            if q is not p:
+                p = q
+            elif p.start in body_starts and self.chain_cleanup_or_jump(p):
                 b = p  # (a chained comparison's link in the chain: its cleanup, the jump over it)
                 continue
             if p.start not in body_starts or not self.cfg.is_conditional(p):
@@ -2558,6 +2566,20 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 break
             cur, limit = q, limit - 1
         return found
+
+    def before_chain_cleanup(self, block: Block) -> Block:
+        """When ``block`` is a chained comparison's cleanup (``POP_TOP``
+        and the way out) laid out after the lone jump of the chain's true
+        path over it (``while a < b < c and d``'s bottom test): the block
+        before that jump, the chain's last link; else ``block``."""
+        if block.start < 2 or self.instrs[block.start].op != "POP_TOP":
+            return block
+        over = self.cfg.containing(block.start - 1)
+        if (over.end - over.start != 1 or self.instrs[over.start].op != "JUMP"
+                or self.instrs[over.start].target < block.end or over.start == 0):
+            return block
+        return self.cfg.containing(over.start - 1)
+
 
     def latch_start(self, latch: Block, body_starts):
         """First block of the condition chain that ends in ``latch``."""
