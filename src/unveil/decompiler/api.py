@@ -11,6 +11,7 @@ from . import emit
 from .errors import DecompilationError
 from .driver import class_def, decompile_code, function_def
 from .function import is_class_body
+from .instructions import disassembly_kept
 from .safety import boundary, check_bytecode, qualname
 
 SUPPORTED = ((3, 8), (3, 13))
@@ -107,7 +108,7 @@ class Decompiler:
         With ``validate`` (the default) the module's text (``self.text``) has been compiled
         back and proved to do what the code does (:mod:`.validate`). Whatever fails inside
         is a :class:`DecompilationError` with the cause chained."""
-        with gc_paused(), boundary(qualname(self.code)):
+        with gc_paused(), disassembly_kept(), boundary(qualname(self.code)):
             module, ctx, name = self._build(overwrite_fn_name)
             self.text = emit.to_source(module)
             self.def_name = None if self.code.co_name == "<module>" else name
@@ -120,7 +121,7 @@ class Decompiler:
         """(``ast.Module`` holding the function, its decompilation context), not yet written
         as text nor proved: for a caller that changes the tree before writing it once (the
         dump declares the local slots, then proves the compiled result)."""
-        with gc_paused(), boundary(qualname(self.code)):
+        with gc_paused(), disassembly_kept(), boundary(qualname(self.code)):
             module, ctx, _ = self._build(overwrite_fn_name)
         return module, ctx
 
@@ -129,7 +130,7 @@ class Decompiler:
         function, possibly inside other statements) is proved to do what the code does."""
         from .validate import NotEquivalent, prove_text
         try:
-            with gc_paused():
+            with gc_paused(), disassembly_kept():
                 prove_text(self.code, text, self.consts, def_name or self.def_name)
         except NotEquivalent as e:
             raise DecompilationError("the decompiled text could not be proved to do what the "
@@ -174,7 +175,8 @@ class Decompiler:
         from .function import TEMP_PREFIX
         token = TEMP_PREFIX.set(temp_prefix)
         try:
-            self.decompile_ast(overwrite_fn_name or overwite_fn_name)
+            with gc_paused():  # (resumed once the tree is freed: then nothing is left to walk)
+                self.decompile_ast(overwrite_fn_name or overwite_fn_name)
         finally:
             TEMP_PREFIX.reset(token)
         text = self.text
@@ -214,5 +216,5 @@ def recompile(code: Any) -> types.CodeType:
     code, _ = resolve(code)
     if code.co_name == "<module>":
         raise ValueError("recompile expects a function's code object, not a module's")
-    with gc_paused(), boundary(qualname(code)):
+    with gc_paused(), disassembly_kept(), boundary(qualname(code)):
         return _recompile(code)
