@@ -4,6 +4,7 @@ import ast
 
 from .errors import DecompilationError
 from .exceptstar import as_try_star
+from .nodes import walk, walk_statements
 
 #: expressions that run code each time they are evaluated
 _RUNS_CODE = (ast.Call, ast.Yield, ast.YieldFrom, ast.Await, ast.NamedExpr)
@@ -52,7 +53,7 @@ def check_evaluated_once(stmts, name):
     on the stack, like a chained comparison's middle operand, that the
     structuring did not put back in its one place)."""
     seen = set()
-    for node in ast.walk(ast.Module(body=list(stmts), type_ignores=[])):
+    for node in walk(ast.Module(body=list(stmts), type_ignores=[])):
         if isinstance(node, _RUNS_CODE):
             if id(node) in seen:
                 raise DecompilationError("an expression would be evaluated more than once", name)
@@ -64,8 +65,8 @@ def check_asserts_whole(stmts, name, temp_prefix):
     was computed by a statement before it, which ``python -O`` would still run
     where the original skips the whole assert (the proof compares the text only
     as compiled without -O)."""
-    for node in ast.walk(ast.Module(body=list(stmts), type_ignores=[])):
+    for node in walk_statements(stmts):  # (an assert is a statement: no expression holds one)
         if isinstance(node, ast.Assert) and any(
-                isinstance(n, ast.Name) and n.id.startswith(temp_prefix) for n in ast.walk(node)):
+                isinstance(n, ast.Name) and n.id.startswith(temp_prefix) for n in walk(node)):
             raise DecompilationError("an assert's test or message would be computed outside "
                                      "the assert (it would run under python -O)", name)

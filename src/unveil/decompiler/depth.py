@@ -17,6 +17,7 @@ import contextvars
 import sys
 
 from .errors import DecompilationError
+from .nodes import child_nodes
 
 #: Python frames one level of nesting may cost (an ``elif`` branch: walk,
 #: _walk, block, branch, if_, walk_branch; 3.13's and/or values pass through
@@ -65,11 +66,14 @@ def _frames_in_use():
     return n
 
 
+_LEVEL_OF_FOUR = (ast.stmt, ast.excepthandler)
+
+
 def _unparse_frames(node):
     """Python frames the unparsers spend on one level of ``node``."""
     if isinstance(node, ast.expr_context):
         return 0
-    return 4 if isinstance(node, (ast.stmt, ast.excepthandler)) else 3
+    return 4 if isinstance(node, _LEVEL_OF_FOUR) else 3
 
 
 def check_tree_depth(node, name=None):
@@ -84,4 +88,6 @@ def check_tree_depth(node, name=None):
                                      "expressions inside each other): more than ast.unparse "
                                      "writes within Python's recursion limit (%d)"
                                      % (depth - 1, sys.getrecursionlimit()), name)
-        todo.extend((c, cost + _unparse_frames(c), depth + 1) for c in ast.iter_child_nodes(n))
+        for c in child_nodes(n):  # (_unparse_frames inlined: this runs once per node)
+            todo.append((c, cost + (0 if isinstance(c, ast.expr_context) else 4
+                                    if isinstance(c, _LEVEL_OF_FOUR) else 3), depth + 1))

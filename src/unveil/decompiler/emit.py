@@ -8,6 +8,7 @@ import ast
 import sys
 
 from .depth import check_tree_depth
+from .nodes import child_nodes
 from .safety import boundary, check_tree
 
 
@@ -51,7 +52,7 @@ def flatten_bool_ops(node):
                 else:
                     flat.append(v)
             n.values = flat
-        todo.extend(ast.iter_child_nodes(n))
+        todo.extend(child_nodes(n))
 
 
 _BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")

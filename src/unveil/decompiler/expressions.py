@@ -12,6 +12,7 @@ from . import instructions as I
 from . import values as V
 from .errors import DecompilationError
 from .instructions import is_walrus_store, pops_pushes
+from .nodes import walk
 
 BINOPS = {
     "+": ast.Add, "-": ast.Sub, "*": ast.Mult, "@": ast.MatMult, "/": ast.Div,
@@ -111,6 +112,8 @@ class Frame:
         writing them out after it could give another result (``stmt`` stores
         or deletes a name they read, or they have effects), they are first
         saved in temporaries, in stack order."""
+        if not self.stack:
+            return  # nothing computed before it waits (the names it writes do not matter)
         written = _written_names(stmt)
         local_only = _binds_only(stmt)
         if not local_only and self.stack:
@@ -219,7 +222,7 @@ _CONTAINERS = (ast.Constant, ast.expr_context, ast.Starred, ast.List, ast.Tuple)
 
 def _written_names(stmt):
     out = set()
-    for node in ast.walk(stmt):
+    for node in walk(stmt):
         if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
             out.add(node.id)
     if isinstance(stmt, (ast.Global, ast.Nonlocal)):
@@ -304,6 +307,8 @@ def _inert(e, cells):
 def _clone_lists(stack):
     """The stack with every symbolic list copied (aliases kept as aliases):
     each branch of an ``if`` changes its own lists."""
+    if not any(isinstance(v, V.SymList) for v in stack):
+        return list(stack)  # (most stacks: no closure, which would be a reference cycle)
     memo = {}
 
     def clone(v):

@@ -141,11 +141,11 @@ def compile_back(text: str, code, filename: str, def_name: Optional[str] = None,
     Returns the code object of the function in it (its cells named like ``code``'s,
     non-literal constants swapped back) and the qualified name it was compiled
     under (None before 3.11)."""
-    tree = ast.parse(text, filename)
+    tree = text  # (the text compiles as its tree does; the tree is built only to be changed)
     marks = {}
     if consts:
         p = _Placeholders(consts)
-        tree = ast.fix_missing_locations(p.visit(tree))
+        tree = ast.fix_missing_locations(p.visit(ast.parse(text, filename)))
         marks = p.marks
     module = compile(tree, filename, "exec", dont_inherit=True)
     if code.co_name == "<module>" and def_name is None:

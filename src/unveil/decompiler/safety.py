@@ -315,9 +315,10 @@ def _stack_problem(code):
     depth = [None] * len(instrs)
     pending = []
 
-    def reach(k, d, source):
+    def reach(k, d, source, *args):
+        """``source % args`` names the edge (written out only for a problem: most edges have none)."""
         if k is None:
-            return "%s jumps outside the code" % source
+            return "%s jumps outside the code" % (source % args)
         if d < 0:
             return "stack underflow at offset %d" % instrs[k].offset
         if depth[k] is None:
@@ -338,13 +339,13 @@ def _stack_problem(code):
             if ins.opcode in _JUMPS:
                 problem = reach(index.get(ins.argval),
                                 d + dis.stack_effect(ins.opcode, ins.arg, jump=True),
-                                "offset %d (%s)" % (ins.offset, ins.opname))
+                                "offset %d (%s)", ins.offset, ins.opname)
             after = d + dis.stack_effect(ins.opcode, ins.arg if ins.opcode >= dis.HAVE_ARGUMENT else None,
                                          jump=False)
             if problem is None and ins.opname not in _NO_FALLTHROUGH:
                 if k + 1 == len(instrs):
                     return "offset %d (%s) runs past the end" % (ins.offset, ins.opname)
-                problem = reach(k + 1, after, "offset %d" % ins.offset)
+                problem = reach(k + 1, after, "offset %d", ins.offset)
             elif problem is None and after < 0:  # a return or raise pops more than there is
                 return "stack underflow at offset %d (%s)" % (ins.offset, ins.opname)
         except ValueError as e:  # stack_effect: an opcode this Python does not have

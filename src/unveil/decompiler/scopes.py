@@ -8,6 +8,8 @@ names so that the function can declare them.
 """
 import ast
 
+from .nodes import child_nodes
+
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 OWN, COMPREHENSION, NESTED = range(3)
@@ -52,9 +54,10 @@ def names_by_scope(body):
             todo.extend((child, deeper) for child in [first.target] + first.ifs + rest)
             todo.extend((child, deeper) for child in _comprehension_elements(node))
             continue
-        if level == OWN:
+        if level == OWN and isinstance(node, _BINDS_OTHERWISE):
             binds.update(_bound_by(node))
-        todo.extend((child, level) for child in ast.iter_child_nodes(node))
+        for child in child_nodes(node):
+            todo.append((child, level))
     return reads, binds, comp_binds, inner
 
 
@@ -62,6 +65,12 @@ def _comprehension_elements(node):
     if isinstance(node, ast.DictComp):
         return [node.key, node.value]
     return [node.elt]
+
+
+#: the nodes :func:`_bound_by` finds names in (asked first: it runs once per node)
+_BINDS_OTHERWISE = tuple(getattr(ast, kind) for kind in (
+    "Import", "ImportFrom", "Global", "Nonlocal", "ExceptHandler", "MatchAs", "MatchStar",
+    "MatchMapping") if hasattr(ast, kind))
 
 
 def _bound_by(node):

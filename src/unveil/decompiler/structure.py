@@ -78,6 +78,9 @@ class BlockIds:
     def __iter__(self):
         return iter(self.flat())
 
+    def __contains__(self, block_id):
+        return block_id in self.flat()  # (without it ``in`` iterates over the set)
+
     def holds(self, block) -> bool:
         if not self.start <= block.start < self.end:
             return False
@@ -286,6 +289,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         self._clause_tails = {}  # see clause_tails: index -> the clause's stack depth
         self._only_tests = {}  # see only_tests_jump_to
         self._copy_windows = {}  # see finally_copy_starts
+        self._pred_span = {}  # see pred_outside_extent
         # (match_finally_copy skips a CLEANUP_THROW in an inlined copy: no window lookup then)
         self._has_cleanup_throw = any(x.op == "CLEANUP_THROW" for x in self.instrs)
         self.assert_tests = assert_tests_under_if(self.instrs)
@@ -1483,7 +1487,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 or self.instrs[k].op == "RAISE_VARARGS" and self.instrs[k].arg):
             return None
         b = self.cfg.at(start)
-        if b is None or b.exc_preds or any(p.id not in cond_blocks for p in b.preds):
+        if b is None or b.exc_preds or self.pred_outside_extent(b, cond_blocks) or any(
+                p.id not in cond_blocks for p in b.preds):
             return None
         run = {b.id}
         while b.end <= k:
@@ -1493,6 +1498,17 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             run.add(nxt.id)
             b = nxt
         return k, join
+
+    def pred_outside_extent(self, b, blocks) -> bool:
+        """Whether a predecessor of block ``b`` starts outside the extent of ``blocks``
+        (then it is not one of them): asked of the block after an ``and``/``or`` chain
+        once per link, which every link jumps to, and answered from the predecessors'
+        first and last start (kept per block: the graph does not change), not by a scan."""
+        span = self._pred_span.get(b.id)
+        if span is None:
+            starts = [p.start for p in b.preds]
+            span = self._pred_span[b.id] = (min(starts), max(starts)) if starts else None
+        return span is not None and not (blocks.start <= span[0] and span[1] < blocks.end)
 
     def expression_ends(self, start, stop):
         """Indices in ``(start, stop)`` where the plain expression steps from
