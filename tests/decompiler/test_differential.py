@@ -17,9 +17,10 @@ import cases_functions
 import cases_async
 import cases_fuzz
 import cases_branches
+import cases_trees
 
 MODULES = [cases_basic, cases_control, cases_exceptions, cases_functions, cases_async, cases_fuzz,
-           cases_branches]
+           cases_branches, cases_trees]
 if sys.version_info >= (3, 10):
     import cases_py310
     MODULES.append(cases_py310)

@@ -384,12 +384,22 @@ def comprehension_parts(kind_name, body):
         else:
             raise DecompilationError("unrecognised comprehension body", kind_name)
         inner = _fold_tests_only(inner, gens[-1])
+        while len(inner) > 1 and _single_item_loop(inner[0]):
+            gens.append(ast.comprehension(target=inner[0].targets[0], ifs=[], is_async=0,
+                                          iter=ast.Tuple(elts=[inner[0].value], ctx=ast.Load())))
+            inner = _fold_tests_only(inner[1:], gens[-1])
         if not inner:
             gens[-1].ifs.append(E.const(False))
             return gens, None
         if len(inner) != 1:
             raise DecompilationError("unrecognised comprehension body", kind_name)
         node = inner[0]
+
+
+def _single_item_loop(node):
+    """Whether ``node`` is what 3.9+ compiles ``for x in (v,)`` (or ``[v]``) inside a
+    comprehension to: the assignment ``x = v``, no loop."""
+    return isinstance(node, ast.Assign) and len(node.targets) == 1
 
 
 def _fold_tests_only(stmts, gen):
