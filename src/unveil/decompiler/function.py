@@ -512,6 +512,20 @@ def ends_with_dead_return(program):
             and not any(i.target == len(ins) - 2 for i in ins))
 
 
+def returns_none_explicitly(program):
+    """3.10+: whether the function ends in a ``return None`` that the source wrote. The
+    compiler copies its own implicit ``return None`` (which has no line) into each place
+    that reaches it, so a last ``return None`` that two places reach was written."""
+    ins = program.instrs
+    if not (len(ins) >= 3 and ins[-1].op == "RETURN_VALUE" and ins[-2].op == "LOAD_CONST"
+            and ins[-2].arg is None):
+        return False
+    k = len(ins) - 2
+    jumps = sum(1 for i in ins if i.target == k)
+    falls = ins[k - 1].op not in ("JUMP", "RETURN_VALUE", "RAISE_VARARGS", "RERAISE")
+    return jumps + falls >= 2
+
+
 def last_return_into_else(body):
     """``if c: return a`` + ``return b`` as the last statements, where the
     bytecode shows the last statement was not a return: ``if/else``. Failing
