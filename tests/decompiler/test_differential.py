@@ -19,9 +19,10 @@ import cases_fuzz
 import cases_branches
 import cases_chains
 import cases_values
+import cases_trees
 
 MODULES = [cases_basic, cases_control, cases_exceptions, cases_functions, cases_async, cases_fuzz,
-           cases_branches, cases_chains, cases_values]
+           cases_branches, cases_chains, cases_values, cases_trees]
 if sys.version_info >= (3, 10):
     import cases_py310
     MODULES.append(cases_py310)

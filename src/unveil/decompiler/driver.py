@@ -10,7 +10,8 @@ from .depth import Nested
 from .errors import DecompilationError
 from .function import (CO_ASYNC_GENERATOR, CO_COROUTINE, COMPREHENSIONS, Context, arguments,
                        bare_returns, clean_class_body, declare_unbound_locals, ends_with_dead_return,
-                       has_docstring, has_yield, last_return_into_else, strip_implicit_return)
+                       has_docstring, has_yield, last_return_into_else, returns_none_explicitly,
+                       strip_implicit_return)
 from .instructions import COPIES_EXIT_BLOCKS, read
 from .structure import Structurer
 
@@ -35,7 +36,8 @@ def decompile_code(code, consts=None):
     if code.co_name not in COMPREHENSIONS and code.co_name != "<lambda>":
         if not COPIES_EXIT_BLOCKS and ends_with_dead_return(program):
             body = last_return_into_else(body)
-        body = strip_implicit_return(body)
+        if not (COPIES_EXIT_BLOCKS and returns_none_explicitly(program)):
+            body = strip_implicit_return(body)  # (a written last ``return None`` stays)
     if code.co_flags & CO_ASYNC_GENERATOR:
         bare_returns(body)
     if has_docstring(code):

@@ -1179,6 +1179,10 @@ def _unpack(f, ins, n, starred):
     v = f.pop(ins)
     if isinstance(v, V.UnpackSlot):
         group = V.TargetGroup(n, None, starred, parent=(v.group, v.index))
+    elif isinstance(v, V.Stored):
+        # ``a, b = c, d = value``: the value already stored to the first targets,
+        # unpacked again: one more target of that assignment
+        group = V.TargetGroup(n, lambda target, stored=v: stored.assign.targets.append(target), starred)
     else:
         shared = any(x is v for x in f.stack)
         value = f.expr(v, ins)

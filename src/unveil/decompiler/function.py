@@ -384,12 +384,22 @@ def comprehension_parts(kind_name, body):
         else:
             raise DecompilationError("unrecognised comprehension body", kind_name)
         inner = _fold_tests_only(inner, gens[-1])
+        while len(inner) > 1 and _single_item_loop(inner[0]):
+            gens.append(ast.comprehension(target=inner[0].targets[0], ifs=[], is_async=0,
+                                          iter=ast.Tuple(elts=[inner[0].value], ctx=ast.Load())))
+            inner = _fold_tests_only(inner[1:], gens[-1])
         if not inner:
             gens[-1].ifs.append(E.const(False))
             return gens, None
         if len(inner) != 1:
             raise DecompilationError("unrecognised comprehension body", kind_name)
         node = inner[0]
+
+
+def _single_item_loop(node):
+    """Whether ``node`` is what 3.9+ compiles ``for x in (v,)`` (or ``[v]``) inside a
+    comprehension to: the assignment ``x = v``, no loop."""
+    return isinstance(node, ast.Assign) and len(node.targets) == 1
 
 
 def _fold_tests_only(stmts, gen):
@@ -517,6 +527,20 @@ def ends_with_dead_return(program):
     return (len(ins) >= 3 and ins[-1].op == "RETURN_VALUE" and ins[-2].op == "LOAD_CONST"
             and ins[-2].arg is None and ins[-3].op in ("RETURN_VALUE", "RAISE_VARARGS")
             and not any(i.target == len(ins) - 2 for i in ins))
+
+
+def returns_none_explicitly(program):
+    """3.10+: whether the function ends in a ``return None`` that the source wrote. The
+    compiler copies its own implicit ``return None`` (which has no line) into each place
+    that reaches it, so a last ``return None`` that two places reach was written."""
+    ins = program.instrs
+    if not (len(ins) >= 3 and ins[-1].op == "RETURN_VALUE" and ins[-2].op == "LOAD_CONST"
+            and ins[-2].arg is None):
+        return False
+    k = len(ins) - 2
+    jumps = sum(1 for i in ins if i.target == k)
+    falls = ins[k - 1].op not in ("JUMP", "RETURN_VALUE", "RAISE_VARARGS", "RERAISE")
+    return jumps + falls >= 2
 
 
 def last_return_into_else(body):

@@ -1842,6 +1842,12 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             # its value is tested again by the same operator: ``(a and b) and c``
             # (3.12+ no longer threads the jump; a and b and c tests a once)
             node._paren = True
+        if target < self.n and self.instrs[target].op in ("JUMP_IF_TRUE_OR_POP", "JUMP_IF_FALSE_OR_POP"):
+            # the enclosing and/or tests the value again (its truth is taken twice): the
+            # compiler threads such a jump to the end (taking it once) unless the operand
+            # starts on another line than the operator around it (3.10, 3.11); the text
+            # puts it on a line of its own (emit)
+            node._own_line = True
         frame.push(node)
         return self.transfer(meet, frame, region, loop) if not region(meet) else meet
 
@@ -2720,6 +2726,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             start = self.cfg.containing(ex.target)
             dom = self.dominated_by(start)
             ex2 = self.walk(ex.target, else_frame, lambda i: region(i) and dom(i) and not covered(i), loop)
+            ex2 = self.returned_through_with_exits(ex2, else_frame, len(frame.stack))
             frame.emit(ast.Try(body=body.stmts or [ast.Pass()], handlers=handlers,
                                orelse=else_frame.stmts, finalbody=[]))
             frame.stack[:] = else_frame.stack
@@ -2740,6 +2747,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 if self.ends_in_break(ex2, else_frame, len(frame.stack), region, loop):
                     else_frame.emit(ast.Break())
                     ex2 = END
+                else:
+                    ex2 = self.returned_through_with_exits(ex2, else_frame, len(frame.stack))
                 orelse = else_frame.stmts
                 if ex2.kind == "leave" and not self.same_after_copies(ex2.target, h_exit):
                     self.fail("try/else ends in an unexpected place", start)
@@ -2912,6 +2921,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         start, k, at = p, 0, {}
         goes_on = {}  # where control goes on after the copy -> where the walk resumes
         jumps = []  # (target in the exceptional copy, target in the inlined one)
+        # where the inlined copy completes into a RETURN_VALUE: it returns what was on the
+        # stack when the copy began (the exceptional copy re-raises there, at that depth)
+        returns = set()
         while k < len(pattern):
             for unwind in _FINALLY_UNWINDS:
                 if ([key(x) for x in pattern[k:k + len(unwind)]] == unwind
@@ -2944,6 +2956,12 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                         while self.instrs[p].op not in ("RETURN_VALUE", "RAISE_VARARGS"):
                             p += 1
                         p += 1
+                    elif k + 1 < len(pattern) and p < self.n and self.instrs[p].op == "RETURN_VALUE":
+                        # (3.11+: ``return f()`` in the try body returns its value after the
+                        # copy, and the compiler copies that RETURN_VALUE into each branch)
+                        goes_on.setdefault(p, p)
+                        returns.add(p)
+                        p += 1
                     k += 1
                     continue
                 if p < self.n and self.instrs[p].op == "CLEANUP_THROW":
@@ -2965,10 +2983,13 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             if t == reraise or t < self.n and self.ends_finally_body(t):
                 # (the compiler may copy the RERAISE to each branch)
                 goes_on.setdefault(p if u == p else self.thread(u)[0], u)
+                if u < self.n and self.instrs[u].op == "RETURN_VALUE":
+                    returns.add(u)
             elif t in at and at[t] != u or t not in at and t != u:
                 return None  # not the same code: its jumps go elsewhere
         # the compiler copies a small exit (``return None``) to each branch
-        places = {self.exit_copy(d) or self.reraise_copy(d) or self.alias(d) for d in goes_on}
+        places = {"return" if d in returns else self.exit_copy(d) or self.reraise_copy(d) or self.alias(d)
+                  for d in goes_on}
         if len(places) > 1:
             return None
         return min(goes_on.values()) if goes_on else p
@@ -3273,7 +3294,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             # a value computed inside (``return x`` in the body): the exit
             # call runs, then the statement that uses the value
             ex = self.walk(ex.target, body, region, loop)
-        if (ex.kind == "leave" and self.instrs[self.past_outer_with_exits(ex.target, body)].op == "RETURN_VALUE"
+        if (ex.kind == "leave" and self.returns_through_with_exits(ex.target, body)
                 and len(body.stack) == len(frame.stack) - 1):
             # ``return x`` whose RETURN_VALUE lies just past a try's region: a return
             # cannot raise, so the exception table stops before it; it is still the
@@ -3314,21 +3335,33 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         frame.stack[:] = body.stack
         return ex.target
 
-    def past_outer_with_exits(self, index, frame):
-        """Where the code at ``index`` goes on after calling the exits of the
-        enclosing with statements on ``frame``'s stack, below the value on its
-        top (``SWAP 2``, ``__exit__(None, None, None)``, ``POP_TOP`` each: a
-        ``return`` inside nested with statements, 3.11+)."""
-        exits = sum(1 for v in frame.stack[:-1] if isinstance(v, V.WithExit))
-        want = [("SWAP", 2), ("LOAD_CONST", None), ("LOAD_CONST", None), ("LOAD_CONST", None)]
-        k = index
-        while exits > 0 and k + 6 <= self.n:
-            ins = self.instrs[k:k + 6]
-            if [(x.op, x.arg) for x in ins[:4]] != want or ins[4].op != "CALL" or ins[5].op != "POP_TOP":
-                break
-            k += 6
-            exits -= 1
-        return k
+    def returned_through_with_exits(self, exit_, frame, depth):
+        """``exit_``, or END after emitting ``return <value>`` into ``frame`` when control
+        leaves with one value more than ``depth`` on the stack into the exit calls of
+        enclosing with statements followed by the return (``return x`` in a try's else
+        clause inside a with statement, 3.11+)."""
+        if (exit_.kind == "leave" and len(frame.stack) == depth + 1 and exit_.target < self.n
+                and self.instrs[exit_.target].op == "SWAP"
+                and self.returns_through_with_exits(exit_.target, frame)):
+            frame.emit(ast.Return(value=frame.pop_expr()))
+            return END
+        return exit_
+
+    def returns_through_with_exits(self, index, frame):
+        """Whether control at ``index`` returns the value on top of ``frame``'s stack,
+        at once or after calling ``__exit__(None, None, None)`` of the with statements
+        whose exits lie right below that value: ``return x`` inside nested with
+        statements (3.11+) swaps the value above each exit in turn, calls it, returns."""
+        ins, k, below = self.instrs, index, len(frame.stack) - 2
+        while (k + 5 < self.n and (ins[k].op, ins[k].arg) == ("SWAP", 2) and below >= 0
+               and isinstance(frame.stack[below], V.WithExit) and self.with_exit_call_at(k + 1, frame)):
+            after = k + 5  # past the call
+            if frame.stack[below].is_async:  # ``__aexit__``'s result is awaited
+                after = self.await_end(after) if ins[after].op == "GET_AWAITABLE" else None
+            if after is None or after >= self.n or ins[after].op != "POP_TOP":
+                return False
+            k, below = after + 1, below - 1
+        return k < self.n and ins[k].op == "RETURN_VALUE"
 
     def after_suppressed(self, handler):
         """Where control goes when the with block's ``__exit__`` (handler at

@@ -605,6 +605,10 @@ class Unparser:
         for value in node.values:
             level = Prec.above(level)
             texts.append(self.expr(value, level))
+        if getattr(node, "_own_line", False):
+            # an operand whose jump must not be threaded past the enclosing and/or's
+            # test starts on a line of its own (emit._Unparser does the same)
+            return "(\n" + INDENT * (self._depth + 1) + joiner.join(texts) + ")"
         return self._group(joiner.join(texts), own, slot)
 
     def _e_BinOp(self, node, slot):

@@ -1,0 +1,257 @@
+"""Differential cases found in third-party trees (torch, pip, ...: bench/corpus.py --tree),
+each shrunk to the shape that was refused or wrong; none imports those packages."""
+from cases_branches import ACM, CM
+
+
+class _Keys:
+    """Gives back the key it is subscripted with, and logs what is stored."""
+
+    def __init__(self):
+        self.stored = []
+
+    def __getitem__(self, key):
+        return key
+
+    def __setitem__(self, key, value):
+        self.stored.append((key, value))
+
+
+# torch/distributions/beta.py Beta.mode: ``x[..., 0]`` loads the constant (Ellipsis, 0),
+# which the unparsers wrote as ``(Ellipsis, 0)`` -- a global name, not the constant
+def ellipsis_in_subscript_tuple(a, b):
+    k = _Keys()
+    k[..., a] = b
+    k[(..., (b, ...)), ...] = a
+    return k[..., 0], k[a, ...], k[(1, ...), 2], k.stored, (..., (a, ...))
+
+
+# torch/_higher_order_ops/utils.py _maybe_fake_tracing (3.11+): ``return x`` inside
+# ``with a, b:`` calls both exits, then returns; the value was kept in a temporary
+# returned after the inner with, unbound when the inner ``__exit__`` suppresses
+def with_two_items_return_value(a):
+    log = []
+    with CM(log, 1, suppress=a == 1), CM(log, 2, suppress=a == 2):
+        log.append(3)
+        if a >= 1:
+            raise KeyError(a)
+        x = log
+        return x  # the exits append to it after it is taken
+    log.append(4)
+    return log
+
+
+def with_three_nested_return_value(a):
+    log = []
+    with CM(log, 1, suppress=a == 1):
+        with CM(log, 2, suppress=a == 2):
+            with CM(log, 3, suppress=a == 3):
+                if a:
+                    raise KeyError(a)
+                return log.append(5) or log
+            log.append(6)
+        log.append(7)
+    return log
+
+
+def with_return_value_in_loop(a):
+    log = []
+    with CM(log, 1, suppress=a == 1):
+        for i in range(3):
+            with CM(log, i + 2, suppress=a == 2):
+                if a and i == 1:
+                    raise KeyError(a)
+                if i == 2:
+                    return log
+    log.append(8)
+    return log
+
+
+async def async_with_around_with_return_value(a):
+    log = []
+    async with ACM(log, 1, suppress=a == 1):
+        with CM(log, 2, suppress=a == 2):
+            if a:
+                raise KeyError(a)
+            return log
+    log.append(8)
+    return log
+
+
+async def with_around_async_with_return_value(a):
+    log = []
+    with CM(log, 1, suppress=a == 1):
+        async with ACM(log, 2, suppress=a == 2):
+            if a:
+                raise KeyError(a)
+            return log
+    log.append(8)
+    return log
+
+
+WITH_INPUTS = [(a,) for a in range(4)]
+
+
+# torch/_dynamo/pgo.py get_local_code_state (3.11+): ``return x`` in a try's else clause
+# inside with statements: the value is returned after the exit calls, outside the clause
+def try_else_returns_value_in_with(a):
+    log = []
+    with CM(log, 1, suppress=a == 1):
+        with CM(log, 2, suppress=a == 2):
+            try:
+                if a == 3:
+                    raise ValueError(a)
+                log.append(3)
+            except ValueError:
+                log.append(4)
+            else:
+                if a:
+                    raise KeyError(a)
+                log.append(5)
+                return log
+            log.append(6)
+    log.append(7)
+    return log
+
+
+# torch/storage.py _share_memory_lock_protected, torch/_inductor/select_algorithm.py
+# benchmark_choice (3.11+): ``return f()`` in a try body whose finally body branches: the
+# finally's inlined copy ends in a RETURN_VALUE on each branch (the copy was not recognised:
+# refused as evaluating the returned call twice)
+def return_through_branching_finally(a, b):
+    log = []
+    try:
+        return log.__iadd__([a])  # (the list itself)
+    finally:
+        if b is not None:
+            log.append(b)
+
+
+def return_through_branching_finally_raises(a, b):
+    log = []
+    try:
+        if a == 2:
+            raise KeyError(a)
+        return log.__iadd__([a])  # (the list itself)
+    finally:
+        log.append(0)
+        if b:
+            log.append(b)
+        elif a:
+            log.append(-a)
+
+
+class _Truth:
+    """A value whose truth is logged each time it is taken."""
+
+    def __init__(self, log, name, truth):
+        self.log, self.name, self.truth = log, name, truth
+
+    def __bool__(self):
+        self.log.append(self.name)
+        return self.truth
+
+    def __eq__(self, other):  # (results compare by what they are, not by identity)
+        return isinstance(other, _Truth) and (self.name, self.truth) == (other.name, other.truth)
+
+    __hash__ = None
+
+
+# torch/_inductor/runtime/triton_heuristics.py, torch/_dynamo/variables/torch.py (3.10, 3.11):
+# an and/or operand on lines of its own whose value the enclosing and/or tests again;
+# the compiler threads that jump (one truth test instead of two) only when the lines agree
+def bool_operand_on_own_lines(a, b, c):
+    log = []
+    x, y, z = _Truth(log, "x", a), _Truth(log, "y", b), _Truth(log, "z", c)
+    r1 = (
+        x
+        or y
+    ) or z
+    r2 = (
+        x
+        and y
+    ) or z
+    r3 = (
+        x
+        or y
+    ) and z
+    r4 = x or (
+        y
+        and z
+    ) or x
+    return [r.name for r in (r1, r2, r3, r4)], log
+
+
+def bool_operand_on_own_lines_returned(a, b, c):
+    log = []
+    x, y, z = _Truth(log, "x", a), _Truth(log, "y", b), _Truth(log, "z", c)
+    return (
+        x
+        and y
+        and z
+    ) or log
+
+
+BOOL3 = [(a, b, c) for a in (False, True) for b in (False, True) for c in (False, True)]
+
+# torch/_inductor/select_algorithm.py AlgorithmSelectorCache.benchmark (3.9+): ``for x in (v,)``
+# inside a comprehension compiles to the assignment ``x = v`` (no loop)
+def comprehension_single_item_loops(a, b):
+    log = []
+    got = [p for c in range(a) for m in (log.append(c) or c * b,) for p in [m + 1] if p % 2]
+    pairs = {k: v for c in range(b) for k, v in ((c, -c),) if k != 1}
+    gen = list(q for c in range(a) if c for q in (c,) for r in range(q))
+    nested = [[y for y in (x,)] for x in range(b)]
+    return got, pairs, gen, nested, log
+
+
+async def async_comprehension_single_item_loop(a, b):
+    return [y async for x in _arange(a) for y in (x * b,) if y]
+
+
+async def _arange(n):
+    for i in range(n):
+        yield i
+
+
+# torch/sparse/_semi_structured_conversions.py: ``m0, m2 = m1, m3 = value`` unpacks one
+# value twice; the second unpacking read it as a new evaluation (refused)
+def chained_unpacking_assignments(a, b):
+    log = []
+    m0, m2 = m1, m3 = log.append(a) or (a, b)
+    x = y, z = p, q = log.append(b) or [b, a]
+    k, (u, w) = v = log.append(0) or (a, (b, a))
+    return m0, m1, m2, m3, x, y, z, p, q, k, u, w, v, log
+
+
+# torch/_dynamo/pgo.py _get_closure_content (3.10+): a ``return None`` written last that two
+# places reach (the compiler copies only its own implicit return into each) stays written
+def explicit_return_none_last(a, b):
+    if a and b:
+        return a + b
+    return None
+
+
+def implicit_return_none_last(a, b):
+    if a and b:
+        return a + b
+
+
+CASES = [
+    (with_two_items_return_value, WITH_INPUTS),
+    (explicit_return_none_last, [(1, 2), (0, 1), (1, 0)]),
+    (implicit_return_none_last, [(1, 2), (0, 1), (1, 0)]),
+    (return_through_branching_finally, [(1, None), (1, 2)]),
+    (return_through_branching_finally_raises, [(a, b) for a in range(3) for b in range(2)]),
+    (try_else_returns_value_in_with, WITH_INPUTS),
+    (chained_unpacking_assignments, [(1, 2), ("a", None)]),
+    (comprehension_single_item_loops, [(0, 0), (3, 2), (5, -1)]),
+    (async_comprehension_single_item_loop, [(0, 0), (3, 2), (4, -1)]),
+    (bool_operand_on_own_lines, BOOL3),
+    (bool_operand_on_own_lines_returned, BOOL3),
+    (with_three_nested_return_value, WITH_INPUTS),
+    (with_return_value_in_loop, WITH_INPUTS),
+    (async_with_around_with_return_value, WITH_INPUTS),
+    (with_around_async_with_return_value, WITH_INPUTS),
+    (ellipsis_in_subscript_tuple, [(1, 2), (0, "x")]),
+]
+

@@ -1,0 +1,19 @@
+"""The shapes found in third-party trees (cases_trees.py) come back as the same bytecode,
+not only the same behaviour (test_differential.py runs them): bench/corpus.py's *equal*."""
+import sys
+
+import pytest
+
+import cases_trees
+from harness import check_bytecode
+
+# 3.8/3.9 thread the jump of an and/or operand into the enclosing test whatever the lines:
+# the structurer reads the threaded jumps back as a conditional expression (same behaviour)
+THREADED_ANYWAY = {"bool_operand_on_own_lines", "bool_operand_on_own_lines_returned"}
+
+
+@pytest.mark.parametrize("fn", [fn for fn, _ in cases_trees.CASES], ids=lambda fn: fn.__name__)
+def test_same_bytecode(fn):
+    if sys.version_info < (3, 10) and fn.__name__ in THREADED_ANYWAY:
+        pytest.skip("3.8/3.9 thread the jump")
+    check_bytecode(fn)
