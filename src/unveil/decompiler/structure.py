@@ -1470,6 +1470,15 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         branch's own forward jumps have all joined or None when it has none)
         for code reached only from ``cond_blocks`` (no other code jumps into
         it); or None."""
+        b = self.cfg.at(start)
+        if b is None or not region(start) or b.exc_preds or self.pred_outside_extent(b, cond_blocks) or any(
+                p.id not in cond_blocks for p in b.preds):
+            return None
+        # each block the run enters is checked as it is entered: a run that
+        # another jump enters ends the scan there (sequential ifs: the next
+        # if's test, entered from the jump over this body - scanning on to
+        # the function's return from every body was quadratic)
+        run = {b.id}
         k = start
         join = None
         while k < self.n and self.instrs[k].op not in (
@@ -1482,21 +1491,15 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                     return None
                 join = max(join or 0, k + 1, ins.target)
             k += 1
-        if k >= self.n or not region(start) or join is not None and join > k or not (
+            if k == b.end and k < self.n:
+                b = self.cfg.at(k)
+                if b is None or b.exc_preds or any(p.id not in run for p in b.preds):
+                    return None
+                run.add(b.id)
+        if k >= self.n or join is not None and join > k or not (
                 self.instrs[k].op == "RETURN_VALUE"
                 or self.instrs[k].op == "RAISE_VARARGS" and self.instrs[k].arg):
             return None
-        b = self.cfg.at(start)
-        if b is None or b.exc_preds or self.pred_outside_extent(b, cond_blocks) or any(
-                p.id not in cond_blocks for p in b.preds):
-            return None
-        run = {b.id}
-        while b.end <= k:
-            nxt = self.cfg.at(b.end)
-            if nxt.exc_preds or any(p.id not in run for p in nxt.preds):
-                return None
-            run.add(nxt.id)
-            b = nxt
         return k, join
 
     def pred_outside_extent(self, b, blocks) -> bool:
