@@ -1024,7 +1024,7 @@ class MatchStatements:
     def match_op(self, ins, frame, region, loop):
         if ins.op == "COPY":
             r = None
-            if ins.arg == 1 and frame.stack:
+            if ins.arg == 1 and frame.stack and not self.copy_then_consumed(ins.index):
                 r = self.match_statement(ins.index, frame, region, loop, None)
             if r is not None:
                 return r
@@ -1050,6 +1050,28 @@ class MatchStatements:
                     if r is not None:
                         return r
         self.fail("unrecognised match statement", ins.index)
+
+    def copy_then_consumed(self, c):
+        """Whether the value copied by the ``COPY 1`` at ``c`` is stored and
+        then the value below it (a match statement's subject) is consumed by
+        plain expression steps before any jump: ``x = y = v`` or a walrus,
+        never the first case of a match (a case keeps its subject for the
+        next until its first test). Reading a case there is a costly trial
+        that fails; Dynamo's code has dozens of these."""
+        from .instructions import pops_pushes
+        k = c + 1
+        if k >= self.n or not self.instrs[k].op.startswith("STORE_") or self.instrs[k].op in (
+                "STORE_ATTR", "STORE_SUBSCR", "STORE_SLICE"):
+            return False
+        depth = 0  # values above the subject
+        for ins in self.instrs[k + 1:k + 32]:
+            pp = pops_pushes(ins)
+            if pp is None or ins.op in ("COPY", "SWAP"):
+                return False
+            if pp[0] > depth:
+                return True
+            depth += pp[1] - pp[0]
+        return False
 
     #: the frame of the guard being read (CaseParser.guard): the walker
     #: hands its tests back instead of making statements of them
