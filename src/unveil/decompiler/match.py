@@ -1020,6 +1020,12 @@ class CaseParser:
                               kwd_patterns=pats[s.nargs:])
 
 
+#: (values popped, values pushed) of the steps besides plain expression steps
+#: that copy_then_consumed goes over
+_STEPS = {"STORE_FAST": (1, 0), "STORE_NAME": (1, 0), "STORE_GLOBAL": (1, 0), "STORE_DEREF": (1, 0),
+          "POP_TOP": (1, 0), "STORE_ATTR": (2, 0), "STORE_SUBSCR": (3, 0), "GET_ITER": (1, 1)}
+
+
 class MatchStatements:
     def match_op(self, ins, frame, region, loop):
         if ins.op == "COPY":
@@ -1064,9 +1070,11 @@ class MatchStatements:
                 "STORE_ATTR", "STORE_SUBSCR", "STORE_SLICE"):
             return False
         depth = 0  # values above the subject
-        for ins in self.instrs[k + 1:k + 32]:
-            pp = pops_pushes(ins)
-            if pp is None or ins.op in ("COPY", "SWAP"):
+        for ins in self.instrs[k + 1:k + 256]:
+            pp = _STEPS.get(ins.op) or pops_pushes(ins)
+            if ins.op == "COPY" and isinstance(ins.arg, int) and ins.arg <= depth:
+                pp = (ins.arg, ins.arg + 1)  # (a copy above the subject: a walrus)
+            elif pp is None or ins.op in ("COPY", "SWAP"):
                 return False
             if pp[0] > depth:
                 return True
