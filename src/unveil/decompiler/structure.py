@@ -283,9 +283,6 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         # (frame, kept operand) of the walks over a chained comparison's next
         # operand (chain_operand): the walk ends at the comparison with it
         self._stops = []
-        # frames of the walks over a condition link's operand that holds an
-        # and/or of its own (value_link_operand): the walk ends at the test
-        self._test_stops = []
         self._clause_tails = {}  # see clause_tails: index -> the clause's stack depth
         self._only_tests = {}  # see only_tests_jump_to
         self._copy_windows = {}  # see finally_copy_starts
@@ -411,8 +408,6 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 continue
             first = False
             skip_header = None
-            if self._test_stops and self._test_stops[-1] is frame and self.ends_in_test(block):
-                return Exit("test", block.start)  # see value_link_operand
             res = self.block(block, frame, region, loop)
             if isinstance(res, Exit):
                 return res
@@ -822,12 +817,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         elif resume is not None:
             test_block = self.cfg.containing(resume - 1)
         else:
-            f = frame.copy()
-            resume = self.value_link_operand(b, f)
-            if resume is not None:
-                test_block = self.cfg.at(resume)
-            else:
-                f, test_block, resume = frame.copy(), b, b.start
+            f, test_block, resume = frame.copy(), b, b.start
         last = self.instrs[test_block.end - 1]
         if last.op not in ("POP_JUMP_IF_FALSE", "POP_JUMP_IF_TRUE", "POP_JUMP_IF_NONE",
                            "POP_JUMP_IF_NOT_NONE"):
@@ -939,24 +929,6 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             if b is None or len(b.preds) != 1 or b.exc_preds or self.is_loop_header(b):
                 return False
         return False
-
-    def value_link_operand(self, b: Block, f):
-        """Walk, in ``f``, the code from ``b`` that computes a value with an
-        and/or of its own (``x and (a or b) < c``: ``b`` ends in the and/or's
-        jump) up to the block that ends in the link's test; that block's
-        start, or None. A trial, like :meth:`chain_link_operand`."""
-        if self.instrs[b.end - 1].op not in ("JUMP_IF_FALSE_OR_POP", "JUMP_IF_TRUE_OR_POP"):
-            return None
-        state = self.trial_state()
-        self._test_stops.append(f)
-        try:
-            ex = self.walk(b.start, f, self.dominated_by(b), None)
-        except DecompilationError:
-            return None
-        finally:
-            self._test_stops.pop()
-            self.restore_trial_state(state)
-        return ex.target if ex.kind == "test" else None
 
     def ends_in_test(self, block: Block) -> bool:
         return self.instrs[block.end - 1].op in ("POP_JUMP_IF_FALSE", "POP_JUMP_IF_TRUE",
@@ -2527,7 +2499,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         while len(chain) < limit and b.start > 0:
             r = self.value_operand_start(b, body_starts)
             if r is not None:
-                b = r  # (the link's operand holds an and/or: see value_link_operand)
+                b = r  # (the link's operand holds an and/or: see short_circuit_operand)
                 continue
             p = self.cfg.containing(b.start - 1)
             q = self.before_chain_cleanup(p)
