@@ -1507,16 +1507,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
     def consumes_earlier_value(tail):
         """Whether plain expression steps in ``tail``, run on one new value,
         consume a value pushed before it: only an expression can go on so."""
-        from .instructions import pops_pushes
-        depth = 1
-        for ins in tail:
-            pp = pops_pushes(ins)
-            if pp is None:
-                return False
-            if pp[0] > depth:
-                return True
-            depth += pp[1] - pp[0]
-        return False
+        return plain_steps_depth(tail, 1) is BELOW
 
     def conditional_before_copied_exit(self, test, t, fl, split, frame):
         """``test``'s branches up to ``split`` as one conditional expression;
@@ -1686,17 +1677,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         """Whether the straight code from ``start`` to its return or raise
         consumes a value computed before ``start`` (as where the branches of
         a conditional expression meet)."""
-        from .instructions import pops_pushes
-        end = self.straight_to_exit(start)
-        depth = 0
-        for ins in self.instrs[start:end]:
-            pp = pops_pushes(ins)
-            if pp is None:
-                return False
-            if pp[0] > depth:
-                return True
-            depth += pp[1] - pp[0]
-        return depth == 0  # (the return or raise takes one value)
+        depth = plain_steps_depth(self.instrs[start:self.straight_to_exit(start)], 0)
+        return depth is BELOW or depth == 0  # (the return or raise takes one value)
 
     def straight_to_exit(self, start):
         """Index of the ``return`` (or ``raise <value>``) that the code at
@@ -3476,6 +3458,24 @@ def statements_fit_test(stmts, stack=()):
 def live(stmts):
     """Statements still standing (an assignment that became a walrus is not)."""
     return [s for s in stmts if not getattr(s, "_cancelled", False)]
+
+
+#: what plain_steps_depth returns when a step consumes a value from below
+BELOW = object()
+
+
+def plain_steps_depth(instrs, depth):
+    """The stack depth after running the plain expression steps ``instrs`` on
+    ``depth`` values: BELOW as soon as one consumes more values than there
+    are, None at the first step that is not a plain expression step."""
+    for ins in instrs:
+        pp = pops_pushes(ins)
+        if pp is None:
+            return None
+        if pp[0] > depth:
+            return BELOW
+        depth += pp[1] - pp[0]
+    return depth
 
 
 def only_value(branch):
