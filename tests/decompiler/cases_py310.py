@@ -707,3 +707,19 @@ CASES += [
     (match_guard_chain_returns, [([1, 2], 1, 0), ([1, 2], 3, 5), ([1, 2], 0, 1), (5, 1, 0), ((1, 2), 2, 9)]),
     (chain_asserted_in_match_case_in_generator, [(0, 1, 2), (1, 0, 1), (0, 0, 0), (2, -1, 3)]),
 ]
+
+
+# a conditional expression inside an operand of a chain inside a match guard
+# (3.11: the guard reader was handed the operand's own test - internal error)
+def match_guard_chain_with_conditional_operand(k, s0, b, v0):
+    match k:
+        case 0 | 3 if (k >= len(s0) > (2 if b else 5)) >= v0:
+            return 1
+        case v0:
+            return v0
+
+
+CASES += [
+    (match_guard_chain_with_conditional_operand,
+     [(0, [1], True, 0), (0, [], True, 1), (3, [], False, False), (3, [1, 2, 3, 4], True, 0), (5, [], 1, 0)]),
+]

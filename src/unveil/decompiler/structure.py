@@ -1879,10 +1879,14 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         ``await``), structured as everywhere else; the walk stops right after
         that comparison (:meth:`block`). The index after it, or None."""
         self._stops.append((frame, frame.stack[-1]))
+        # the operand's own tests (a conditional expression in a match
+        # guard's chain) are structured here, not handed to the guard reader
+        guard_frame, self.guard_frame = self.guard_frame, None
         try:
             ex = self.walk(start, frame, region, loop)
         finally:
             self._stops.pop()
+            self.guard_frame = guard_frame
         return ex.target if ex.kind == "stop" else None
 
     def trial_state(self):
