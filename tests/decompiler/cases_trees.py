@@ -255,3 +255,24 @@ CASES = [
     (ellipsis_in_subscript_tuple, [(1, 2), (0, "x")]),
 ]
 
+
+
+def _keywords(*args, **kwargs):
+    return args, sorted(kwargs.items())
+
+
+# 16 or more keyword arguments after a ``**`` (transformers' and torch's call sites):
+# 3.10+ build them in steps and merge them - written as a dict display they were
+# built another way (refused); the group before a ``**`` too
+def many_keywords_after_double_star(a, b, d):
+    return (_keywords(a, *b, **d, k0=0, k1=1, k2=2, k3=3, k4=4, k5=5, k6=6, k7=7, k8=8, k9=9,
+                      k10=10, k11=11, k12=12, k13=13, k14=14, k15=15, k16=16, k17=17, k18=18, k19=a),
+            _keywords(k0=0, k1=1, k2=2, k3=3, k4=4, k5=5, k6=6, k7=7, k8=8, k9=9, k10=10,
+                      k11=11, k12=12, k13=13, k14=14, k15=15, k16=16, k17=b, **d),
+            _keywords(**{'x': a}, k0=0, k1=1, k2=2, k3=3, k4=4, k5=5, k6=6, k7=7, k8=8, k9=9,
+                      k10=10, k11=11, k12=12, k13=13, k14=14, k15=15, k16=16, k17=17, k18=b, **d))
+
+
+CASES += [
+    (many_keywords_after_double_star, [(1, (2, 3), {"z": 4}), (0, [], {}), (1, (), {"k0": 1})]),
+]

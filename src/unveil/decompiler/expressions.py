@@ -828,6 +828,7 @@ def _collection_add(kind):
                     v = f.pop_expr(ins)
                     k = f.pop_expr(ins)
                     new = ast.Dict(keys=list(target.keys) + [k], values=list(target.values) + [v])
+                    new._added = True  # (see _dict_merge)
                 else:
                     new = ast.Set(elts=list(target.elts) + [f.pop_expr(ins)])
                 new._loop = f.loop
@@ -1037,9 +1038,22 @@ def _dict_merge(f, ins):
     v = f.pop_expr(ins)
     d = f.stack[-ins.arg]
     if isinstance(d, ast.Dict):
+        if _keyword_group(v):
+            # 16 or more keyword arguments after a ``**``: the compiler builds them
+            # in steps (BUILD_MAP 0, MAP_ADD each) and merges them; a dict display
+            # there would be built another way
+            f.stack[-ins.arg] = ast.Dict(keys=list(d.keys) + v.keys, values=list(d.values) + v.values)
+            return
         f.stack[-ins.arg] = ast.Dict(keys=list(d.keys) + [None], values=list(d.values) + [v])
     else:
         raise DecompilationError("DICT_MERGE on a non-dict", f.ctx.name, ins.offset, ins.op)
+
+
+def _keyword_group(v):
+    """Whether ``v``, merged into a call's keyword arguments, is a group of keyword
+    arguments built in steps (each key once, each a name)."""
+    return (isinstance(v, ast.Dict) and getattr(v, "_added", False) and all(map(_keyword_name, v.keys))
+            and len({k.value for k in v.keys}) == len(v.keys))
 
 
 def _make_function(f, ins):
