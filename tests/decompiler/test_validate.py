@@ -107,6 +107,10 @@ SAME = {
     "a closure's cell its code never reads": (
         "def f(a):\n    x = a\n    def h():\n        if 0:\n            return x\n        return 1\n    return h\n",
         "def f(a):\n    x = a\n    def h():\n        return 1\n    return h\n"),
+    # a frame-reading call reads every local; one named ``code`` is a local, not a code value
+    "exec reads a local named code": (
+        "def f(a, g):\n    code = compile(a, 's', 'exec')\n    if g:\n        exec(code, g)\n    return 1\n",
+        "def f(a, g):\n    code = compile(a, 's', 'exec')\n    if not g:\n        return 1\n    exec(code, g)\n    return 1\n"),
 }
 
 DIFFERENT = {
@@ -217,6 +221,9 @@ DIFFERENT = {
         "def f(a, log):\n    def h(k):\n        return 3\n    return h\n"),
     "loop that never ends": ("def f(n):\n    while n:\n        n = g(n)\n    return n\n",
                              "def f(n):\n    while n:\n        g(n)\n    return n\n"),
+    "exec reads another value of a local named code": (
+        "def f(a, g):\n    code = compile(a, 's', 'exec')\n    exec(code, g)\n",
+        "def f(a, g):\n    code = compile(a, 's', 'exec')\n    code = 1\n    exec(compile(a, 's', 'exec'), g)\n"),
 }
 if sys.version_info >= (3, 9):  # 3.8 compiles both to the same bytecode
     DIFFERENT["assert as if/raise"] = ("def f(a):\n    assert a\n    return a\n",

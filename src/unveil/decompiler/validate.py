@@ -1734,7 +1734,8 @@ class Prover:
         callee_keys = [self.origin.get(v) for v in inputs[:2]]
         if any(k and k[0] in ("LOAD_GLOBAL", "LOAD_NAME") and _name(k) in FRAME_READERS
                for k in callee_keys):
-            bound = tuple(sorted((n, v) for n, v in obs.side.env.items() if v != UNBOUND))
+            # (tagged: a bare (name, value) pair for a local named ``code`` would read as a code value)
+            bound = tuple(("local", n, v) for n, v in sorted(obs.side.env.items()) if v != UNBOUND)
             cells = tuple(("cellval", n, v) for n, v in sorted(obs.side.cells.items()) if v != UNBOUND)
             return inputs + (("frame",) + bound + cells,)
         return inputs
