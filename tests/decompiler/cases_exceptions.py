@@ -1263,3 +1263,46 @@ def finally_body_while_loop(a, log):
 CASES += [
     (finally_body_while_loop, [(0, []), (2, []), (5, [])]),
 ]
+
+
+# 3.12+ copies the re-raise that ends a finally body into every branch that
+# reaches it: here into each false exit of the loop's ``and`` (entry and
+# bottom tests), into each way out of an ``or`` whose second operand is a
+# chained comparison (its cleanup has its own copy), and into each exit of a
+# loop whose test holds an and/or as a value ("finally body re-raises where
+# no branch ends")
+def finally_while_and_test(a, b, log):
+    n = a
+    try:
+        log.append(10 // a)
+    finally:
+        while n < 4 and b:
+            n += 1
+            log.append(n)
+    return log
+
+
+def finally_while_test_with_or_operand(a, b, log):
+    n = a
+    try:
+        log.append(10 // a)
+    finally:
+        while n < 4 and 5 == (log.append(n) or b):
+            n += 1
+    return log
+
+
+def finally_if_or_chain_returns(a, b, c, log):
+    try:
+        log.append(10 // a)
+    finally:
+        if a == 1 or b <= c >= 3:
+            log.append(b)
+            return
+
+
+CASES += [
+    (finally_while_and_test, [(0, True, []), (2, True, []), (2, False, []), (5, 1, [])]),
+    (finally_while_test_with_or_operand, [(0, 5, []), (2, 5, []), (2, 4, []), (5, 5, [])]),
+    (finally_if_or_chain_returns, [(0, 1, 3, []), (1, 9, 0, []), (2, 1, 3, []), (2, 1, 2, []), (0, 5, 1, [])]),
+]

@@ -655,6 +655,11 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             index = self.instrs[b.start].target
             b = self.cfg.at(index)
             hops += 1
+        if self.reraise_copy(index) is not None:
+            # (3.12+ copies a finally body's closing re-raise into each branch
+            # that reaches it: a loop's entry and bottom tests, each operand of
+            # an ``and``)
+            return self.reraise_copy(index)
         if b is not None and b.end - b.start == 2:
             a, r = self.instrs[b.start], self.instrs[b.start + 1]
             if a.op == "LOAD_CONST" and r.op == "RETURN_VALUE":
@@ -2485,7 +2490,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         while len(chain) < limit and b.start > 0:
             r = self.value_operand_start(b, body_starts)
             if r is not None:
-                b = r  # (the link's operand holds an and/or: see short_circuit_operand)
+                # (the link's operand holds an and/or: see short_circuit_operand; the
+                # operands computed before it are blocks of their own, condition_starts)
+                b = self.pushed_operands_before(r, body_starts)
                 continue
             p = self.cfg.containing(b.start - 1)
             q = self.before_chain_cleanup(p)
@@ -2507,6 +2514,18 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             chain.append(p)
             b = p
         return reversed(chain)
+
+    def pushed_operands_before(self, b: Block, body_starts, limit=8):
+        """The first of the blocks laid out just before ``b`` (among
+        ``body_starts``) that only push operands and fall into the next:
+        ``5 == (x or 1)`` computes ``5`` in a block of its own."""
+        while limit and b.start > 0:
+            q = self.cfg.containing(b.start - 1)
+            depth = plain_steps_depth(self.instrs[q.start:q.end], 0)
+            if q.start not in body_starts or depth is None or depth is BELOW or depth < 1:
+                break
+            b, limit = q, limit - 1
+        return b
 
     def test_depth(self, b: Block, depth):
         """The stack depth before the conditional jump ending ``b`` when its
