@@ -727,7 +727,9 @@ CASES += [
 
 # a match statement as a finally body, alone or followed by a short tail:
 # 3.12+ copies the tail and the re-raise that ends the body into the case
-# that falls out of the match ("finally body re-raises where no branch ends")
+# that falls out of the match ("finally body re-raises where no branch ends");
+# 3.11 ends the inlined copy's case body with its own jump on, where the
+# no-match path jumps to a lone jump ("finally body's inlined copy not found")
 def finally_match_last(a, log):
     try:
         log.append(10 // a)
