@@ -545,3 +545,23 @@ CASES += [
     (afor_break_on_chain, INTS1),
     (afor_else_break, INTS1),
 ]
+
+
+# an async for whose body always breaks, with an else clause: 3.11+ lays
+# the code after the loop out right after the body's ``POP_TOP`` (the else
+# clause, after END_ASYNC_FOR at the end, jumps back to it); no back edge
+# tells where break goes ("loop body leaves the loop", 3.12, 3.13)
+async def afor_first_item_breaks_with_else(n):
+    log = []
+    async for i in ARange(n):
+        log.append(i)
+        break
+    else:
+        log.append("else")
+    log.append("after")
+    return log
+
+
+CASES += [
+    (afor_first_item_breaks_with_else, INTS1),
+]

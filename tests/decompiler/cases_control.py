@@ -1662,3 +1662,90 @@ CASES += [
     (while_finally_continues_or_raises, [(0, []), (1, [])]),
     (while_chain_test_continue, [(0, 1, 2, []), (0, 1, 2, [7]), (2, 1, 0, []), (0, 3, 2, [])]),
 ]
+
+
+# an if/else in a loop whose test is a chained comparison: its cleanup
+# (dropping the kept operand) jumps to the else clause, which ends in a
+# break (3.12+: a copy of the return after the loop); that jump is no break
+# of its own ("loop body leaves the loop", 3.10-3.13)
+def loop_if_chain_else_then_break(a, b, c, log):
+    for j in a:
+        if j > 1 >= b:
+            if c:
+                continue
+        else:
+            log.append(j)
+        log.append(2)
+        break
+    return log
+
+
+CASES += [
+    (loop_if_chain_else_then_break, [([0, 5], 0, True, []), ([5, 0], 0, True, []), ([5, 0], 0, False, []),
+                                     ([5], 3, False, []), ([], 0, 0, [])]),
+]
+
+
+# a while loop whose test ends in ``not (b and 1)``, in a try/finally whose
+# finally returns: 3.11 ends the entry test and the bottom test each in a
+# jump of its own to the finally's copy, which is no break ("loop else
+# clause ends in an unexpected place")
+def while_and_not_in_try_finally_returns(a, b, log):
+    try:
+        while a < 3 and (not (b and 1)):
+            a += 1
+            log.append(a)
+    except Exception as e:
+        log.append('e')
+    finally:
+        return log
+
+
+CASES += [
+    (while_and_not_in_try_finally_returns, [(0, 0, []), (0, 1, []), (5, 0, []), ('x', 0, [])]),
+]
+
+
+# ``continue`` in an except clause of a try/finally whose finally body ends in
+# a branch of its own: 3.9 threads the jump at the end of the finally's copy
+# on the continue path straight to the loop's header ("several ways out of a
+# block", then "try/else ends in an unexpected place")
+def for_except_continue_finally_raises_on_some(xs, log):
+    for x in xs:
+        try:
+            log.append(10 // x)
+        except ZeroDivisionError:
+            continue
+        finally:
+            if x == 5:
+                raise KeyError(x)
+        log.append(x)
+    return log
+
+
+CASES += [
+    (for_except_continue_finally_raises_on_some, [([], []), ([0, 1], []), ([2, 5, 1], []), ([0, 0], []), (['x'], [])]),
+]
+
+
+# a for body that never loops back (it ends in ``raise``) holding nested
+# try/finally statements: 3.11 jumps over the inner finally's handler with the
+# iterator still on the stack, after a POP_TOP that drops a call's result
+# (the inlined copy's): no break ("try statement structured twice")
+def for_body_nested_try_finally_never_loops(xs, log):
+    for x in xs:
+        try:
+            try:
+                log.append(10 // x)
+            finally:
+                log.append(2)
+            v = x
+        finally:
+            log.append(3)
+        raise KeyError(v)
+    return log
+
+
+CASES += [
+    (for_body_nested_try_finally_never_loops, [([], []), ([1], []), ([0], []), ([2, 3], [])]),
+]

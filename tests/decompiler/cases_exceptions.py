@@ -1263,3 +1263,153 @@ def finally_body_while_loop(a, log):
 CASES += [
     (finally_body_while_loop, [(0, []), (2, []), (5, [])]),
 ]
+
+
+# 3.12+ copies the re-raise that ends a finally body into every branch that
+# reaches it: here into each false exit of the loop's ``and`` (entry and
+# bottom tests), into each way out of an ``or`` whose second operand is a
+# chained comparison (its cleanup has its own copy), and into each exit of a
+# loop whose test holds an and/or as a value ("finally body re-raises where
+# no branch ends")
+def finally_while_and_test(a, b, log):
+    n = a
+    try:
+        log.append(10 // a)
+    finally:
+        while n < 4 and b:
+            n += 1
+            log.append(n)
+    return log
+
+
+def finally_while_test_with_or_operand(a, b, log):
+    n = a
+    try:
+        log.append(10 // a)
+    finally:
+        while n < 4 and 5 == (log.append(n) or b):
+            n += 1
+    return log
+
+
+def finally_if_or_chain_returns(a, b, c, log):
+    try:
+        log.append(10 // a)
+    finally:
+        if a == 1 or b <= c >= 3:
+            log.append(b)
+            return
+
+
+CASES += [
+    (finally_while_and_test, [(0, True, []), (2, True, []), (2, False, []), (5, 1, [])]),
+    (finally_while_test_with_or_operand, [(0, 5, []), (2, 5, []), (2, 4, []), (5, 5, [])]),
+    (finally_if_or_chain_returns, [(0, 1, 3, []), (1, 9, 0, []), (2, 1, 3, []), (2, 1, 2, []), (0, 5, 1, [])]),
+]
+
+
+# ``return`` from a try statement inside an except clause, through an
+# enclosing finally: the return follows the finally's inlined copy, outside
+# every protected range ("try/else ends in an unexpected place", 3.11-3.13)
+def except_clause_try_returns_value_through_finally(a, b, log):
+    try:
+        log.append(10 // a)
+    except ZeroDivisionError:
+        try:
+            log.append(b + 1)
+            return 5
+        except TypeError:
+            pass
+    finally:
+        log.append('f')
+    return log
+
+
+CASES += [
+    (except_clause_try_returns_value_through_finally, [(0, 1, []), (0, 'x', []), (2, 1, [])]),
+]
+
+
+# ``return value`` in the else clause of a try statement that a try/finally
+# holds, inside an except clause: the return follows the finally's inlined
+# copy, outside the else clause's range ("try/else ends in an unexpected
+# place", 3.11-3.13)
+def except_clause_try_else_returns_value_through_finally(a, b, log):
+    try:
+        log.append(10 // a)
+    except ZeroDivisionError:
+        try:
+            try:
+                log.append(b + 1)
+            except TypeError:
+                log.append('t')
+            else:
+                return log
+        finally:
+            log.append('f')
+    log.append('after')
+    return log
+
+
+CASES += [
+    (except_clause_try_else_returns_value_through_finally, [(0, 1, []), (0, 'x', []), (2, 1, [])]),
+]
+
+
+# a bare ``return`` from a with statement inside a for loop inside a
+# try/finally: the way out calls __exit__, drops the loop's iterator, then
+# leaves the try through the finally's inlined copy (3.9, 3.10: "with
+# block's exits continue differently")
+def for_with_return_in_try_finally(xs, log):
+    try:
+        for x in xs:
+            with Rec(log, "w", (ZeroDivisionError,)):
+                log.append(10 // x)
+                return
+    finally:
+        log.append("f")
+    log.append("after")
+    return log
+
+
+CASES += [
+    (for_with_return_in_try_finally, [([], []), ([0], []), ([0, 2], []), ([5], []), (['x'], [])]),
+]
+
+
+# ``return value`` in the body of a try/except whose enclosing finally
+# returns: the value is computed, then dropped by the finally's copy, which
+# returns its own (3.8-3.10: "try body leaves values on the stack")
+def try_except_return_under_returning_finally(a, log):
+    try:
+        return log.append(10 // a)
+    except ValueError as e:
+        log.append('v')
+    finally:
+        log.append('f')
+        return log
+
+
+CASES += [
+    (try_except_return_under_returning_finally, [(0, []), (2, []), ('x', [])]),
+]
+
+
+# a try/except holding a comprehension, as a finally body: 3.12+ moves the
+# comprehension's cleanup past the inlined copy's end (matched by flow), and
+# copies the body's closing re-raise after the except clause's POP_EXCEPT,
+# where the inlined copy goes on ("finally body's inlined copy not found")
+def finally_holds_try_except_with_comprehension(a, log):
+    try:
+        log.append(1)
+    finally:
+        try:
+            log.append([10 // x for x in a])
+        except ZeroDivisionError:
+            log.append('z')
+    return log
+
+
+CASES += [
+    (finally_holds_try_except_with_comprehension, [([1, 2], []), ([0], []), (['x'], [])]),
+]

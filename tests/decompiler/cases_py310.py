@@ -723,3 +723,34 @@ CASES += [
     (match_guard_chain_with_conditional_operand,
      [(0, [1], True, 0), (0, [], True, 1), (3, [], False, False), (3, [1, 2, 3, 4], True, 0), (5, [], 1, 0)]),
 ]
+
+
+# a match statement as a finally body, alone or followed by a short tail:
+# 3.12+ copies the tail and the re-raise that ends the body into the case
+# that falls out of the match ("finally body re-raises where no branch ends");
+# 3.11 ends the inlined copy's case body with its own jump on, where the
+# no-match path jumps to a lone jump ("finally body's inlined copy not found")
+def finally_match_last(a, log):
+    try:
+        log.append(10 // a)
+    finally:
+        match a:
+            case 0 | 2:
+                log.append('m')
+    return log
+
+
+def finally_match_guard_then_code(a, b, log):
+    try:
+        log.append(10 // a)
+    finally:
+        match log:
+            case [x] if x > b:
+                log.append(x)
+        v = b
+
+
+CASES += [
+    (finally_match_last, [(0, []), (2, []), (3, [])]),
+    (finally_match_guard_then_code, [(0, 1, []), (2, 1, []), (2, 9, []), (5, 1, [1])]),
+]

@@ -84,7 +84,12 @@ _DELETES = ("DELETE_FAST", "DELETE_NAME", "DELETE_GLOBAL", "DELETE_DEREF")
 
 # ------------------------------------------------------ instruction handlers
 def _pop_block(self, ins, frame, region, loop):
-    return self._legacy_pop_block(ins, frame)
+    nxt = self._legacy_pop_block(ins, frame)
+    if isinstance(nxt, int) and loop is not None and nxt in loop.continue_targets:
+        # a finally's inlined copy whose last jump goes straight to the loop's
+        # header (the compiler threads ``continue``'s jump through the copy)
+        return self.transfer(nxt, frame, region, loop)
+    return nxt
 
 
 def _begin_finally(self, ins, frame, region, loop):
@@ -495,11 +500,15 @@ class LegacyBlocks:
         enclosing blocks (their ``POP_BLOCK`` and bookkeeping); None when
         one of those exits returns the value computed inside."""
         for _ in range(32):
-            if k >= self.n or self.instrs[k].op != "POP_BLOCK":
+            j = k
+            while j < self.n and self.instrs[j].op == "POP_TOP":
+                j += 1  # (a ``return`` drops the iterators of the for loops it leaves)
+            if j >= self.n or self.instrs[j].op != "POP_BLOCK":
                 return k
-            outer = self._lblocks.get(self.cfg.containing(k).handler)
+            outer = self._lblocks.get(self.cfg.containing(j).handler)
             if outer is None or outer is blk or outer.kind == "cleanup":
                 return k
+            k = j
             if outer.kind == "with" and outer.inline_exit:
                 t, swap = self._legacy_exit_call(k + 1)
                 if swap:
@@ -508,6 +517,8 @@ class LegacyBlocks:
                     return k
                 k = t
             elif outer.kind == "finally" and not self._lv38:
+                if k + 1 in outer.dead:
+                    return None  # (into a copy of a finally body that returns or raises)
                 if k + 1 not in outer.copies:
                     return k
                 k = outer.copies[k + 1]
@@ -538,6 +549,8 @@ class LegacyBlocks:
             t = self._legacy_through_pops(t, blk)
             if t is None:
                 continue
+            if t in conts or t == brk:
+                continue  # (a finally's copy whose last jump goes straight to the loop's header)
             k = t
             while (k + 1 < self.n and ins[k].op == "SWAP" and ins[k].arg == 2
                    and ins[k + 1].op == "POP_TOP"):

@@ -82,10 +82,12 @@ def strip_tail_reraise(stmts):
     while stmts and getattr(stmts[-1], "_reraise", False):
         stmts.pop()
     for k, st in enumerate(stmts[:-1]):
-        if isinstance(st, ast.If) and not st.orelse and st.body and getattr(st.body[-1], "_reraise", False):
+        if isinstance(st, ast.If) and not st.orelse and ends_in_reraise(st.body):
             st.body = strip_tail_reraise(st.body) or [ast.Pass()]
             st.orelse = strip_tail_reraise(stmts[k + 1:])
             return stmts[:k + 1]
+        if type(st).__name__ == "Match":
+            drop_copied_tails(st.cases, stmts[k + 1:])
     if stmts:
         last = stmts[-1]
         if isinstance(last, (ast.If, ast.Try)):
@@ -93,7 +95,49 @@ def strip_tail_reraise(stmts):
             last.orelse = strip_tail_reraise(last.orelse)
             for h in getattr(last, "handlers", []):
                 h.body = strip_tail_reraise(h.body) or [ast.Pass()]
+        elif type(last).__name__ == "Match":  # (ast.Match: 3.10+)
+            for case in last.cases:
+                case.body = strip_tail_reraise(case.body) or [ast.Pass()]
     return stmts
+
+
+def drop_copied_tails(cases, rest):
+    """3.12+ copies a short tail of a finally body (``v = x; <re-raise>``)
+    into each path that reaches it: a match case whose body ends in its own
+    copy of ``rest`` (the statements after the match statement) and the
+    re-raise falls into ``rest`` instead. A case ending otherwise is left as
+    it is (the re-raise left in it refuses the finally body)."""
+    tail = [ast.dump(s) for s in rest]
+    for case in cases:
+        body = case.body
+        if not (body and getattr(body[-1], "_reraise", False)) or len(body) - 1 < len(tail):
+            continue
+        own = body[len(body) - 1 - len(tail):-1]
+        if [ast.dump(s) for s in own] == tail:
+            case.body = body[:len(body) - 1 - len(tail)] or [ast.Pass()]
+
+
+def ends_in_reraise(stmts):
+    """Whether ``stmts`` never complete and the compiler's re-raise ends one
+    of their paths (``if c: return`` / ``else: <re-raise>``): the code after
+    them is reached only on the other paths of the test they are under."""
+    if not stmts:
+        return False
+    last = stmts[-1]
+    if getattr(last, "_reraise", False):
+        return True
+    return (isinstance(last, ast.If) and never_completes(last.body) and never_completes(last.orelse)
+            and (ends_in_reraise(last.body) or ends_in_reraise(last.orelse)))
+
+
+def never_completes(stmts):
+    """Whether control never falls off the end of ``stmts``."""
+    if not stmts:
+        return False
+    last = stmts[-1]
+    if isinstance(last, (ast.Return, ast.Raise, ast.Continue, ast.Break)):
+        return True
+    return isinstance(last, ast.If) and never_completes(last.body) and never_completes(last.orelse)
 
 
 def leaves_reraise(stmts):

@@ -655,6 +655,11 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             index = self.instrs[b.start].target
             b = self.cfg.at(index)
             hops += 1
+        if self.reraise_copy(index) is not None:
+            # (3.12+ copies a finally body's closing re-raise into each branch
+            # that reaches it: a loop's entry and bottom tests, each operand of
+            # an ``and``)
+            return self.reraise_copy(index)
         if b is not None and b.end - b.start == 2:
             a, r = self.instrs[b.start], self.instrs[b.start + 1]
             if a.op == "LOAD_CONST" and r.op == "RETURN_VALUE":
@@ -1913,7 +1918,12 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             for s in b.succs:
                 if s.start in natural or s.start == normal_exit:
                     continue
+                if normal_exit is not None and s.start != self.follow_jumps(s.start) == self.follow_jumps(normal_exit):
+                    continue  # (3.11+: the bottom test's own jump to where the entry test's exit jumps)
                 s = self.past_chain_cleanup(b, s, natural)
+                past = self.past_kept_operand_drop(s)
+                if past.start != normal_exit and past.start not in natural:
+                    s = past  # (a chain's false path to the loop's exit is the test's, as it was)
                 t = self.jump_at_end(s, natural)
                 if t is None:
                     t = self.async_break_falls_to(s, natural, normal_exit)
@@ -1921,7 +1931,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                     t = self.through_outer_breaks(b, s, t, natural)
                     if self.drops_then_jumps_to(t, normal_exit):
                         t = normal_exit
-                    if not (self.jump_keeps_iterator(s, natural) and self.runs_to_return(t)
+                    keeps = self.jump_keeps_iterator(s, natural)
+                    if not (keeps and (self.runs_to_return(t) or not self.drops_iterator_at(t))
                             or self.caught_in_loop(t, natural)):
                         targets.append(t)
                 elif t is None:
@@ -1968,6 +1979,29 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         nxt = self.cfg.at(over[0])
         return out if nxt is None or nxt.start in natural else nxt
 
+    def past_kept_operand_drop(self, block):
+        """Where a chained comparison's false path goes on when ``block`` is
+        its cleanup, which drops the operand the links kept (``POP_TOP``, then
+        a jump or a fall): the block there; else ``block``. That jump leaves
+        the loop's natural blocks for code that does not loop again (an else
+        clause that ends in ``break`` or its copied ``return``): it is no
+        ``break`` of its own, whose ``POP_TOP`` drops the iterator."""
+        ops = [self.instrs[k].op for k in range(block.start, block.end)]
+        if ops not in (["POP_TOP"], ["POP_TOP", "JUMP"]) or not block.preds or not all(
+                self.keeps_operand_into(p, block) for p in block.preds):
+            return block
+        nxt = self.cfg.at(self.instrs[block.end - 1].target if ops[-1] == "JUMP" else block.end)
+        return nxt if nxt is not None else block
+
+    def keeps_operand_into(self, pred, block):
+        """Whether ``pred`` ends in a chained comparison's link that keeps its
+        right operand below the test and jumps to ``block`` when false."""
+        last = self.instrs[pred.end - 1]
+        c = pred.end - 2
+        return (last.op in CONDITIONAL_JUMPS and last.target == block.start and c >= 2
+                and self.instrs[c].op == "COMPARE_OP"
+                and [(x.op, x.arg) for x in self.instrs[c - 2:c]] in _KEEP_OPERAND)
+
     def through_outer_breaks(self, inside, out, target, natural):
         """Where the edge from block ``inside`` to ``out`` (which jumps to
         ``target``) leaves the loop of ``natural``: an inner for loop's
@@ -2000,18 +2034,26 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         fall = self.after_dropping_iterator(block)
         if fall is None:
             return None
-        if self.async_for_exits_to(normal_exit, fall):
+        if self.async_for_exits_to(normal_exit, fall) or self.async_else_goes_to(normal_exit, fall, natural):
             return fall
+        return None
+
+    def async_else_goes_to(self, normal_exit, target, natural):
+        """Whether the normal exit of the async for loop of ``natural``
+        (``END_ASYNC_FOR``, then the else clause) reaches ``target`` without
+        passing the loop's header: the code after the loop, where a
+        ``break`` goes."""
+        header = min(natural)
         seen, work = set(), [self.cfg.containing(normal_exit)]
         while work and len(seen) < 64:
             b = work.pop()
-            if b.start == fall:
-                return fall
+            if b.start == target:
+                return True
             if b.start in seen or b.start == header or b.start in natural:
                 continue
             seen.add(b.start)
             work.extend(b.succs)
-        return None
+        return False
 
     def after_dropping_iterator(self, block):
         """Where ``block`` goes when it only drops a value (a for loop's
@@ -2037,7 +2079,40 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             k += 1
         # (3.12+ has such jumps too: ``if a and 1 or b: return x`` jumps from
         # ``a and 1``'s constant test to a return that drops the iterator itself)
-        return k < self.n and self.instrs[k - 1].op != "POP_TOP"
+        if k >= self.n:
+            return False
+        kept = self.stack_kept_below(self.instrs[block.start:k], 1 if block.start == header + 1 else 0)
+        if kept is not None:
+            return kept
+        return self.instrs[k - 1].op != "POP_TOP"
+
+    @staticmethod
+    def stack_kept_below(instrs, depth):
+        """Whether straight code ``instrs``, run on ``depth`` values of its own,
+        never consumes what lies below them (a for loop's iterator: a POP_TOP
+        that drops a call's result keeps it); None when a step is no plain
+        expression step, a store or a drop."""
+        for ins in instrs:
+            if ins.op == "POP_TOP" or ins.op.startswith("STORE_") and ins.op not in ("STORE_ATTR", "STORE_SUBSCR"):
+                pp = (1, 0)
+            elif ins.op.startswith("DELETE_") and ins.op not in ("DELETE_ATTR", "DELETE_SUBSCR"):
+                pp = (0, 0)
+            else:
+                pp = pops_pushes(ins)
+            if pp is None:
+                return None
+            if pp[0] > depth:
+                return False
+            depth += pp[1] - pp[0]
+        return True
+
+    def drops_iterator_at(self, target):
+        """Whether the code at ``target`` starts by dropping a value: where a
+        ``break`` that jumps with the for loop's iterator still on the stack
+        goes (3.11+ drops it right before the loop's exit). A jump that keeps
+        the iterator to other code stays in the loop's body (a jump over an
+        empty try's unreachable handler, in a body that never loops back)."""
+        return target < self.n and self.instrs[target].op == "POP_TOP"
 
     def breaks_behind_tests(self, start, natural, normal_exit, limit=16):
         """Where the code at ``start``, which leaves the natural loop, jumps
@@ -2304,8 +2379,14 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         loop = Loop(frozenset({header.start}), brk if brk is not None else exit_, header.start)
         region = self.loop_region(header, {exit_, brk}, natural)
         ex = self.walk(body_start, body, region, loop)
+        if (ex.kind == "leave" and brk is None and node_type is ast.AsyncFor
+                and not any(x is it for x in body.stack) and not self.async_for_exits_to(exit_, ex.target)
+                and self.async_else_goes_to(exit_, ex.target, natural)):
+            # (3.11+: a body that never loops back drops the iterator and falls into
+            # the code after the loop, which the else clause jumps to: there break goes)
+            brk = ex.target
         if ex.kind == "leave" and not any(x is it for x in body.stack) and (self.same_place(
-                ex.target, loop.break_target) or self.async_for_exits_to(exit_, ex.target)):
+                ex.target, loop.break_target) or ex.target == brk or self.async_for_exits_to(exit_, ex.target)):
             # the body's last statement is ``break``: it drops the iterator and
             # falls into the code after the loop (3.11 puts its POP_TOP right
             # before the loop's exit)
@@ -2485,7 +2566,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         while len(chain) < limit and b.start > 0:
             r = self.value_operand_start(b, body_starts)
             if r is not None:
-                b = r  # (the link's operand holds an and/or: see short_circuit_operand)
+                # (the link's operand holds an and/or: see short_circuit_operand; the
+                # operands computed before it are blocks of their own, condition_starts)
+                b = self.pushed_operands_before(r, body_starts)
                 continue
             p = self.cfg.containing(b.start - 1)
             q = self.before_chain_cleanup(p)
@@ -2507,6 +2590,18 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             chain.append(p)
             b = p
         return reversed(chain)
+
+    def pushed_operands_before(self, b: Block, body_starts, limit=8):
+        """The first of the blocks laid out just before ``b`` (among
+        ``body_starts``) that only push operands and fall into the next:
+        ``5 == (x or 1)`` computes ``5`` in a block of its own."""
+        while limit and b.start > 0:
+            q = self.cfg.containing(b.start - 1)
+            depth = plain_steps_depth(self.instrs[q.start:q.end], 0)
+            if q.start not in body_starts or depth is None or depth is BELOW or depth < 1:
+                break
+            b, limit = q, limit - 1
+        return b
 
     def test_depth(self, b: Block, depth):
         """The stack depth before the conditional jump ending ``b`` when its
@@ -2705,11 +2800,21 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 start = ex.target
                 ex2 = self.walk(start, else_frame, lambda i: region(i) and i != h_exit and not covered(i)
                                 and self.dominated_by(self.cfg.containing(start))(self.cfg.containing(i).start), loop)
+                if ex2.kind == "leave" and len(else_frame.stack) > len(frame.stack):
+                    # ``return f()`` in the else clause inside an enclosing try/finally:
+                    # the return that uses the value follows the finally's inlined copy
+                    ex2 = self.walk(ex2.target, else_frame, region, loop)
                 if self.ends_in_break(ex2, else_frame, len(frame.stack), region, loop):
                     else_frame.emit(ast.Break())
                     ex2 = END
                 else:
                     ex2 = self.returned_through_with_exits(ex2, else_frame, len(frame.stack))
+                if ex2.kind == "leave" and self.clause_tail_returns(
+                        ex2.target, self.dominated_by(self.cfg.containing(start))):
+                    # ``return`` out of an except clause that holds the try, through
+                    # an enclosing finally: the return follows the finally's
+                    # inlined copy, outside the clause's protected range
+                    ex2 = self.walk(ex2.target, else_frame, lambda i: True, loop)
                 orelse = else_frame.stmts
                 if ex2.kind == "leave" and not self.same_after_copies(ex2.target, h_exit):
                     self.fail("try/else ends in an unexpected place", start)
@@ -2949,8 +3054,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             elif t in at and at[t] != u or t not in at and t != u:
                 return None  # not the same code: its jumps go elsewhere
         # the compiler copies a small exit (``return None``) to each branch
-        places = {"return" if d in returns else self.exit_copy(d) or self.reraise_copy(d) or self.alias(d)
-                  for d in goes_on}
+        # (3.11: a branch jumps to a lone jump on to where another jumps: one place)
+        places = {"return" if d in returns else self.exit_copy(self.follow_jumps(d)) or self.reraise_copy(d)
+                  or self.alias(d) for d in goes_on}
         if len(places) > 1:
             return None
         return min(goes_on.values()) if goes_on else p
@@ -3055,7 +3161,11 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         those lie under the inner statement's own cleanup, the body's end
         under the cleanup of the finally handler itself."""
         x = self.instrs[index] if index < self.n else None
-        if x is None or (x.op, x.arg) != ("RERAISE", 0) or self.only_raised_into(index):
+        if x is None or (x.op, x.arg) != ("RERAISE", 0):
+            return False
+        if self.only_raised_into(index) and self.instrs[index - 1].op != "POP_EXCEPT":
+            # (after POP_EXCEPT an except clause inside the body has completed:
+            # 3.12+ copies the body's closing re-raise there)
             return False
         cleanup = self.cfg.at(self._finally_at).handler
         return cleanup is None or self.cfg.containing(index).handler == cleanup
