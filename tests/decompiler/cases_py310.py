@@ -754,3 +754,27 @@ CASES += [
     (finally_match_last, [(0, []), (2, []), (3, [])]),
     (finally_match_guard_then_code, [(0, 1, []), (2, 1, []), (2, 9, []), (5, 1, [1])]),
 ]
+
+
+# capture patterns with guards that store (walruses) and read their capture (k) in a
+# comprehension, then ``a = b = v`` and a loop: the subject copy followed by a store and a
+# guard is a case, the copy followed by a store and statements is not (match.copy_then_consumed)
+def match_capture_guard_walrus_then_loop(x, log):
+    match x:
+        case n if (m := len(log)) > n:
+            log.append(m)
+        case n if (k := n) and [j for j in range(k)]:
+            for j in range(k):
+                log.append(j)
+        case _:
+            log.append(-1)
+    a = b = len(log)
+    log.append(a)
+    for c in range(b):
+        log.append(c)
+    return log
+
+
+CASES += [
+    (match_capture_guard_walrus_then_loop, [(0, []), (2, []), (-1, []), (3, [7]), (0, [1, 2])]),
+]

@@ -1063,13 +1063,20 @@ class MatchStatements:
         plain expression steps before any jump: ``x = y = v`` or a walrus,
         never the first case of a match (a case keeps its subject for the
         next until its first test). Reading a case there is a costly trial
-        that fails; Dynamo's code has dozens of these."""
+        that fails; Dynamo's code has dozens of these.
+
+        Also when a statement ends before any jump: a store that is not a
+        walrus's, or a POP_TOP. The case would be ``case name if guard:``,
+        and up to its first test a guard is an expression (Dynamo's
+        attribute-store replay keeps the subject below a long run of
+        statements, then loops: LLaMA's code)."""
         from .instructions import pops_pushes
         k = c + 1
         if k >= self.n or not self.instrs[k].op.startswith("STORE_") or self.instrs[k].op in (
                 "STORE_ATTR", "STORE_SUBSCR", "STORE_SLICE"):
             return False
         depth = 0  # values above the subject
+        walrus = False  # the step before was a copy above the subject
         for ins in self.instrs[k + 1:k + 256]:
             pp = _STEPS.get(ins.op) or pops_pushes(ins)
             if ins.op == "COPY" and isinstance(ins.arg, int) and ins.arg <= depth:
@@ -1078,6 +1085,9 @@ class MatchStatements:
                 return False
             if pp[0] > depth:
                 return True
+            if ins.op == "POP_TOP" or ins.op in _STEPS and ins.op.startswith("STORE_") and not walrus:
+                return True  # a statement ended: no guard
+            walrus = ins.op == "COPY"
             depth += pp[1] - pp[0]
         return False
 

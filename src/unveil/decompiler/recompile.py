@@ -145,7 +145,7 @@ def compile_back(text: str, code, filename: str, def_name: Optional[str] = None,
     marks = {}
     if consts:
         p = _Placeholders(consts)
-        tree = ast.fix_missing_locations(p.visit(ast.parse(text, filename)))
+        tree = p.visit(ast.parse(text, filename))  # (each new node has its Name's location)
         marks = p.marks
     module = compile(tree, filename, "exec", dont_inherit=True)
     if code.co_name == "<module>" and def_name is None:

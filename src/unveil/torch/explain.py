@@ -242,12 +242,13 @@ def _condition_from_part(text, part, code, kind=None, description=False):
     return Condition(text, guard_line.strip() if description else None, source_line, location, kind)
 
 
-def _failing_leaf(guard_manager, L, G, reason):
+def _failing_leaf(guard_manager, L, G, reason, all_leaves=None):
     """The first condition of ``guard_manager`` that fails for ``L`` and that ``reason``
-    (torch's description) is about; torch's check_verbose names the value, not the guard."""
+    (torch's description) is about; torch's check_verbose names the value, not the guard.
+    ``all_leaves``: ``leaves(guard_manager)`` when the caller has them already."""
     from .guard_runtime import _value_of, leaves
     first = None
-    for leaf in leaves(guard_manager):
+    for leaf in leaves(guard_manager) if all_leaves is None else all_leaves:
         if leaf.relational:
             continue
         try:
@@ -286,17 +287,19 @@ def _failure(entry, L, code):
     if not parts:
         return Condition("the guard manager rejects the call (torch gave no condition)")
     text = parts[0]
-    by_part = {leaf.part: leaf for leaf in leaves(gm)}
+    all_leaves = leaves(gm)  # (walking torch's guard tree is most of an explanation's cost)
+    by_part = {leaf.part: leaf for leaf in all_leaves}
     leaf = by_part.get(text)
     if leaf is None:
-        leaf = next((l for l in by_part.values() if l.text == text.split("#")[0].strip()), None)
+        wanted = text.split("#")[0].strip()
+        leaf = next((l for l in by_part.values() if l.text == wanted), None)
     if leaf is not None:
         from .guards import split_comment
         return _condition_from_part(split_comment(text)[0].strip(), leaf.part, code, leaf.kind)
     if "#" in text:  # torch's condition with its comment, not found as a leaf (shape guards)
         from .guards import split_comment
         return _condition_from_part(split_comment(text)[0].strip(), text, code)
-    leaf = _failing_leaf(gm, L, G, text)  # a description such as "tensor 'L['a']' size mismatch ..."
+    leaf = _failing_leaf(gm, L, G, text, all_leaves)  # a description such as "tensor 'L['a']' size mismatch ..."
     if leaf is None:
         return Condition(text)
     return _condition_from_part(text, leaf.part, code, leaf.kind, description=True)

@@ -155,12 +155,16 @@ def transform(new_code: types.CodeType, def_name: str, path: str, header: str,
     Never raises: failures are reported in ``Transformed.error`` and written into the text."""
     decompiled = None
     try:
+        from unveil.decompiler.instructions import disassembly_kept
         from unveil.decompiler.recompile import compile_source
-        decompiled = decompile_as(new_code, def_name, declare_slots=True)
-        consts = decompiled.consts or {}
-        text = header + RUNS_HERE + consts_comment(consts) + decompiled
-        code = compile_source(text, new_code, path, def_name, consts)
-        prove_same(code, new_code)
+        # each code object disassembled once: Dynamo's code is read by the decompiler and the
+        # proof, the compiled one by the bytecode check and the proof
+        with disassembly_kept():
+            decompiled = decompile_as(new_code, def_name, declare_slots=True)
+            consts = decompiled.consts or {}
+            text = header + RUNS_HERE + consts_comment(consts) + decompiled
+            code = compile_source(text, new_code, path, def_name, consts)
+            prove_same(code, new_code)
         if log_bytecode:
             text += "\n" + comment_block("Dynamo's bytecode for this entry:\n" + disassembly(new_code))
         return Transformed(text, code, None, decompiled)
