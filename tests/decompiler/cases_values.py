@@ -304,3 +304,19 @@ CASES += [
     (or_of_ifexp_with_threaded_and, ABCL),
     (assert_message_with_threaded_and, ABCL),
 ]
+
+
+# an assert then a raise in a finally body (the exception below them on the
+# stack): two statements, not copies of one exit to merge into
+# ``raise AssertionError(c) if not b else KeyError(a)`` (3.10-3.13)
+def assert_then_raise_in_finally(a, b, c, log):
+    try:
+        log.append(a)
+    finally:
+        assert b, c
+        raise KeyError(a)
+
+
+CASES += [
+    (assert_then_raise_in_finally, ABCL),
+]

@@ -3657,9 +3657,17 @@ def merge_exit_copies(a, b, test):
         return None  # (the whole node is the hole: its parent makes it conditional)
 
     first = rebuild(a[0], b[0])
-    if first is None or len(holes) != 1:
+    if first is None or len(holes) != 1 or not shared_expression(a[0], b[0]):
         return None
     return [first] + a[1:]
+
+
+def shared_expression(a, b):
+    """Whether trees ``a`` and ``b`` hold one same expression node: a value
+    computed before the branches split, which only copies of one exit share
+    (``raise AssertionError(m)`` and ``raise 0`` are two statements)."""
+    ids = {id(x) for x in ast.walk(a) if isinstance(x, ast.expr)}
+    return any(id(x) in ids for x in ast.walk(b) if isinstance(x, ast.expr))
 
 
 def value_of_exits(stmts, pattern, hole):
