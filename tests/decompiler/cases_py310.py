@@ -778,3 +778,22 @@ def match_capture_guard_walrus_then_loop(x, log):
 CASES += [
     (match_capture_guard_walrus_then_loop, [(0, []), (2, []), (-1, []), (3, [7]), (0, [1, 2])]),
 ]
+
+
+# a chained comparison in a match case inside a try: 3.13 leaves its last
+# test's jump out of the try's ranges ("chained comparison that could not be
+# merged", 3.13)
+def match_case_chain_in_try(a, b, c, log):
+    try:
+        match a:
+            case 0:
+                if 0 > (b or log.append(c) or c) == log.append(a):
+                    pass
+    finally:
+        pass
+    return log
+
+
+CASES += [
+    (match_case_chain_in_try, [(a, b, c, []) for a in (0, 1) for b in (0, -1, 1) for c in (0, -2)]),
+]

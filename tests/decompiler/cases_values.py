@@ -174,3 +174,149 @@ CASES += [
     (async_for_return_on_chained_comparison, INTS),
     (async_for_break_on_chained_comparison, INTS),
 ]
+
+
+# ``(a or b) and c``: the jump of ``a`` is threaded straight into ``c``, which
+# then lies outside the branch of that test; an and/or inside ``c`` was
+# refused (3.8-3.11)
+def threaded_into_right_operand_with_its_own_or(a, b, c, log):
+    x = (a or b) and (c or log.append(1)) & 0
+    return x, log
+
+
+# a chained comparison (or a conditional expression) as the right operand of
+# an and/or: 3.10+ copies the code after the value (to its raise or return)
+# into the comparison's true path
+def raise_or_of_chain(a, b, c, log):
+    raise KeyError(a or 2 > c < b)
+
+
+def raise_or_of_ifexp_holding_chain(a, b, c, log):
+    raise KeyError(len(log) + a or (0 if b else 0 <= c >= -1))
+
+
+def store_and_of_chain(a, b, c, log):
+    log[0] = c and 0 > c > len(log) - 1
+
+
+def stored_or_of_ifexp_then_returned(a, b, c, log):
+    s = 2 >= c or (1 if b else log.append(1))
+    return s
+
+
+ABCL0 = [(a, b, c, [0]) for a in (0, 1, 2) for b in (0, 1, 3) for c in (0, 1, 2)]
+CASES += [
+    (threaded_into_right_operand_with_its_own_or, ABCL),
+    (raise_or_of_chain, ABCL),
+    (raise_or_of_ifexp_holding_chain, ABCL),
+    (store_and_of_chain, ABCL0),
+    (stored_or_of_ifexp_then_returned, ABCL),
+]
+
+
+# a conditional expression whose test of several parts ends in a constant
+# (``c or b or 2``): every jump goes to the one live branch; as the operand
+# of an augmented assignment to a cell the test cannot become a statement
+# before the load of the cell ("InPlace used as a value", 3.10-3.13)
+def augassign_cell_ifexp_with_constant_test(a, b, c, log):
+    v = a
+    v ^= 1 if 5 < c or b or 2 else 0
+    return (lambda p: v + p)(c)
+
+
+CASES += [
+    (augassign_cell_ifexp_with_constant_test, ABCL),
+]
+
+
+# the same in a lambda's body, where the test cannot become a statement
+# ("lambda body is not one expression", all versions)
+def lambda_ifexp_with_constant_test(a, b, c, log):
+    f = lambda p, q=1: c if b or 3 else p
+    g = lambda p, q=0: 0 if b and 0 else c + q
+    return f(a), g(a)
+
+
+CASES += [
+    (lambda_ifexp_with_constant_test, ABCL),
+]
+
+
+# the branches of a conditional expression in the middle of an expression
+# each end in their own copy of the exit (3.10+: no block joins them); the
+# statement was written once per branch with the value computed before the
+# test in both ("an expression would be evaluated more than once")
+def raise_after_ifexp_with_chain_branch(a, b, c, log):
+    raise KeyError(len(log) - (4 == a <= c if c else 0))
+
+
+def stored_list_with_nested_ifexp(a, b, c, log):
+    global STORED
+    STORED = [abs(a), (a if b else len) if c else a]
+
+
+CASES += [
+    (raise_after_ifexp_with_chain_branch, ABCL),
+    (stored_list_with_nested_ifexp, ABCL0),
+]
+
+
+# the same test as the else branch of a conditional expression: it starts the
+# branch, with no value below it; read as ``if a: pass`` the branch had
+# statements and a value ("conditional expression with unbalanced branches",
+# 3.8-3.11)
+async def ifexp_else_with_constant_test(a, b, c, log):
+    v = 3 if b else c if a or 4 else 5
+    return v if 3 >= -1 else 0
+
+
+CASES += [
+    (ifexp_else_with_constant_test, ABCL),
+]
+
+
+# both branches of a conditional expression call the same function: the
+# first place where each has pushed one thing is the NULL before the callable
+# (3.11+), not a value ("Null used as a value", 3.12)
+def ifexp_same_call_in_both_branches(a, b, c, log):
+    global STORED
+    STORED = len(log) if c else len(log)
+
+
+CASES += [
+    (ifexp_same_call_in_both_branches, ABCL),
+]
+
+
+# ``(c and b) or y`` inside a conditional expression: 3.8-3.11 thread the
+# jump of ``c`` (false) past the ``or``'s test straight to ``y``; the other
+# branch of the conditional expression goes to that test ("conditional
+# expression with unbalanced branches", 3.8-3.11)
+def or_of_ifexp_with_threaded_and(a, b, c, log):
+    return len(log) + ((a if b else c and b) or sum(log) + 7)
+
+
+def assert_message_with_threaded_and(a, b, c, log):
+    assert a, (a if b else c and b) or sum(log) + 7
+
+
+CASES += [
+    (or_of_ifexp_with_threaded_and, ABCL),
+    (assert_message_with_threaded_and, ABCL),
+]
+
+
+# an assert then a raise in a finally body (the exception below them on the
+# stack): two statements, not copies of one exit to merge into
+# ``raise AssertionError(c) if not b else KeyError(a)`` (3.10-3.13)
+def assert_then_raise_in_finally(a, b, c, log):
+    try:
+        log.append(a)
+    finally:
+        assert b, c
+        raise KeyError(a)
+
+
+CASES += [
+    (assert_then_raise_in_finally, ABCL),
+]

@@ -584,17 +584,21 @@ def _cover_fused_jumps(handlers: List[Handler], instrs: List[Instr]) -> List[Han
     alone at L2; the jump back to an inlined comprehension's loop); the range
     before it takes it in as well, so the code around it is one region. Only
     for a handler no statement wrote (a generator's, a comprehension's): a
-    ``break`` out of a try's body is such a jump too, and it leaves the try."""
+    ``break`` out of a try's body is such a jump too, and it leaves the try.
+    A lone conditional jump is never a ``break``: it is taken in for any
+    handler (3.13 leaves out the last test of a chained comparison in a match
+    case: ``case 0: if 0 > (b or c) == d`` in a try)."""
     starts = {h.start for h in handlers}
-    same_after = {(h.start, h.target, h.depth, h.lasti) for h in handlers
-                  if h.target < len(instrs) and instrs[h.target].op != "PUSH_EXC_INFO"}
+    next_range = {(h.start, h.target, h.depth, h.lasti): h for h in handlers if h.target < len(instrs)}
     out = []
     for h in handlers:
         j = instrs[h.end] if h.end < len(instrs) else None
+        after = next_range.get((h.end + 1, h.target, h.depth, h.lasti))
         if (j is not None and (j.op in NEGATED_JUMP or j.op == "JUMP") and j.target is not None
                 and h.end not in starts
                 and (j.op != "JUMP" and j.target <= h.end
-                     or (h.end + 1, h.target, h.depth, h.lasti) in same_after)):
+                     or after is not None and (j.op != "JUMP"
+                                               or instrs[after.target].op != "PUSH_EXC_INFO"))):
             h = h._replace(end=h.end + 1)
         out.append(h)
     return out
@@ -647,6 +651,32 @@ def _block_stack_handlers(instrs: List[Instr]) -> List[Handler]:
     return handlers
 
 
+#: the and/or that a test threaded into (see _unthread_short_circuits)
+_THREADED = {("POP_JUMP_IF_FALSE", "JUMP_IF_TRUE_OR_POP"): "JUMP_IF_FALSE_OR_POP",
+             ("POP_JUMP_IF_TRUE", "JUMP_IF_FALSE_OR_POP"): "JUMP_IF_TRUE_OR_POP"}
+
+
+def _unthread_short_circuits(instrs: List[Instr]) -> None:
+    """<=3.11: the peephole optimizer threads an and/or's jump to the right
+    operand of an enclosing or/and whose test the value is sure to fail:
+    ``(c and b) or y`` jumps from ``c`` (false) past the ``or``'s test straight
+    to ``y``, popping ``c``; ``(a or b) and y`` from ``a`` (true) to ``y``. The
+    jump goes back to the test it skipped, keeping the value (which that test
+    then pops, falling to the same place), so the and/or reads as the source
+    wrote it; 3.12+ does not thread these. A POP_JUMP_IF_FALSE to the
+    instruction after a JUMP_IF_TRUE_OR_POP always is such a jump: only an
+    and/or's value is tested at that depth there."""
+    for k, ins in enumerate(instrs):
+        t = ins.target
+        if t is None or not 0 < t < len(instrs) or t - 1 == k:
+            continue
+        op = _THREADED.get((ins.op, instrs[t - 1].op))
+        if op is not None:
+            new = Instr(op, "threaded", ins.offset, ins.line, t - 1)  # (the text lets it be threaded again)
+            new.index = ins.index
+            instrs[k] = new
+
+
 def read(code) -> Program:
     """Read ``code`` into a :class:`Program` of normalized instructions."""
     raw = _translate(code)
@@ -661,6 +691,8 @@ def read(code) -> Program:
         first_index.setdefault(ins.offset, ins.index)
     offsets = sorted(first_index)
     instrs, remap = _rewrite(instrs)
+    if PY < (3, 12):
+        _unthread_short_circuits(instrs)
 
     def by_offset_index(off):
         k = bisect.bisect_left(offsets, off)

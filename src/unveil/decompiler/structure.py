@@ -290,6 +290,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         # (match_finally_copy skips a CLEANUP_THROW in an inlined copy: no window lookup then)
         self._has_cleanup_throw = any(x.op == "CLEANUP_THROW" for x in self.instrs)
         self.assert_tests = assert_tests_under_if(self.instrs)
+        self._value_branch_at = None  # see value_branch
 
     # ------------------------------------------------------------ regions
     def dominated_by(self, head: Block) -> Callable[[int], bool]:
@@ -1215,8 +1216,11 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             split = self.copied_exit_split(over_c, over[0], fl, region, frame)
             if split is not None:
                 return self.conditional_before_copied_exit(test, over[0], fl, split, frame)
-        if t == fl and frame.stack and not isinstance(frame.stack[-1], (V.Iterator, V.WithExit, V.Exception_)):
-            # (a value below is an expression in progress: no statement fits there)
+        if t == fl and (frame.stack and not isinstance(frame.stack[-1], (V.Iterator, V.WithExit, V.Exception_))
+                        or self.in_lambda() and not frame.stmts
+                        or c.blocks.start == self._value_branch_at and not frame.stmts):
+            # (a value below is an expression in progress: no statement fits
+            # there; nor in the body of a lambda)
             at = self.conditional_with_one_arm(c, t, frame)
             if at is not None:
                 return at
@@ -1238,9 +1242,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         depth = len(frame.stack)
         # value-producing diamond: a conditional expression
         if t_exit.kind == "leave" and len(then.stack) == depth + 1 and only_value(then):
-            other = frame.copy()
-            other.stmts = []
-            f_exit = self.walk_branch(fl, other, region, loop)
+            other, f_exit = self.value_branch(fl, frame, region, loop)
             if (f_exit.kind == "leave" and (self.same_place(f_exit.target, t_exit.target)
                                             or self.same_return(f_exit.target, t_exit.target))
                     and len(other.stack) == depth + 1 and only_value(other)):
@@ -1275,8 +1277,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             return self.transfer(fl, frame, region, loop) if not region(fl) else fl
         other = frame.copy()
         other.stmts = []
-        if (t_exit.kind == "end" and (self.only_return(then) or self.only_raise(then))
-                and self.return_joined_from_before(fl)):
+        if (t_exit.kind == "end" and self.ends_in_exit(then) and self.return_joined_from_before(fl)):
             f_exit = self.walk(fl, other, self.branch_region(fl, region), loop)
             copied = self.exit_instead(then, t, f_exit.target, frame) if f_exit.kind == "leave" else None
             if copied is not None and len(other.stack) == depth + 1 and only_value(other):
@@ -1285,6 +1286,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             other = frame.copy()
             other.stmts = []
         if t_exit.kind == "end":
+            merged = self.exits_as_one_value(test, then, fl, frame, region, loop)
+            if merged is not None:
+                return merged
             # the then-branch never falls through. When it ends in the
             # function's own ``return None`` and the other branch also ends,
             # the source was if/else (the compiler copied the final return
@@ -1334,6 +1338,60 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             frame.stack[:] = then.stack
         return self.transfer(t_exit.target, frame, region, loop) if not region(t_exit.target) else t_exit.target
 
+    def value_branch(self, start, frame, region, loop):
+        """Walk the other branch of a conditional expression whose first branch
+        computed a value, from ``start`` into a copy of ``frame``: (its frame,
+        its exit). A test at ``start`` whose two ways meet again is read as a
+        conditional expression there too (``3 if b else G if a or 4 else 5``
+        tests ``a``, then computes ``G``), not as an ``if a: pass`` statement,
+        when that is what gives the branch its one value."""
+        state = self.trial_state()
+        other = frame.copy()
+        other.stmts = []
+        f_exit = self.walk_branch(start, other, region, loop)
+        if only_value(other) or not live(other.stmts) or not isinstance(live(other.stmts)[0], ast.If):
+            return other, f_exit
+        self.restore_trial_state(state)
+        other = frame.copy()
+        other.stmts = []
+        self._value_branch_at, outer = start, self._value_branch_at
+        try:
+            f_exit = self.walk_branch(start, other, region, loop)
+        finally:
+            self._value_branch_at = outer
+        return other, f_exit
+
+    def exits_as_one_value(self, test, then, fl, frame, region, loop):
+        """3.10+ copies a small exit into each path that reaches it, so the
+        branches of a conditional expression in the middle of an expression
+        may each end in their own copy (``raise h(b) - (x if c else 0)``: no
+        block joins them). When the two branches (``then``, walked, and the
+        one from ``fl``) end in statements that differ only in one expression,
+        that expression is the conditional expression on ``test``: emit those
+        statements once, holding it, and return END; else None (and the walk
+        of ``fl`` is forgotten)."""
+        if not (COPIES_EXIT_BLOCKS and frame.stack and self.ends_in_exit(then)):
+            return None
+        state = self.trial_state()
+        other = frame.copy()
+        other.stmts = []
+        f_exit = self.walk_branch(fl, other, region, loop)
+        merged = None
+        if f_exit.kind == "end" and self.ends_in_exit(other) and same_stack(then.stack, other.stack):
+            merged = merge_exit_copies(live(then.stmts), live(other.stmts), test)
+        if merged is None:
+            self.restore_trial_state(state)
+            return None
+        frame.stack[:] = then.stack
+        for stmt in merged:
+            frame.emit(stmt)
+        return END
+
+    def in_lambda(self):
+        """Whether the code is a lambda's, whose body is one expression."""
+        code = getattr(self.ctx, "code", None)
+        return code is not None and code.co_name == "<lambda>"
+
     def conditional_with_one_arm(self, c: Cond, start, frame):
         """A test whose two ways go on at ``start`` in the middle of an
         expression: a conditional expression whose test ends in a constant
@@ -1342,10 +1400,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         the first plain expression computed at ``start`` (any such split runs
         the same steps in the same order), and return the index after that
         value; None when there is none (an ``if a: pass`` statement then)."""
-        ids = c.blocks.flat()
-        if len(ids) != 1:
-            return None
-        jump = self.instrs[self.cfg.blocks[next(iter(ids))].end - 1]
+        # (the last test's jump tells the constant: ``a or b or 1`` ends in a jump if true)
+        jump = self.instrs[max(self.cfg.blocks[k].end for k in c.blocks) - 1]
         b = self.cfg.at(start)
         if jump.op not in ("POP_JUMP_IF_TRUE", "POP_JUMP_IF_FALSE") or b is None:
             return None
@@ -1402,8 +1458,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             # with a value computed before the test: only an expression can)
             if not ([i.line for i in tail] == [i.line for i in copy] or self.consumes_earlier_value(tail)):
                 continue
-            if (joins[0] is None and joins[1] is None or None not in (
-                    self.branch_value(t, kt, frame), self.branch_value(fl, kf, frame))):
+            # (each branch's part before the split is one value: not the NULL
+            # pushed before a callable, ``len(x) if b else len(x)``)
+            if None not in (self.branch_value(t, kt, frame), self.branch_value(fl, kf, frame)):
                 return kt, kf
         return None
 
@@ -1439,7 +1496,10 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             E.execute(branch, self.instrs[k])
         if len(branch.stack) != len(frame.stack) + 1 or not only_value(branch):
             return None
-        return branch.pop_expr()
+        try:
+            return branch.pop_expr()
+        except DecompilationError:
+            return None  # (the NULL pushed before a callable: the split lies further on)
 
     def private_run_to_return(self, start, cond_blocks, region):
         """(Index of the ``return``, or ``raise`` of a value: the compiler copies
@@ -1682,6 +1742,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         """Whether the straight code from ``start`` to its return or raise
         consumes a value computed before ``start`` (as where the branches of
         a conditional expression meet)."""
+        if self.instrs[start].op in ("STORE_FAST", "STORE_NAME", "STORE_GLOBAL", "STORE_DEREF"):
+            return True  # ``x = <value>`` then the return: the value is stored
         depth = plain_steps_depth(self.instrs[start:self.straight_to_exit(start)], 0)
         return depth is BELOW or depth == 0  # (the return or raise takes one value)
 
@@ -1716,6 +1778,14 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         stmts = live(frame.stmts)
         return (len(stmts) == 1 and isinstance(stmts[0], ast.Raise) and stmts[0].exc is not None
                 and stmts[0].cause is None and not getattr(stmts[0], "_reraise", False))
+
+    def ends_in_exit(self, frame):
+        """Whether ``frame``'s statements end in a ``return`` or ``raise <value>``
+        (a copy of the code from where a conditional expression's branches meet
+        to its exit: ``x = 1 if b else 2; return x``)."""
+        stmts = live(frame.stmts)
+        return bool(stmts) and (isinstance(stmts[-1], ast.Return) and stmts[-1].value is not None
+                                or isinstance(stmts[-1], ast.Raise) and stmts[-1].exc is not None)
 
     def only_return(self, frame):
         """Whether ``frame`` holds nothing but one ``return <value>``."""
@@ -1773,7 +1843,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 return target
         right_frame = frame.copy()
         right_frame.stmts = []
-        ex = self.walk(block.end, right_frame, self.branch_region(block.end, region), loop)
+        ex = self.walk(block.end, right_frame, self.operand_region(block.end, target, region), loop)
         op = ast.And if last.op == "JUMP_IF_FALSE_OR_POP" else ast.Or
         if (ex.kind == "end" and self.only_return(right_frame) and target < self.n
                 and self.instrs[target].op == "RETURN_VALUE"):
@@ -1792,6 +1862,10 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             # right operand's path: ``return (a or b,)``
             frame.push(bool_op(op, left, copied))
             return self.transfer(target, frame, region, loop) if not region(target) else target
+        filled = self.operand_in_copied_exit(ex, right_frame, target, frame)
+        if filled is not None:
+            frame.push(bool_op(op, left, filled))
+            return self.transfer(target, frame, region, loop) if not region(target) else target
         meet = self.short_circuit_meet(ex, target, last)
         if meet is None or not right_frame.stack:
             self.fail("short-circuit operand with statements", last.index)
@@ -1804,7 +1878,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             # its value is tested again by the same operator: ``(a and b) and c``
             # (3.12+ no longer threads the jump; a and b and c tests a once)
             node._paren = True
-        if target < self.n and self.instrs[target].op in ("JUMP_IF_TRUE_OR_POP", "JUMP_IF_FALSE_OR_POP"):
+        if (target < self.n and self.instrs[target].op in ("JUMP_IF_TRUE_OR_POP", "JUMP_IF_FALSE_OR_POP")
+                and last.arg != "threaded"):
             # the enclosing and/or tests the value again (its truth is taken twice): the
             # compiler threads such a jump to the end (taking it once) unless the operand
             # starts on another line than the operator around it (3.10, 3.11); the text
@@ -1812,6 +1887,44 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             node._own_line = True
         frame.push(node)
         return self.transfer(meet, frame, region, loop) if not region(meet) else meet
+
+    def operand_in_copied_exit(self, ex, branch, target, frame):
+        """The value of an and/or's right operand whose walk into ``branch``
+        ended in a copy of the straight code from ``target`` (where the left
+        operand jumps) to a ``return`` or ``raise <value>``: 3.10+ copies that
+        code into a path of the operand whose own jumps it folded (the true
+        path of a chained comparison: ``raise E(a or 2 > c < b)``). It is the
+        part of the copy's statement where the code at ``target`` uses the
+        value it is given; None when the statement is not such a copy."""
+        if ex.kind != "end" or not COPIES_EXIT_BLOCKS or not isinstance(target, int) or target >= self.n:
+            return None
+        end = self.straight_to_exit(target)
+        stmts = live(branch.stmts)
+        if end is None or not stmts or not isinstance(stmts[-1], (ast.Return, ast.Raise)):
+            return None
+        probe = frame.copy()
+        probe.stmts = []
+        hole = ast.Name(id="_unveil_operand", ctx=ast.Load())
+        probe.push(hole)
+        try:
+            for k in range(target, end + 1):
+                E.execute(probe, self.instrs[k])
+        except DecompilationError:
+            return None
+        if len(probe.stack) != len(branch.stack):
+            return None
+        return value_of_exits(stmts, live(probe.stmts), hole)
+
+    def operand_region(self, start, target, region):
+        """Where the walk of an and/or's right operand from ``start`` (its
+        left operand jumping to ``target``) may go."""
+        if region(start) or not start < target:
+            return self.branch_region(start, region)
+        # the operand is also reached by a test before the and/or whose jump
+        # the compiler threaded into it (``(a or b) and c`` jumps from ``a``
+        # straight to ``c``): it lies outside the region of that test's
+        # branch, and runs up to where its value meets the left operand's
+        return both(lambda i: start <= i < target, self.dominated_by(self.cfg.at(start)))
 
     def short_circuit_meet(self, ex, target, last):
         """Where the value of the and/or ending in ``last`` (whose left
@@ -3567,6 +3680,122 @@ def statements_fit_test(stmts, stack=()):
     pending = {id(v.assign) for v in stack if isinstance(v, V.Stored)}
     return all(isinstance(s, ast.Assign) and (getattr(s, "_cancelled", False) or id(s) in pending)
                for s in stmts)
+
+
+def filling_of(pattern, node, hole):
+    """The part of ``node`` at the place of ``hole`` in ``pattern`` when the
+    two trees are otherwise the same; else None."""
+    found = []
+
+    def same(p, n):
+        if p is hole:
+            found.append(n)
+            return isinstance(n, ast.expr)
+        if p is n:
+            return True
+        if type(p) is not type(n):
+            return False
+        if isinstance(p, ast.AST):
+            return all(same(getattr(p, f, None), getattr(n, f, None)) for f in p._fields)
+        if isinstance(p, list):
+            return len(p) == len(n) and all(same(a, b) for a, b in zip(p, n))
+        return p == n and repr(p) == repr(n)  # (0.0 and -0.0 are equal)
+
+    return found[0] if same(pattern, node) and len(found) == 1 else None
+
+
+def merge_exit_copies(a, b, test):
+    """The statements ``a`` and ``b`` (two copies of one exit, reached from
+    the two branches of a test ``test``) as one list holding ``x if test else y``
+    where they differ; None when they differ elsewhere than in one expression
+    of their first statement. Everything the first statement evaluates before
+    that expression must be the very same nodes in both (values computed
+    before the test, kept on the stack), or constants: the merged text
+    evaluates it before the test."""
+    if len(a) != len(b) or not a or any(ast.dump(x) != ast.dump(y) for x, y in zip(a[1:], b[1:])):
+        return None
+    holes = []
+
+    def same(p, n):
+        if p is n:
+            return True
+        if isinstance(p, ast.Constant) or isinstance(p, ast.Name) and isinstance(p.ctx, ast.Store):
+            return type(p) is type(n) and ast.dump(p) == ast.dump(n) and repr(getattr(p, "value", None)) == repr(
+                getattr(n, "value", None))
+        if isinstance(p, (ast.operator, ast.cmpop, ast.unaryop, ast.boolop, ast.expr_context)):
+            return type(p) is type(n)
+        return False
+
+    def rebuild(p, n):
+        """A copy of ``p`` with its one differing expression made conditional,
+        or None."""
+        if same(p, n):
+            return p
+        if type(p) is not type(n):
+            return None
+        fields = {}
+        differing = []
+        for f in p._fields:
+            x, y = getattr(p, f, None), getattr(n, f, None)
+            if isinstance(x, list):
+                if not isinstance(y, list) or len(x) != len(y):
+                    return None
+                pairs = [(f, k, u, v) for k, (u, v) in enumerate(zip(x, y))]
+            else:
+                pairs = [(f, None, x, y)]
+            for f_, k, u, v in pairs:
+                if isinstance(u, ast.AST) and isinstance(v, ast.AST):
+                    if not same(u, v):
+                        differing.append((f_, k, u, v))
+                elif not (u is v or u == v and repr(u) == repr(v)):
+                    return None
+            fields[f] = list(x) if isinstance(x, list) else x
+        if len(differing) == 1:
+            f, k, u, v = differing[0]
+            inner = rebuild(u, v)
+            if inner is None:
+                if not isinstance(u, ast.expr) or isinstance(u, ast.Starred):
+                    return None
+                inner = ast.IfExp(test=test, body=u, orelse=v)
+                holes.append(inner)
+            if k is None:
+                fields[f] = inner
+            else:
+                fields[f][k] = inner
+            node = type(p)(**fields)
+            return ast.copy_location(node, p) if hasattr(p, "lineno") else node
+        return None  # (the whole node is the hole: its parent makes it conditional)
+
+    first = rebuild(a[0], b[0])
+    if first is None or len(holes) != 1 or not shared_expression(a[0], b[0]):
+        return None
+    return [first] + a[1:]
+
+
+def shared_expression(a, b):
+    """Whether trees ``a`` and ``b`` hold one same expression node: a value
+    computed before the branches split, which only copies of one exit share
+    (``raise AssertionError(m)`` and ``raise 0`` are two statements)."""
+    ids = {id(x) for x in ast.walk(a) if isinstance(x, ast.expr)}
+    return any(id(x) in ids for x in ast.walk(b) if isinstance(x, ast.expr))
+
+
+def value_of_exits(stmts, pattern, hole):
+    """The value that ``stmts`` give the copies of the exit ``pattern`` (statements
+    ending in a ``return`` or ``raise`` that use ``hole``) they end in: the
+    filling of one copy, or a conditional expression over an ``if`` whose
+    every path ends in a copy (``raise E(a or (0 if b else c))``); else None."""
+    value = filling_of(pattern, stmts, hole)
+    if value is not None or not stmts or type(stmts[0]) is not ast.If:
+        return value
+    first = stmts[0]
+    rest = stmts[1:] if not first.orelse else (live(first.orelse) if len(stmts) == 1 else None)
+    if rest is None:
+        return None
+    body, orelse = value_of_exits(live(first.body), pattern, hole), value_of_exits(rest, pattern, hole)
+    if body is None or orelse is None:
+        return None
+    return ast.IfExp(test=first.test, body=body, orelse=orelse)
 
 
 def live(stmts):
