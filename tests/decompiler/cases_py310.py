@@ -723,3 +723,31 @@ CASES += [
     (match_guard_chain_with_conditional_operand,
      [(0, [1], True, 0), (0, [], True, 1), (3, [], False, False), (3, [1, 2, 3, 4], True, 0), (5, [], 1, 0)]),
 ]
+
+
+# a match inside a try whose case ends in an ``assert`` or an ``if`` (3.13
+# threads that test's jump to the match's end as a new instruction, left out
+# of the exception table: the case's walk ran on past the match)
+def match_case_ends_in_test_in_try(s, b, log):
+    try:
+        match s:
+            case []:
+                log.append(1)
+            case 1:
+                assert b <= 4
+            case [0, v0]:
+                log.append(v0)
+                if b:
+                    log.append(2)
+            case v2:
+                log.append(v2)
+        log.append(3)
+    finally:
+        log.append(4)
+    return log
+
+
+CASES += [
+    (match_case_ends_in_test_in_try,
+     [([], 0, []), (1, 2, []), (1, 5, []), ([0, 7], 0, []), ([0, 7], 1, []), ("x", 0, [])]),
+]
