@@ -1137,7 +1137,11 @@ class MatchStatements:
                 continue
             if not copy:
                 return [found]
-            if found.landing is None:
+            if found.landing is None or not self.cfg.dominates(
+                    self.cfg.containing(i), self.cfg.containing(found.landing)):
+                # (the next case is reached only through this one's tests:
+                # ``x if b else (v := y)`` joins a store like a capture's
+                # from another way)
                 continue
             rest = self.match_cases(found.landing, outer_depth, pre, count + 1)
             if rest is not None:
