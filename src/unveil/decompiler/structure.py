@@ -2674,6 +2674,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         handlers, h_exit = self.except_clauses(H, frame, depth, region, loop)
         orelse = []
         follow = h_exit
+        after = body  # (the frame whose stack the code after the try statement finds)
         if ex.kind == "leave":
             # the body's last jump is often left outside the protected range
             t, pops = self.thread(ex.target)
@@ -2711,6 +2712,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 else:
                     ex2 = self.returned_through_with_exits(ex2, else_frame, len(frame.stack))
                 orelse = else_frame.stmts
+                if ex2.kind == "leave":
+                    after = else_frame  # (its code may drop an enclosing clause's exception)
                 if ex2.kind == "leave" and not self.same_after_copies(ex2.target, h_exit):
                     self.fail("try/else ends in an unexpected place", start)
                 if ex2.kind == "end" and h_exit is None:
@@ -2720,7 +2723,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if ex.kind != "end":
             # (a body that returns took its stack with it, such as an enclosing with's
             # exit; the clauses go on with the stack the try statement began with)
-            frame.stack[:] = body.stack
+            frame.stack[:] = after.stack
         if follow is None:
             return END
         return self.go_on(follow, frame, region, loop)
