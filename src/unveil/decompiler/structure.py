@@ -2712,8 +2712,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 else:
                     ex2 = self.returned_through_with_exits(ex2, else_frame, len(frame.stack))
                 orelse = else_frame.stmts
-                if ex2.kind == "leave":
-                    after = else_frame  # (its code may drop an enclosing clause's exception)
+                if ex2.kind == "leave" and len(else_frame.stack) < len(body.stack) and all(
+                        x is y for x, y in zip(else_frame.stack, body.stack)):
+                    after = else_frame  # (its code dropped an enclosing clause's exception)
                 if ex2.kind == "leave" and not self.same_after_copies(ex2.target, h_exit):
                     self.fail("try/else ends in an unexpected place", start)
                 if ex2.kind == "end" and h_exit is None:
