@@ -1086,3 +1086,18 @@ CASES = [
     (ifexp_lambda_before_copied_return, [([], 1, 2), ([], 3, 0)]),
     (ifexp_closure_before_copied_return, [([], 1, 2), ([], 3, 0)]),
 ]
+
+
+# a walrus in a conditional expression's branch stored again after the join
+# (``COPY 1; STORE`` then a store at the join: read as the cases of a match
+# statement, 3.10+, whose next case the other branch reaches too)
+def walrus_branch_stored_again(a, b, c, log):
+    v = (v := c) if b else 0
+    if a == (log.append(v) or a):
+        return log
+    return log + [v]
+
+
+CASES += [
+    (walrus_branch_stored_again, [(1, 1, 2, []), (1, 0, 2, []), (0, 1, 0, []), (2, 0, 0, [])]),
+]

@@ -797,3 +797,185 @@ def match_case_chain_in_try(a, b, c, log):
 CASES += [
     (match_case_chain_in_try, [(a, b, c, []) for a in (0, 1) for b in (0, -1, 1) for c in (0, -2)]),
 ]
+
+
+# a match inside a try whose case ends in an ``assert`` or an ``if`` (3.13
+# threads that test's jump to the match's end as a new instruction, left out
+# of the exception table: the case's walk ran on past the match)
+def match_case_ends_in_test_in_try(s, b, log):
+    try:
+        match s:
+            case []:
+                log.append(1)
+            case 1:
+                assert b <= 4
+            case [0, v0]:
+                log.append(v0)
+                if b:
+                    log.append(2)
+            case v2:
+                log.append(v2)
+        log.append(3)
+    finally:
+        log.append(4)
+    return log
+
+
+CASES += [
+    (match_case_ends_in_test_in_try,
+     [([], 0, []), (1, 2, []), (1, 5, []), ([0, 7], 0, []), ([0, 7], 1, []), ("x", 0, [])]),
+]
+
+
+# a match that ends an except clause: each case leaves the clause through its
+# own copy of the clause's exit (the ``as`` name's cleanup, a small return
+# after the try statement), dropping the saved exception on its way
+def match_ends_except_clause(s, b, log):
+    for i in range(2):
+        try:
+            log.append(s[i])
+        except (IndexError, TypeError) as e:
+            match s:
+                case [0, v1]:
+                    if v1:
+                        continue
+                case 1 | 2:
+                    log.append(e.__class__.__name__)
+        log.append(5)
+    return log
+
+
+def match_ends_except_clause_before_return(s, log):
+    try:
+        log.append(s[0])
+    except Exception:
+        match s:
+            case 1 | 2:
+                log.append(1)
+    return log
+
+
+CASES += [
+    (match_ends_except_clause, [([0, 1], 0, []), ([0], 0, []), (1, 0, []), ([0, 0, 3], 0, []), (5, 0, [])]),
+    (match_ends_except_clause_before_return, [([3], []), (1, []), (2, []), (5, []), ([], [])]),
+]
+
+
+# a case that ends the except clause with a try statement of its own: the
+# inner try's body falls into the outer clause's exit (the stack after the
+# inner try is the one after that exit, without the outer exception)
+def match_case_try_ends_except_clause(a, log):
+    try:
+        log.append(a[0])
+    except (KeyError, TypeError) as e1:
+        match a:
+            case 1:
+                try:
+                    log.append(a)
+                except ValueError:
+                    pass
+            case [_, _]:
+                log.append(e1.__class__.__name__)
+    finally:
+        log.append(3)
+    return log
+
+
+CASES += [
+    (match_case_try_ends_except_clause, [(1, []), ({}, []), ([5], []), (2, [])]),
+]
+
+
+# the only case that falls out of a match in nested with statements (the
+# default raises): the code after the match, the with exits, is its alone,
+# and its walk goes on into them (3.10)
+def match_only_way_out_in_nested_with(s, log):
+    with _CM(log, 1) as v1, _CM(log, 2):
+        match s:
+            case []:
+                log.append(v1)
+            case _:
+                raise ValueError(s)
+    return log
+
+
+# match cases in a try/finally (3.10): one walks through its own inlined
+# copy of the finally body, another stops at the shared one
+def match_cases_end_around_finally_copy(s, b, log):
+    try:
+        match s:
+            case 1 | 2:
+                assert b
+            case [0, v2] if 0 % 3:
+                pass
+            case _:
+                pass
+    finally:
+        log.append("f")
+    return log
+
+
+# and where the finally body raises: every copy of it is a dead end
+def match_cases_end_in_raising_finally(s, log):
+    try:
+        match s:
+            case {"k": v1}:
+                with _CM(log, v1):
+                    pass
+            case 0:
+                return
+    finally:
+        if 0:
+            pass
+        raise KeyError(len(log))
+
+
+CASES += [
+    (match_only_way_out_in_nested_with, [([], []), ([1], []), (0, [])]),
+    (match_cases_end_around_finally_copy,
+     [(1, 1, []), (2, 0, []), ([0, 5], 1, []), ([0, 5], 0, []), ("x", 0, [])]),
+    (match_cases_end_in_raising_finally, [({"k": 1}, []), (0, []), (3, [])]),
+]
+
+
+# a match ending an except clause in a try whose finally returns: one case
+# leaves the clause through its own copy of the return, another through the
+# clause's shared exit (3.11+)
+def match_cases_leave_clause_two_ways(a, b, c, log):
+    try:
+        log.append(a[0])
+    except (KeyError, TypeError, IndexError):
+        match a:
+            case {"k": v0} if c <= 2:
+                log.append(v0)
+            case [] if b:
+                return 5
+    finally:
+        return log
+
+
+CASES += [
+    (match_cases_leave_clause_two_ways,
+     [({"k": 1}, 0, 1, []), ({"k": 1}, 0, 3, []), ([], 1, 0, []), ([], 0, 0, []), (5, 0, 0, []), ([7], 0, 0, [])]),
+]
+
+
+# ``return`` (no value) in a match case inside a try/finally: the return
+# follows the finally body's inlined copy, outside the protected range (3.13)
+def match_case_returns_in_try_finally(a, c, log):
+    try:
+        match a:
+            case int(v2) if c:
+                log.append(v2)
+                return
+            case [0, v2]:
+                pass
+        log.append(1)
+    finally:
+        log.append(2)
+    return log
+
+
+CASES += [
+    (match_case_returns_in_try_finally, [(1, 1, []), (1, 0, []), ([0, 3], 0, []), ("x", 1, [])]),
+]

@@ -585,23 +585,51 @@ def _cover_fused_jumps(handlers: List[Handler], instrs: List[Instr]) -> List[Han
     before it takes it in as well, so the code around it is one region. Only
     for a handler no statement wrote (a generator's, a comprehension's): a
     ``break`` out of a try's body is such a jump too, and it leaves the try.
-    A lone conditional jump is never a ``break``: it is taken in for any
-    handler (3.13 leaves out the last test of a chained comparison in a match
-    case: ``case 0: if 0 > (b or c) == d`` in a try)."""
+    A lone conditional jump between two ranges of a try statement's handler
+    is taken in too: 3.13 threads a conditional jump to a ``JUMP`` (an ``if``
+    or ``assert`` ending a match case or an if's body) by writing a new
+    instruction, which loses the handler that 3.12's in-place threading
+    keeps; a conditional jump never leaves a try by itself. So is a run of
+    such jumps whose ``JUMP`` goes to code of the same try (``assert b or
+    2``: ``POP_JUMP_IF_TRUE L; JUMP L``), which no ``break`` does."""
     starts = {h.start for h in handlers}
-    next_range = {(h.start, h.target, h.depth, h.lasti): h for h in handlers if h.target < len(instrs)}
+    key = lambda h: (h.start, h.target, h.depth, h.lasti)
+    same_after = {key(h) for h in handlers
+                  if h.target < len(instrs) and instrs[h.target].op != "PUSH_EXC_INFO"}
+    any_after = {key(h) for h in handlers}
     out = []
     for h in handlers:
         j = instrs[h.end] if h.end < len(instrs) else None
-        after = next_range.get((h.end + 1, h.target, h.depth, h.lasti))
+        after = (h.end + 1, h.target, h.depth, h.lasti)
         if (j is not None and (j.op in NEGATED_JUMP or j.op == "JUMP") and j.target is not None
                 and h.end not in starts
-                and (j.op != "JUMP" and j.target <= h.end
-                     or after is not None and (j.op != "JUMP"
-                                               or instrs[after.target].op != "PUSH_EXC_INFO"))):
+                and (j.op != "JUMP" and (j.target <= h.end or after in any_after)
+                     or after in same_after)):
             h = h._replace(end=h.end + 1)
+        else:
+            h = h._replace(end=_threaded_jumps_end(h, handlers, instrs, starts, any_after))
         out.append(h)
     return out
+
+
+def _threaded_jumps_end(h, handlers, instrs, starts, any_after, limit=3):
+    """Where range ``h`` ends once it takes in the run of jumps after it
+    that 3.13's jump threading left uncovered (see _cover_fused_jumps): a
+    range of the same handler resumes right after the run, and each
+    ``JUMP`` of the run goes to code that handler covers, forward."""
+    if h.end >= len(instrs) or instrs[h.end].target is None:
+        return h.end
+    same = [r for r in handlers if (r.target, r.depth, r.lasti) == (h.target, h.depth, h.lasti)]
+    k = h.end
+    while (k < len(instrs) and k - h.end < limit and k not in starts
+           and (instrs[k].op in NEGATED_JUMP or instrs[k].op == "JUMP") and instrs[k].target is not None):
+        t = instrs[k].target
+        if instrs[k].op == "JUMP" and not (t > k and any(r.start <= t < r.end for r in same)):
+            return h.end
+        k += 1
+    if k > h.end and (k, h.target, h.depth, h.lasti) in any_after:
+        return k
+    return h.end
 
 
 def _block_stack_handlers(instrs: List[Instr]) -> List[Handler]:

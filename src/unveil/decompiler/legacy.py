@@ -251,6 +251,20 @@ class LegacyBlocks:
         ka = self._legacy_key(a)
         return isinstance(ka, tuple) and ka == self._legacy_key(b)
 
+    def past_legacy_finally_copy(self, index):
+        """3.9/3.10: where the walk goes on from ``index`` when a try body's
+        exit is there (``POP_BLOCK`` and the inlined copy of the finally
+        body): after the copy, or its start when it never completes
+        (see _legacy_pop_block). ``index`` for any other place."""
+        if not (isinstance(index, int) and index < self.n and self.instrs[index].op == "POP_BLOCK"):
+            return index
+        blk = self._legacy_state().get(self.cfg.containing(index).handler)
+        if blk is None or blk.kind != "finally":
+            return index
+        if index + 1 in blk.dead:
+            return index + 1
+        return blk.copies.get(index + 1, index)
+
     def legacy_alias(self, index):
         """For :meth:`Structurer.alias`: a copy of the code after a
         statement (registered while structuring it) stands for its code;

@@ -29,7 +29,7 @@ import sys
 from . import expressions as E
 from . import values as V
 from .errors import DecompilationError
-from .regions import END, Exit, bool_op, chain_into, is_chain, negate
+from .regions import END, Exit, bool_op, chain_into, is_chain, negate, strip_name_cleanup
 
 #: instructions that ``Structurer.block()`` hands to ``match_op`` (none before
 #: 3.10, which has no match statement)
@@ -1020,6 +1020,14 @@ class CaseParser:
                               kwd_patterns=pats[s.nargs:])
 
 
+def only_name_cleanup(stmts, frame):
+    """Whether ``stmts`` are nothing, or only the cleanup of the name of
+    an except clause around (``e = None; del e``)."""
+    names = getattr(frame, "clause_names", ())
+    return all(isinstance(s, (ast.Assign, ast.Delete)) for s in stmts) and any(
+        not strip_name_cleanup(list(stmts), name) for name in names) or not stmts
+
+
 #: (values popped, values pushed) of the steps besides plain expression steps
 #: that copy_then_consumed goes over
 _STEPS = {"STORE_FAST": (1, 0), "STORE_NAME": (1, 0), "STORE_GLOBAL": (1, 0), "STORE_DEREF": (1, 0),
@@ -1147,7 +1155,11 @@ class MatchStatements:
                 continue
             if not copy:
                 return [found]
-            if found.landing is None:
+            if found.landing is None or not self.cfg.dominates(
+                    self.cfg.containing(i), self.cfg.containing(found.landing)):
+                # (the next case is reached only through this one's tests:
+                # ``x if b else (v := y)`` joins a store like a capture's
+                # from another way)
                 continue
             rest = self.match_cases(found.landing, outer_depth, pre, count + 1)
             if rest is not None:
@@ -1173,6 +1185,8 @@ class MatchStatements:
         depth = len(frame.stack)
         out = []
         leaves = []
+        depths = []  # the stack's depth after each case in ``leaves`` (None: unbalanced)
+        unbalanced = []  # the cases that leave with another stack
         for case in cases:
             if case.body is None:  # never runs: no code
                 out.append(ast.match_case(pattern=case.pattern, guard=case.guard, body=[ast.Pass()]))
@@ -1183,6 +1197,7 @@ class MatchStatements:
                 # (``case v if g: pass``: both ways of the guard go there)
                 out.append(ast.match_case(pattern=case.pattern, guard=case.guard, body=[ast.Pass()]))
                 leaves.append(case.body)
+                depths.append(depth)
                 continue
             bf = frame.copy()
             bf.stmts = []
@@ -1191,23 +1206,50 @@ class MatchStatements:
                 # a value computed in the case (``return a / b`` in a try):
                 # the statement using it lies past the protected range
                 ex = self.walk(ex.target, bf, region, loop)
+            elif ex.kind == "leave" and self.branch_returns_outside(
+                    self.cfg.containing(case.body).start, self.past_finally_copies(ex.target)):
+                # ``return <constant>`` in a try/finally: the return follows
+                # the finally's inlined copy, outside the protected range
+                ex = self.walk(ex.target, bf, lambda i: True, loop)
             if ex.kind == "leave":
-                if len(bf.stack) != depth:
-                    self.fail("match case leaves values on the stack", case.body)
+                if len(bf.stack) != depth and not self.left_except_clause(ex, bf, frame):
+                    # (allowed when no other way leaves the match, see below)
+                    unbalanced.append(case.body)
+                    depths.append(None)
+                else:
+                    depths.append(len(bf.stack))
                 leaves.append(ex.target)
             out.append(ast.match_case(pattern=case.pattern, guard=case.guard,
                                       body=bf.stmts or [ast.Pass()]))
+        left_depth = self.depth_after_cases(leaves, depths, depth, cases[0].body)
         end = None
         for t in leaves:
             t = self.resolve(t)
             if end is None:
                 end = t
             elif not self.same_place(end, t):
-                self.fail("match cases end in different places", cases[0].body)
+                # (a case whose own copy of a finally body it walked ends
+                # after the copy; the walk of the others stops before it)
+                past = self.past_any_finally_copy
+                if past(end) == end and past(t) == t or not self.same_place(past(end), past(t)):
+                    self.fail("match cases end in different places", cases[0].body)
+                if past(t) != t:
+                    end = t  # (the walk after the match runs the try's exit)
         last = self.resolve(cases[-1].landing)
+        if unbalanced and (len(leaves) > 1 or last is not None and self.same_place(last, end)):
+            # a case whose walk went on past the match's end, into code
+            # (an enclosing with's exit) that only it reaches, is the one
+            # way out of the match: it goes on there, like an if's branch
+            # whose other branch never ends; with another way out, no
+            self.fail("match case leaves values on the stack", unbalanced[0])
         follow = end
+        # the cases fall out of the except clause that the match ends
+        dropped_exception = left_depth is not None and left_depth < depth
         if end is None:
             follow = last
+        elif last is not None and self.same_place(last, end) and dropped_exception:
+            # (no path out of the match without leaving the except clause)
+            self.fail("default case ends in an unexpected place", last)
         elif last is not None and not self.same_place(last, end):
             # the code between the last case and the end: ``case _``
             bf = frame.copy()
@@ -1216,16 +1258,80 @@ class MatchStatements:
             after = self.reachable_from(end, blk)
             dom = self.dominated_by(blk)
             ex = self.walk_from(last, bf, lambda j: region(j) and dom(j) and j not in after, loop)
-            if ex.kind == "leave" and not self.same_place(self.resolve(ex.target), end):
+            dropped = self.left_except_clause(ex, bf, frame)
+            if ex.kind == "leave" and (not self.same_place(self.resolve(ex.target), end) and not (
+                    dropped and self.same_copied_return(self.resolve(ex.target), end)) or (
+                    dropped or dropped_exception) and len(bf.stack) != left_depth):
                 self.fail("default case ends in an unexpected place", last)
-            out.append(ast.match_case(pattern=ast.MatchAs(pattern=None, name=None), guard=None,
-                                      body=bf.stmts or [ast.Pass()]))
+            if ex.kind == "leave" and unbalanced:
+                self.fail("match case leaves values on the stack", unbalanced[0])
+            if not (dropped and only_name_cleanup(bf.stmts, frame)):
+                # (else no code of its own: that path only leaves the except
+                # clause, through its own copy of the clause's exit)
+                out.append(ast.match_case(pattern=ast.MatchAs(pattern=None, name=None), guard=None,
+                                          body=bf.stmts or [ast.Pass()]))
         frame.emit(ast.Match(subject=subject, cases=out))
         if follow is None:
             return END
+        if dropped_exception:
+            # the match ends its except clause: each case left it on its own
+            del frame.stack[left_depth:]
+            return Exit("leave", follow)
         if not region(self.cfg.containing(follow).start if follow < self.n else follow):
             return self.transfer(follow, frame, region, loop)
         return follow
+
+    def depth_after_cases(self, leaves, depths, depth, where):
+        """The stack's depth after the cases that leave the match (None when
+        none does). Cases that leave the except clause the match ends drop
+        its exception on their way (left_except_clause); a case that stops
+        at the clause's shared exit (``POP_EXCEPT``, the name's cleanup, a
+        jump to the code after the try statement) leaves it there too, when
+        that code is what the others' own copies of it do (3.11+ copies a
+        small ``return`` after the try into a path that ends the clause):
+        its place in ``leaves`` becomes theirs."""
+        known = [d for d in depths if d is not None]
+        if not known:
+            return None
+        low = min(known)
+        if low == max(known):
+            return low
+        own = [t for t, d in zip(leaves, depths) if d == low]
+        for k, d in enumerate(depths):
+            if d is None or d == low:
+                continue
+            x = self.clause_exit_after(self.resolve(leaves[k]))
+            if d != depth or x is None or not any(
+                    self.same_place(x, t) or self.same_copied_return(x, t) for t in own):
+                self.fail("match cases end in different places", where)
+            leaves[k], depths[k] = own[0], low
+        return low
+
+    def past_any_finally_copy(self, index):
+        """Where the walk goes on from ``index`` past the inlined copy of a
+        finally body there (3.9/3.10 after its ``POP_BLOCK``), and through
+        jumps."""
+        return self.resolve(self.past_finally_copies(self.past_legacy_finally_copy(index)))
+
+    def clause_exit_after(self, index):
+        """Where the code at ``index`` goes when it only drops the exception
+        being handled (``POP_EXCEPT``, the ``as`` name's cleanup, a jump),
+        or None."""
+        if index is None or index >= self.n or self.instrs[index].op != "POP_EXCEPT":
+            return None
+        return self.thread(self.after_name_cleanup(index + 1))[0]
+
+    @staticmethod
+    def left_except_clause(ex, case_frame, frame):
+        """Whether a case's walk ended by leaving the except clause that
+        holds the match: its ``POP_EXCEPT`` dropped the saved exception
+        (see _pop_except). The compiler copies the clause's exit (the
+        ``as`` name's cleanup, a small return after the try) into each case
+        that ends the clause, so each case leaves the clause on its own."""
+        below, left = case_frame.stack, frame.stack
+        return (ex.kind == "leave" and len(below) < len(left)
+                and all(x is y for x, y in zip(below, left))
+                and all(isinstance(x, V.Exception_) for x in left[len(below):]))
 
     def walk_from(self, start, frame, region, loop):
         if start >= self.n:

@@ -168,6 +168,9 @@ def strip_name_cleanup(stmts, name):
         for h in getattr(s, "handlers", None) or ():
             # (a ``return`` in an inner clause clears the outer clause's name too)
             h.body = strip_name_cleanup(h.body, name) or [ast.Pass()]
+        for c in getattr(s, "cases", None) or ():
+            # (a match case that ends the clause has its own copy of the cleanup)
+            c.body = strip_name_cleanup(c.body, name) or [ast.Pass()]
         out.append(s)
         k += 1
     return out

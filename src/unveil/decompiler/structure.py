@@ -2882,6 +2882,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         handlers, h_exit = self.except_clauses(H, frame, depth, region, loop)
         orelse = []
         follow = h_exit
+        after = body  # (the frame whose stack the code after the try statement finds)
         if ex.kind == "leave":
             # the body's last jump is often left outside the protected range
             t, pops = self.thread(ex.target)
@@ -2929,6 +2930,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                     # inlined copy, outside the clause's protected range
                     ex2 = self.walk(ex2.target, else_frame, lambda i: True, loop)
                 orelse = else_frame.stmts
+                if ex2.kind == "leave" and len(else_frame.stack) < len(body.stack) and all(
+                        x is y for x, y in zip(else_frame.stack, body.stack)):
+                    after = else_frame  # (its code dropped an enclosing clause's exception)
                 if ex2.kind == "leave" and not self.same_after_copies(ex2.target, h_exit):
                     self.fail("try/else ends in an unexpected place", start)
                 if ex2.kind == "end" and h_exit is None:
@@ -2938,7 +2942,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if ex.kind != "end":
             # (a body that returns took its stack with it, such as an enclosing with's
             # exit; the clauses go on with the stack the try statement began with)
-            frame.stack[:] = body.stack
+            frame.stack[:] = after.stack
         if follow is None:
             return END
         return self.go_on(follow, frame, region, loop)
