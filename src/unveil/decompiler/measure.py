@@ -39,8 +39,11 @@ def normalized(code):
             arg = ("code", normalized(i.argval))
         elif i.opname in ("LOAD_CONST", "RETURN_CONST"):
             arg = (type(i.argval).__name__, repr(i.argval))
+        elif i.arg is None:
+            arg = None
         else:
-            arg = i.argrepr if i.arg is not None else None
+            # (dis gives many arguments no text: a count, ``in``/``not in``, ``is``/``is not``)
+            arg = i.argrepr or i.arg
         out.append((i.opname, arg))
     return tuple(out)
 
