@@ -309,8 +309,7 @@ def try_raising_handler_else_try(arg, table, log):
             entry = table[number]
         except IndexError:
             return None, log
-        log.append(entry)
-    return number, log
+        return entry, log
 
 
 # in a loop, the handlers leave with continue / return
