@@ -334,3 +334,25 @@ CASES += [
     (try_raising_handler_else_try, [("1", TRY_TABLE, []), ("x", TRY_TABLE, []), ("7", TRY_TABLE, [])]),
     (try_continue_handler_then_try, [(["1", "x", "2"], []), (["3", "0", "4"], []), ([], [])]),
 ]
+
+
+# email._header_value_parser.get_phrase (stdlib, 3.11+): an if/else that ends a while
+# loop's body; its first branch jumps forward to the copy of the loop's test at the
+# bottom. It was written ``continue``, which jumps back to the test on top
+def while_if_else_ends_body(value, log):
+    while value and value[0] != "!":
+        if value[0] == ".":
+            log.append("dot")
+            value = value[1:]
+        else:
+            try:
+                log.append(int(value[0]))
+            except ValueError:
+                raise KeyError(value) from None
+            value = value[2:]
+    return value, log
+
+
+CASES += [
+    (while_if_else_ends_body, [("..1.2!3", []), ("", []), ("1x.", []), ("x", [])]),
+]

@@ -476,11 +476,12 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if op in ("BEFORE_WITH", "BEFORE_ASYNC_WITH"):
             return self.with_(last, frame, region, loop)
         if op == "JUMP":
-            if (LONE_JUMP_IS_BODY and loop is not None and last.target > last.index
+            if (loop is not None and last.target > last.index
                     and last.target in loop.continue_targets and not region(last.target)):
-                # <=3.10 writes ``continue`` as a jump back to the loop's
-                # start: a jump forward to the loop's test is the end of
-                # the body (of an if/else's first branch, say)
+                # ``continue`` is a jump back to the loop's start (3.11+:
+                # to the test on top, not its copy at the bottom): a jump
+                # forward to the loop's test is the end of the body (of an
+                # if/else's first branch, say)
                 return Exit("leave", last.target)
             return self.transfer(last.target, frame, region, loop)
         if op in POP_JUMPS and self._stops and self._stops[-1][0] is frame and self.stops_at_test(frame):
