@@ -276,3 +276,83 @@ def many_keywords_after_double_star(a, b, d):
 CASES += [
     (many_keywords_after_double_star, [(1, (2, 3), {"z": 4}), (0, [], {}), (1, (), {"k0": 1})]),
 ]
+
+
+# bdb.Bdb.get_bpbynumber (stdlib, 3.12+): a try whose except clauses never fall through,
+# then code that holds a try of its own. 3.12+ lays both the else clause and the code
+# after the statement right after the body (handlers go last): it was written as an
+# else clause, whose inner handler then came before the outer one
+def try_raising_handler_then_try(arg, table, log):
+    try:
+        number = int(arg)
+    except ValueError:
+        log.append("bad")
+        raise KeyError(arg) from None
+    try:
+        entry = table[number]
+    except IndexError:
+        raise KeyError(number) from None
+    if entry is None:
+        raise KeyError("deleted")
+    return entry, log
+
+
+# ... and the else clause it can be, told apart by the same handler order
+def try_raising_handler_else_try(arg, table, log):
+    try:
+        number = int(arg)
+    except ValueError:
+        log.append("bad")
+        raise KeyError(arg) from None
+    else:
+        try:
+            entry = table[number]
+        except IndexError:
+            return None, log
+        return entry, log
+
+
+# in a loop, the handlers leave with continue / return
+def try_continue_handler_then_try(xs, log):
+    for x in xs:
+        try:
+            n = int(x)
+        except ValueError:
+            continue
+        try:
+            log.append(10 // n)
+        except ZeroDivisionError:
+            return log
+        log.append(x)
+    return log
+
+
+TRY_TABLE = [None, "one", "two"]
+CASES += [
+    (try_raising_handler_then_try, [("1", TRY_TABLE, []), ("0", TRY_TABLE, []), ("x", TRY_TABLE, []),
+                                    ("7", TRY_TABLE, [])]),
+    (try_raising_handler_else_try, [("1", TRY_TABLE, []), ("x", TRY_TABLE, []), ("7", TRY_TABLE, [])]),
+    (try_continue_handler_then_try, [(["1", "x", "2"], []), (["3", "0", "4"], []), ([], [])]),
+]
+
+
+# email._header_value_parser.get_phrase (stdlib, 3.11+): an if/else that ends a while
+# loop's body; its first branch jumps forward to the copy of the loop's test at the
+# bottom. It was written ``continue``, which jumps back to the test on top
+def while_if_else_ends_body(value, log):
+    while value and value[0] != "!":
+        if value[0] == ".":
+            log.append("dot")
+            value = value[1:]
+        else:
+            try:
+                log.append(int(value[0]))
+            except ValueError:
+                raise KeyError(value) from None
+            value = value[2:]
+    return value, log
+
+
+CASES += [
+    (while_if_else_ends_body, [("..1.2!3", []), ("", []), ("1x.", []), ("x", [])]),
+]

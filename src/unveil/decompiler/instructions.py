@@ -58,6 +58,12 @@ BREAK_POPS_ITERATOR = PY <= (3, 10)
 #: A ``%`` the bytecode does as an operator must not be printed in that form.
 FOLDS_PERCENT_FORMAT = PY >= (3, 11)
 
+#: 3.12+ moves exception handlers (cold code) to the end of the function, in
+#: the order they were compiled: a try's else clause and the code after the
+#: statement then both follow the body, and only the place of their own
+#: handlers (before or after the try's) tells them apart.
+HANDLERS_LAID_OUT_LAST = PY >= (3, 12)
+
 #: Operator text for the <=3.10 operator opcodes.
 _OLD_BINARY = {
     "POWER": "**", "MULTIPLY": "*", "MATRIX_MULTIPLY": "@", "FLOOR_DIVIDE": "//",

@@ -29,7 +29,7 @@ from .function import last_return_into_else
 from .asyncs import ASYNC_OPS, AsyncConstructs
 from .exceptstar import ExceptStarClauses
 from .inline import InlinedComprehensions
-from .instructions import (COPIES_EXIT_BLOCKS, CONDITIONAL_JUMPS,
+from .instructions import (COPIES_EXIT_BLOCKS, CONDITIONAL_JUMPS, HANDLERS_LAID_OUT_LAST,
                            LONE_JUMP_IS_BODY, TERMINATORS, WHILE_BODY_FALLS_FROM_TEST, pops_pushes)
 from .legacy import LegacyBlocks
 from .match import MATCH_OPS, MatchStatements
@@ -477,11 +477,12 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if op in ("BEFORE_WITH", "BEFORE_ASYNC_WITH"):
             return self.with_(last, frame, region, loop)
         if op == "JUMP":
-            if (LONE_JUMP_IS_BODY and loop is not None and last.target > last.index
+            if (loop is not None and last.target > last.index
                     and last.target in loop.continue_targets and not region(last.target)):
-                # <=3.10 writes ``continue`` as a jump back to the loop's
-                # start: a jump forward to the loop's test is the end of
-                # the body (of an if/else's first branch, say)
+                # ``continue`` is a jump back to the loop's start (3.11+:
+                # to the test on top, not its copy at the bottom): a jump
+                # forward to the loop's test is the end of the body (of an
+                # if/else's first branch, say)
                 return Exit("leave", last.target)
             return self.transfer(last.target, frame, region, loop)
         if op in POP_JUMPS and self._stops and self._stops[-1][0] is frame and self.stops_at_test(frame):
@@ -2888,7 +2889,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             t, pops = self.thread(ex.target)
             if not pops and t != ex.target and t < self.n and region(self.cfg.containing(t).start):
                 ex = Exit("leave", t)
-        if ex.kind == "leave" and h_exit is None and ex.target < H and region(self.cfg.containing(ex.target).start):
+        if (ex.kind == "leave" and h_exit is None and ex.target < H and region(self.cfg.containing(ex.target).start)
+                and self.continues_in_else(ex.target, H)):
             # no handler falls through and the body's exit lies before the
             # handlers: that code is the else clause
             else_frame = frame.copy()
@@ -2946,6 +2948,23 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if follow is None:
             return END
         return self.go_on(follow, frame, region, loop)
+
+    def continues_in_else(self, start, H):
+        """Whether the code at ``start``, where a try body (with handler ``H``)
+        completes and that no except clause falls into, is the try's else
+        clause rather than the code after the try statement. Both run the
+        same; the layout decides. Up to 3.11 the handlers lie between the
+        body and what follows the statement, the else clause before them.
+        3.12+ lays both out right after the body and moves handlers to the
+        end in compile order: handlers of code in the else clause come before
+        ``H``, those of later code after it. With no handler there to tell,
+        the code after the statement is what the programmer most likely wrote
+        (and compiles the same)."""
+        if not HANDLERS_LAID_OUT_LAST:
+            return True
+        after = self.dominated_by(self.cfg.containing(start))
+        return any(h.target < H for h in self.program.handlers
+                   if h.start >= start and h.target != H and after(self.cfg.containing(h.start).start))
 
     def ends_in_break(self, ex, frame, depth, region, loop):
         """Whether a try body or else clause whose walk stopped at ``ex``
