@@ -592,3 +592,137 @@ CASES += [
     (while_chain_or_test_in_with, ARGS_ABKL),
     (return_in_else_inside_try, ARGS_ABKL),
 ]
+
+
+# a conditional expression with a constant arm as an if's test: its jump over
+# the folded arm goes to the inlined copy of the finally body on the way to
+# the ``return`` (3.11: "if branches end in different places"; 3.9: the jump
+# over nothing was taken for ``if x: pass``)
+def ifexp_constant_arm_test_returns_in_try(a, b, k, log):
+    try:
+        if a if b else 1:
+            return "x"
+        log.append(k)
+    finally:
+        log.append(2)
+    return log
+
+
+# the same jump straight into the finally's copy: a chained comparison's true
+# way (3.11)
+def chain_test_returns_in_try(a, b, k, log):
+    try:
+        if a != b <= 3:
+            return 1
+        log.append(k)
+    finally:
+        log.append(2)
+    return log
+
+
+# an arm that is a conditional expression of constants tests its condition
+# both ways to one place, where the other arm goes when true
+# (3.8, 3.9, 3.11: "if branches end in different places")
+def ifexp_with_constant_ifexp_arm_test(a, b, k, log):
+    if a:
+        if b if k else 5 if a > 1 else 4:
+            return 0
+        log.append(1)
+    if (0 if k else "") if b else a:
+        log.append(2)
+    return log
+
+
+CASES += [
+    (ifexp_constant_arm_test_returns_in_try, ARGS_ABKL),
+    (chain_test_returns_in_try, ARGS_ABKL),
+    (ifexp_with_constant_ifexp_arm_test, ARGS_ABKL),
+]
+
+
+# an and/or link whose operand begins with a conditional expression used as a
+# value (``b or (x if c else y) != k``): the operand is walked up to its own
+# test (every version: "if branches end in different places")
+def or_operand_starts_with_ifexp(a, b, k, log):
+    if a > 2:
+        log.append(0)
+    elif b or (1 if k else a) != k:
+        log.append(1)
+    try:
+        if a < 1 or (k if k else a) == 4 >= b:
+            raise ValueError(a)
+    finally:
+        log.append(2)
+    if not (b and (a if k else b) + 1 > 2):
+        log.append(3)
+    return log
+
+
+CASES += [
+    (or_operand_starts_with_ifexp, ARGS_ABKL),
+]
+
+
+# a conditional expression whose test ends in a folded constant
+# (``x if b or 0 else 1``): <=3.10 jumps to the else arm with a lone jump,
+# which is no ``if b: pass`` (3.10: "if branches leave different values")
+def ifexp_test_or_constant_value(a, b, k, log):
+    x = 0 == (k if b or 0 else 1) != a
+    try:
+        del log[a]
+    except IndexError:
+        if (k if a or 0 else 0) > a:
+            return x, log
+    return x, (b if a and 1 else k)
+
+
+CASES += [
+    (ifexp_test_or_constant_value, ARGS_ABKL),
+]
+
+
+# the if is the try body's last statement: its other way falls into the
+# finally's copy on the normal exit (3.11: "if branches end in different
+# places"; 3.12, 3.13: the code after the try was moved into the if)
+def chain_test_returns_last_in_try(a, b, k, log):
+    try:
+        if 5 != len(log) < b:
+            return
+    finally:
+        log.append(1)
+    log.append(k)
+    return log
+
+
+# a ``return`` in nested with statements whose test is a chained
+# comparison: its false way drops the kept operand and goes into the exit
+# calls the true way jumps to (3.11-3.13: "if branches end in different places")
+def chain_test_returns_in_nested_with(a, b, k, log):
+    with CM(log, 1), CM(log, 2, True):
+        if not b < a >= k:
+            return
+    log.append(3)
+    return log
+
+
+# ``elif f(x): continue`` ending a try body: the test's jump lies outside the
+# protected range (3.11: "if branches end in different places")
+def elif_continue_ends_try_body(a, b, k, log):
+    while a < 3:
+        a += 1
+        try:
+            if b > 2:
+                log.append(1)
+            elif len(log) < k:
+                continue
+        finally:
+            pass
+        log.append(a)
+    return log
+
+
+CASES += [
+    (chain_test_returns_last_in_try, ARGS_ABKL),
+    (chain_test_returns_in_nested_with, ARGS_ABKL),
+    (elif_continue_ends_try_body, ARGS_ABKL),
+]

@@ -19,6 +19,5 @@ REFUSED = {
     'tests/decompiler/test_differential.py::test_differential[exceptions:with_return_in_try_finally]': ('3.11', '3.12', '3.13'),
     # (the ``return`` lands after the with block, where __exit__ swallowing an exception continues the loop)
     'tests/decompiler/test_differential.py::test_differential[exceptions:for_with_return_in_try_finally]': ('3.11', '3.12', '3.13'),
-    'tests/decompiler/test_differential.py::test_differential[fuzz:ifexp_as_test_of_ifexp]': ('3.10',),
     'tests/decompiler/test_differential.py::test_differential[legacy:finally_if_else_raise_in_loop]': ('3.10',),
 }

@@ -285,6 +285,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         self._stops = []
         self._clause_tails = {}  # see clause_tails: index -> the clause's stack depth
         self._only_tests = {}  # see only_tests_jump_to
+        self._value_joins = {}  # see conditional_value_join
         self._copy_windows = {}  # see finally_copy_starts
         self._pred_span = {}  # see pred_outside_extent
         # (match_finally_copy skips a CLEANUP_THROW in an inlined copy: no window lookup then)
@@ -357,7 +358,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             i = past
             if i >= self.n:
                 return Exit("leave", i)
-            if not first and not region(self.cfg.containing(i).start):
+            if not first and not region(self.cfg.containing(i).start) and not self.uncovered_test(i, region):
                 # a lone jump just outside (3.12 leaves a try body's last
                 # jump uncovered) still says continue or break
                 t, pops = self.thread(i)
@@ -413,6 +414,18 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             if isinstance(res, Exit):
                 return res
             i = res
+
+    def uncovered_test(self, index, region):
+        """Whether the block at ``index`` is a lone conditional jump that the
+        code just before it, in ``region``, falls into: the test of a value
+        that code computed, left out of a try body's protected range as a
+        jump cannot raise (3.11+: ``elif f(x): continue`` ending a try body)."""
+        b = self.cfg.at(index)
+        if (b is None or b.end - b.start != 1 or self.instrs[index].op not in POP_JUMPS
+                or b.exc_preds or len(b.preds) != 1):
+            return False
+        p = b.preds[0]
+        return p.end == index and region(p.start)
 
     def is_loop_header(self, block: Block) -> bool:
         # a for loop whose body never loops back (it always returns or
@@ -485,7 +498,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 # if/else's first branch, say)
                 return Exit("leave", last.target)
             return self.transfer(last.target, frame, region, loop)
-        if op in POP_JUMPS and self._stops and self._stops[-1][0] is frame and self.stops_at_test(frame):
+        if (op in POP_JUMPS and self._stops and self._stops[-1][0] is frame and self.stops_at_test(frame)
+                and self.conditional_value_join(block) is None):
             return Exit("stop", block.end - 1)  # see short_circuit_operand
         if op in CONDITIONAL_JUMPS:
             return self.branch(block, frame, region, loop)
@@ -887,8 +901,10 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         as a value (``a or (x or 1) > k``: <=3.11 computes ``x or 1`` with a
         ``JUMP_IF_TRUE_OR_POP`` that ends ``b``), up to the first conditional
         jump that tests that value (:meth:`stops_at_test`); the index of that
-        jump, or None. A trial like :meth:`chain_link_operand`."""
-        if not self.short_circuit_ahead(b):
+        jump, or None. A trial like :meth:`chain_link_operand`. The operand
+        may also begin with a conditional expression (``a or (x if c else y)
+        > k``: ``b`` ends in the test of ``c``, see :meth:`conditional_value_join`)."""
+        if not self.short_circuit_ahead(b) and self.conditional_value_join(b) is None:
             return None
         state = self.trial_state()
         self._stops.append((f, TestStop(len(f.stack))))
@@ -915,6 +931,62 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             return True
         return (len(frame.stack) == stop.depth + 2 and isinstance(top, ast.Compare)
                 and top.comparators[-1] is frame.stack[-2])
+
+    def conditional_value_join(self, b: Block):
+        """Where the two ways out of the conditional jump ending ``b`` meet
+        again with one value more on the stack than the test left: ``b``
+        tests a conditional expression's condition (or its first link) and
+        the value goes on into what follows (``(x if c else y) > k``); else
+        None, also for an if statement's test (its branches meet with
+        nothing new on the stack). Both ways are followed in layout order
+        through plain expression steps and jumps forward, until every path
+        has reached one block; remembered per block."""
+        known = self._value_joins.get(b.id, False)
+        if known is False:
+            known = self._value_joins[b.id] = self._find_value_join(b)
+        return known
+
+    def _find_value_join(self, b: Block, limit=16):
+        last = self.instrs[b.end - 1]
+        if last.op not in POP_JUMPS or last.target <= b.start:
+            return None
+        depth = value_steps_depth(self.instrs[b.start:b.end - 1], 0, floor=None)
+        if depth is None:
+            return None
+        base = depth - 1  # (the test's value popped)
+        entry = {b.end: base, last.target: base}
+        done = {b.id}
+        for _ in range(limit):
+            start = min(entry)
+            block = self.cfg.at(start)
+            if (block is None or block.exc_preds or block.handler != b.handler
+                    or any(p.id not in done for p in block.preds)):
+                return None  # (code that other paths reach is no part of the expression)
+            depth = entry.pop(start)
+            if not entry:
+                return start if depth == base + 1 and len(block.preds) > 1 else None
+            done.add(block.id)
+            ins = self.instrs[block.end - 1]
+            ends_in_jump = ins.target is not None
+            depth = value_steps_depth(self.instrs[block.start:block.end - 1 if ends_in_jump else block.end],
+                                      depth, floor=base)
+            if depth is None:
+                return None
+            ways = []
+            if ins.op == "JUMP":
+                ways = [(ins.target, depth)]
+            elif ins.op in POP_JUMPS:
+                ways = [(block.end, depth - 1), (ins.target, depth - 1)]
+            elif ins.op in ("JUMP_IF_FALSE_OR_POP", "JUMP_IF_TRUE_OR_POP"):
+                ways = [(block.end, depth - 1), (ins.target, depth)]
+            elif not ends_in_jump:
+                ways = [(block.end, depth)]
+            if not ways:
+                return None
+            for target, d in ways:
+                if target <= block.start or d < base or entry.setdefault(target, d) != d:
+                    return None
+        return None
 
     def short_circuit_ahead(self, b: Block, limit=4):
         """Whether ``b`` ends in an and/or computed as a value
@@ -989,12 +1061,16 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                     merged = ast.IfExp(test=c.expr, body=a.expr, orelse=b.expr), b.true, b.false
                 elif self.same_place(a.true, b.false) and self.same_place(a.false, b.true):
                     merged = ast.IfExp(test=c.expr, body=a.expr, orelse=negate(b.expr)), b.false, b.true
+                ways = (a.true, a.false)
+                if merged is None:
+                    merged = self.conditional_with_constant_arm(c, a, b)
+                    ways += (b.true, b.false)  # (either arm may be the constant one)
                 if merged is not None:
                     # (the first branch reaches the targets through a jump)
                     c.expr, c.true, c.false = merged
                     c.frame = a.frame
                     c.blocks = c_blocks | a.blocks | b.blocks
-                    for x in (a.true, a.false):
+                    for x in ways:
                         # (``b if c else a``: b's way out jumps to where a's goes)
                         hop = self.lone_jump_within(x, c.blocks)
                         if hop is not None:
@@ -1091,6 +1167,28 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             return True
         return False
 
+    def conditional_with_constant_arm(self, c: Cond, a: Cond, b: Cond):
+        """``x if c else (y if d else 5)`` tested: an arm that is itself a
+        conditional expression of constants leaves its test ``d`` both ways
+        to one place, where the other arm's test goes when true (or when
+        false). ``(merged test, true, false)`` with that arm written as
+        ``(d or True)`` (or ``(d and False)``), or None."""
+        for arm, other in ((b, a), (a, b)):
+            place = arm.true
+            if isinstance(other.true, tuple) or isinstance(other.false, tuple):
+                return None
+            if self.either_way(arm) is None:
+                continue
+            if self.same_place(place, other.true) and not self.same_place(place, other.false):
+                value = self.either_way(arm)
+            elif self.same_place(place, other.false) and not self.same_place(place, other.true):
+                value = self.either_way(arm, False)
+            else:
+                continue
+            body, orelse = (other.expr, value) if arm is b else (value, other.expr)
+            return ast.IfExp(test=c.expr, body=body, orelse=orelse), other.true, other.false
+        return None
+
     def lone_jump_within(self, index, inside: BlockIds) -> Optional[BlockIds]:
         """The block at ``index`` when it is only a jump reached from
         ``inside`` (a way out of a condition's code); else None."""
@@ -1133,6 +1231,11 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         b = self.cfg.at(index)
         fall = c.blocks.end
         if b is None or index != fall or b.end - b.start != 1 or self.instrs[index].op != "JUMP":
+            return False
+        if self.instrs[index].target == index + 1 and isinstance(c.false, int) and c.false != index + 1:
+            # a jump over nothing that is not the false way: a conditional
+            # expression's jump over its constant arm (``if (a if b else 1):``
+            # tests no ``1``), not ``if x: pass`` / ``else: pass``
             return False
         # a chained comparison's true path jumps over the false path's POP_TOP
         # (and the jump after it: ``POP_TOP; JUMP`` in a conditional expression)
@@ -1231,15 +1334,18 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         t_block = self.cfg.at(t)
         jump_body = self.is_jump_body(c, t)
         if (not jump_body and t_block is not None and t_block.end - t_block.start == 1
-                and self.instrs[t].op == "JUMP" and region(self.instrs[t].target)
+                and self.instrs[t].op == "JUMP" and self.jump_body_start(self.instrs[t].target, fl, region, frame)
                 and (loop is None or self.instrs[t].target not in loop.continue_targets)
                 and not self.shared_try(self.instrs[t].target, c.blocks | BlockIds(t_block))):
             t = self.instrs[t].target
         then = frame.copy()
         then.stmts = []
         t_exit = self.walk_branch(t, then, region, loop) if t != fl else Exit("leave", t)
-        if jump_body and not then.stmts:
-            then.stmts = [ast.Pass()]  # ``if x: pass`` (an empty body would negate the test)
+        if jump_body and not then.stmts and not (t_exit.kind == "leave" and len(then.stack) > len(frame.stack)):
+            # ``if x: pass`` (an empty body would negate the test); not a jump
+            # to a conditional expression's arm (``x if b or 0 else 1``: b's
+            # false way jumps to ``1``), which leaves its value
+            then.stmts = [ast.Pass()]
         depth = len(frame.stack)
         # value-producing diamond: a conditional expression
         if t_exit.kind == "leave" and len(then.stack) == depth + 1 and only_value(then):
@@ -1392,6 +1498,46 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         """Whether the code is a lambda's, whose body is one expression."""
         code = getattr(self.ctx, "code", None)
         return code is not None and code.co_name == "<lambda>"
+
+    def jump_body_start(self, target, other, region, frame):
+        """Whether an if body that is only a jump to ``target`` starts there:
+        ``target`` lies in the region, or is the inlined copy of an enclosing
+        finally body that a ``return``, ``break`` or ``continue`` in the body
+        runs on its way out (the walk of a branch that falls into such a copy
+        goes through it the same way), or the exit calls of enclosing with
+        statements on the way to a ``return``; unless the other branch (at
+        ``other``) also runs through such code straight into a ``return``:
+        the two returns are alike, and the jump may as well be the end of
+        the if (the code after it, the end of the try or with body, returns)."""
+        if region(target):
+            return True
+        if not self.leaves_through_exit_code(target, frame, to_return=False):
+            return False
+        return not (isinstance(other, int) and self.leaves_through_exit_code(other, frame, to_return=True))
+
+    def leaves_through_exit_code(self, index, frame, to_return):
+        """Whether the code at ``index`` is an inlined copy of a finally body
+        (with ``to_return``, one that goes on straight into a ``return``) or
+        the exit calls of with statements on the way to a ``return``."""
+        if index in self.finally_copies:
+            return not to_return or self.exits_then_return(self.past_finally_copies(index))
+        return self.with_exit_call_at(index, frame) and self.exits_then_return(index)
+
+    def exits_then_return(self, index):
+        """Whether the code at ``index`` only calls the exits of with
+        statements (``__exit__(None, None, None)``) and returns: the way out
+        of a ``return`` in their bodies, not their end followed by more code."""
+        ins = self.instrs
+        while True:
+            k = index + 1 if index < self.n and (ins[index].op, ins[index].arg) == ("SWAP", 2) else index
+            call = ins[k:k + 5]
+            if not (len(call) == 5 and all((x.op, x.arg) == ("LOAD_CONST", None) for x in call[:3])
+                    and call[3].op == "CALL" and call[4].op == "POP_TOP"):
+                break
+            index = k + 5
+        if index < self.n and ins[index].op == "LOAD_CONST":
+            index += 1
+        return index < self.n and ins[index].op == "RETURN_VALUE"
 
     def conditional_with_one_arm(self, c: Cond, start, frame):
         """A test whose two ways go on at ``start`` in the middle of an
@@ -3841,6 +3987,28 @@ def plain_steps_depth(instrs, depth):
         if pp[0] > depth:
             return BELOW
         depth += pp[1] - pp[0]
+    return depth
+
+
+def value_steps_depth(instrs, depth, floor):
+    """The stack depth after running ``instrs`` on ``depth`` values, each a
+    plain expression step or a stack shuffle (copy, swap, pop, a walrus's
+    store), or None at any other step or when a step reaches below
+    ``floor`` (no floor when None)."""
+    for ins in instrs:
+        op = ins.op
+        if op in ("COPY", "SWAP"):
+            pops, pushes = (ins.arg, ins.arg + 1) if op == "COPY" else (ins.arg, ins.arg)
+        elif op in ("POP_TOP", "STORE_FAST", "STORE_DEREF", "STORE_NAME", "STORE_GLOBAL"):
+            pops, pushes = 1, 0
+        else:
+            pp = pops_pushes(ins)
+            if pp is None:
+                return None
+            pops, pushes = pp
+        if floor is not None and depth - pops < floor:
+            return None
+        depth += pushes - pops
     return depth
 
 
