@@ -3385,6 +3385,11 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             # their bodies' ranges too.
             body.emit(ast.Return(value=body.pop_expr(self.instrs[ex.target])))
             ex = END
+        returned = self.constant_returned_from_with(ex, body, frame, handler)
+        if returned is not None:
+            E.execute(body, self.instrs[returned])
+            body.emit(ast.Return(value=body.pop_expr()))
+            ex = END
         if ex.kind == "leave":
             # ... unless that statement lies past the region (a try's
             # ``finally`` runs first): the value waits in a temporary, set
@@ -3415,6 +3420,38 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         # the normal exit: call __exit__(None, None, None) and drop the result
         frame.stack[:] = body.stack
         return ex.target
+
+    def constant_returned_from_with(self, ex, body, frame, handler):
+        """When the with body that left for ``ex`` (walked in ``body``; the
+        statement began on ``frame``) ends in ``return <constant>`` (a bare
+        ``return``: None), the index of that constant's LOAD_CONST; else None.
+        The body's way out calls this ``__exit__`` and the enclosing with
+        statements', then returns the constant, while an exception
+        ``__exit__`` swallows goes on elsewhere. (A body that just ends goes
+        on, either way, at one place or in copies of one return.)"""
+        if ex.kind != "leave" or len(body.stack) != len(frame.stack) - 1:
+            return None
+        k = self.after_exit_call(ex.target)
+        after = self.after_suppressed(handler)
+        if k is None or after is None or k == after or self.same_copied_return(k, after):
+            return None
+        while self.after_exit_call(k) is not None:
+            k = self.after_exit_call(k)
+        if k + 1 < self.n and self.instrs[k].op == "LOAD_CONST" and self.instrs[k + 1].op == "RETURN_VALUE":
+            return k
+        return None
+
+    def after_exit_call(self, index):
+        """The index after ``__exit__(None, None, None)`` called at ``index``
+        and its result dropped (awaited first: an async with), or None."""
+        ins = self.instrs
+        if not (index + 4 < self.n and all((x.op, x.arg) == ("LOAD_CONST", None) for x in ins[index:index + 3])
+                and ins[index + 3].op == "CALL"):
+            return None
+        k = index + 4
+        if ins[k].op == "GET_AWAITABLE":
+            k = self.await_end(k)
+        return k + 1 if k is not None and k < self.n and ins[k].op == "POP_TOP" else None
 
     def returned_through_with_exits(self, exit_, frame, depth):
         """``exit_``, or END after emitting ``return <value>`` into ``frame`` when control
