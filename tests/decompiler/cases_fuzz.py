@@ -180,3 +180,15 @@ CASES += [
     (ifexp_both_branches_with_flow_before_copied_tail, ABC),
     (assert_message_ifexp_with_genexp, ABC),
 ]
+
+
+# ``not`` of a constant that a conditional expression with a constant test
+# left behind, unfolded (3.12+: ``LOAD_CONST 4; TO_BOOL; UNARY_NOT``): the
+# text's ``not 4`` folds to False, which is the same value (fuzz 43:2279)
+def not_of_constant_left_by_dead_ifexp(a, b, c):
+    return a + (not (b if 0 else 4)), [not (c if 0 else 0)]
+
+
+CASES += [
+    (not_of_constant_left_by_dead_ifexp, ABC),
+]
