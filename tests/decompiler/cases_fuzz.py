@@ -192,3 +192,31 @@ def not_of_constant_left_by_dead_ifexp(a, b, c):
 CASES += [
     (not_of_constant_left_by_dead_ifexp, ABC),
 ]
+
+
+# 3.12+ copies a small ``raise E`` after a try statement into the end of the
+# try body and of the except clause (3.10: the clause falls into it when the
+# body never completes): the clause's copy was written inside the clause, the
+# body's as an else clause (fuzz 43:2826)
+def try_except_then_copied_raise(a, b, c):
+    log = []
+    try:
+        log.append(1 // a)
+        x = b
+    except ZeroDivisionError as e:
+        log.append(c)
+    raise KeyError
+
+
+def try_raises_except_then_raise(a, b, c):
+    try:
+        raise ValueError(a)
+    except ValueError:
+        pass
+    raise KeyError
+
+
+CASES += [
+    (try_except_then_copied_raise, ABC),
+    (try_raises_except_then_raise, ABC),
+]

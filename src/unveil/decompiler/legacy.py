@@ -388,11 +388,13 @@ class LegacyBlocks:
         """Whether the code at ``j``, right after an except clause's
         ``POP_EXCEPT`` (and the ``as`` name's cleanup), is a small tail written
         after the try statement (a later line) that runs straight to a
-        ``return`` of its own value: a ``return`` inside the clause would
-        carry the clause's line (or compute its value before ``POP_EXCEPT``)."""
+        ``return`` (or ``raise``) of its own value: a ``return`` inside the
+        clause would carry the clause's line (or compute its value before
+        ``POP_EXCEPT``), a ``raise`` there comes before it."""
         ins = self.instrs
         return (j < self.n and ins[j].line is not None and pop_except.line is not None
-                and ins[j].line > pop_except.line and self.runs_to_return(j) and self.returns_own_value(j))
+                and ins[j].line > pop_except.line
+                and (self.runs_to_return(j) or self.straight_raise_end(j) is not None) and self.returns_own_value(j))
 
     def _legacy_same(self, a, b):
         """Instructions ``a`` and ``b`` do the same (jump targets ignored)."""

@@ -609,6 +609,26 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 return True
             a, b = a + 1, b + 1
 
+    def same_copied_raise(self, a, b):
+        """Whether the code at ``a`` and at ``b`` is one straight run to a
+        ``raise <value>``, copied by the compiler (same instructions, same
+        lines): 3.12+ copies the ``raise E`` after a try statement into the
+        end of its body and of its except clause."""
+        ends = [self.straight_raise_end(x) for x in (a, b)]
+        if a == b or None in ends or ends[0] - a != ends[1] - b:
+            return False
+        return all((x.op, x.arg, x.line) == (y.op, y.arg, y.line)
+                   for x, y in zip(self.instrs[a:ends[0] + 1], self.instrs[b:ends[1] + 1]))
+
+    def straight_raise_end(self, index):
+        """Index of the ``raise <value>`` that the code at ``index`` (maybe
+        mid-block) runs straight to, in its block; or None."""
+        k = self.cfg.containing(index).end - 1
+        if (self.instrs[k].op, self.instrs[k].arg) != ("RAISE_VARARGS", 1) or any(
+                x.target is not None or x.op in ASYNC_OPS or x.op in SPECIAL for x in self.instrs[index:k]):
+            return None
+        return k
+
     def runs_to_return(self, index):
         """Whether the code at ``index`` runs straight (no jumps, no
         raise) to a ``return``."""
@@ -2802,7 +2822,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             return self.go_on(ex2.target, frame, region, loop)
         if ex.kind == "leave":
             if h_exit is None or self.same_after_copies(ex.target, h_exit) or self.same_copied_return(
-                    ex.target, h_exit):
+                    ex.target, h_exit) or self.same_copied_raise(ex.target, h_exit):
                 follow = ex.target
             else:
                 # the body falls into the else block, which jumps to the follow
@@ -3295,7 +3315,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                     continue
                 j = self.after_name_cleanup(k + 1)
                 if (j < self.n and self.instrs[j].line is not None and self.instrs[j].line > ins.line
-                        and self.runs_to_return(j) and self.returns_own_value(j)
+                        and (self.runs_to_return(j) or self.straight_raise_end(j) is not None)
+                        and self.returns_own_value(j)
                         and self.cfg.containing(j).handler == outer):
                     tails.add(j)
         return tails
@@ -3318,8 +3339,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         only, right after it)."""
         depth = 0
         for ins in self.instrs[index:]:
-            if ins.op == "RETURN_VALUE":
-                return depth == 1
+            if ins.op == "RETURN_VALUE" or (ins.op, ins.arg) == ("RAISE_VARARGS", 1):
+                return depth == 1  # (or raises it: 3.12+ copies ``raise E`` the same way)
             pp = STATEMENT_STEPS.get(ins.op) or pops_pushes(ins)
             if pp is None or pp[0] > depth:
                 return False
