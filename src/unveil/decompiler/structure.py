@@ -1438,7 +1438,11 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         conditional expression copies it into each of its branches. The tail
         of one branch (the straight one, else the then branch's first exit) is
         looked for at the ends of the other, after the value a walk halted
-        there computes (:meth:`value_up_to`); (the index in each branch) or None."""
+        there computes (:meth:`value_up_to`); (the index in each branch) or None.
+        Not inside such a walk: each would walk its branch again (a walk per
+        nesting level, not one per level and branch below it)."""
+        if self._halt is not None:
+            return None
         straight = 0 if runs[0] is not None else 1
         s, other = (t, fl)[straight], (t, fl)[1 - straight]
         if runs[straight] is not None:
@@ -1457,7 +1461,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             return None
         for ks in candidates:
             tail = self.instrs[ks:end + 1]
-            if len(tail) < 2:
+            if len(tail) < 2 or not self.takes_branch_value(tail):
                 continue
             for e in ends:
                 ko = e - (end - ks)
@@ -1475,6 +1479,16 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                     continue
                 return (ks, ko) if straight == 0 else (ko, ks)
         return None
+
+    @staticmethod
+    def takes_branch_value(tail):
+        """Whether the straight ``tail`` (its last instruction a return or a
+        raise of one value), run on the value a branch pushed, uses it: plain
+        expression steps that leave just that value (or one computed from
+        it) for the exit, or consume values from below with it. (A ``return
+        x`` copied after an if statement's branches leaves their value unused.)"""
+        depth = plain_steps_depth(tail[:-1], 1)
+        return depth is BELOW or depth == 1
 
     def exits_like(self, start, keys, limit=64):
         """The exits (``(op, arg)`` in ``keys``) that end blocks of the code
