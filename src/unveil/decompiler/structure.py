@@ -1473,12 +1473,23 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 if not ([i.line for i in tail[:-1]] == [i.line for i in copy[:-1]]
                         or self.consumes_earlier_value(tail[:-1])):
                     continue  # (as in copied_exit_split)
-                if ((self.branch_value(s, ks, frame) if runs[straight] is not None
+                if ((self.trial_branch_value(s, ks, frame) if runs[straight] is not None
                      else self.value_up_to(s, ks, frame, trial=True)) is None
                         or self.value_up_to(other, ko, frame, trial=True) is None):
                     continue
                 return (ks, ko) if straight == 0 else (ko, ks)
         return None
+
+    def trial_branch_value(self, start, stop, frame):
+        """:meth:`branch_value`, leaving no trace; None where it fails (a
+        split tried at the wrong place: ``Null used as a value``)."""
+        state = self.trial_state()
+        try:
+            return self.branch_value(start, stop, frame)
+        except DecompilationError:
+            return None
+        finally:
+            self.restore_trial_state(state)
 
     @staticmethod
     def takes_branch_value(tail):
