@@ -365,13 +365,6 @@ class LegacyBlocks:
                     for k in range(q, q + 3):
                         E.execute(frame, instrs[k])
                 return Exit("leave", t)
-        if region is not None and self._legacy_clause_tail(ins, j):
-            # the code after the try statement, laid out right after the
-            # clause (the try body never falls through): it runs outside the clause
-            if cleanup:
-                for k in range(q, q + 3):
-                    E.execute(frame, instrs[k])
-            return Exit("leave", j)
         stops = getattr(self, "_lstops", None)
         if not stops or stops[-1] is None:
             return None
@@ -383,18 +376,6 @@ class LegacyBlocks:
             return None
         self._legacy_register([q])
         return Exit("leave", q)
-
-    def _legacy_clause_tail(self, pop_except, j):
-        """Whether the code at ``j``, right after an except clause's
-        ``POP_EXCEPT`` (and the ``as`` name's cleanup), is a small tail written
-        after the try statement (a later line) that runs straight to a
-        ``return`` (or ``raise``) of its own value: a ``return`` inside the
-        clause would carry the clause's line (or compute its value before
-        ``POP_EXCEPT``), a ``raise`` there comes before it."""
-        ins = self.instrs
-        return (j < self.n and ins[j].line is not None and pop_except.line is not None
-                and ins[j].line > pop_except.line
-                and (self.runs_to_return(j) or self.straight_raise_end(j) is not None) and self.returns_own_value(j))
 
     def _legacy_same(self, a, b):
         """Instructions ``a`` and ``b`` do the same (jump targets ignored)."""
