@@ -726,3 +726,35 @@ CASES += [
     (chain_test_returns_in_nested_with, ARGS_ABKL),
     (elif_continue_ends_try_body, ARGS_ABKL),
 ]
+
+
+# 3.11+: a bare ``return`` in nested with statements: the exits are called,
+# then the function returns; an exception the outer exit swallows goes on
+# after the with statement. The ``return`` was dropped, and with it the code
+# after the statement (fuzz 43:595)
+def nested_with_bare_return(a, b, k, log):
+    with CM(log, 1, suppress=a > 0), CM(log, 2):
+        log.append(1 // b)
+        return
+    log.append(3)
+    raise ValueError(len(log))
+
+
+CASES += [
+    (nested_with_bare_return, ARGS_ABKL),
+]
+
+
+# 3.11+: ``return <constant>`` in an if that ends a with body: the exit is
+# called, then the constant returned, as on the with's normal way out, where
+# the function's own ``return None`` follows; the two were swapped, the if's
+# test negated (fuzz 43:408)
+def with_if_returns_constant_at_end(a, b, k, log):
+    with CM(log, 1, suppress=b > 2) as v:
+        if not a < 1 <= k:
+            return 'x'
+
+
+CASES += [
+    (with_if_returns_constant_at_end, ARGS_ABKL),
+]

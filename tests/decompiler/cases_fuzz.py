@@ -1,5 +1,7 @@
 """Differential cases found by the fuzzer (bench/fuzz.py, issue 11), each the
 shrunk reproducer of a wrong output, on the versions named."""
+import sys
+
 from drive import sends
 
 G = 0
@@ -119,3 +121,108 @@ def chain_value_with_comprehension_operand(a, b, c):
 CASES += [
     (chain_value_with_comprehension_operand, ABC),
 ]
+
+
+# 3.12+: an except clause that falls into a small tail after the try (a
+# statement, then the function's implicit return) when the try body never
+# completes: the compiler lays the tail right after the clause, without a
+# jump; it was written inside the clause (fuzz 43:191, "different values")
+def except_as_clause_then_small_tail(a, b, c):
+    x = a
+
+    def h():
+        nonlocal x
+        try:
+            del x
+            raise ValueError(b)
+        except (ValueError, NameError) as e:
+            pass
+        del x
+    h()
+    return a
+
+
+# 3.12+: a conditional expression whose branch does not run straight into the
+# copied rest of the statement (a chained comparison's false path has a copy
+# of its own, an inlined comprehension loops): the statement was split into
+# an if statement, the callable loaded before the test in each branch
+def ifexp_branch_chain_before_copied_tail(a, b, c):
+    return int((4 if a == b else a >= 2 >= c) - b)
+
+
+def ifexp_branch_chain_in_raise(a, b, c):
+    raise KeyError(0 > b == abs(c) if a else 0)
+
+
+def ifexp_branch_comprehension_before_copied_tail(a, b, c):
+    return len([q for q in range(a + 2)] if b else [c])
+
+
+def ifexp_branch_set_comprehension_in_raise(a, b, c):
+    raise KeyError({0 for p in range(b % 4) if a <= c} if len else 4)
+
+
+def ifexp_both_branches_with_flow_before_copied_tail(a, b, c):
+    if b:
+        return int(a if c else b < a < 5)
+    return str([x for x in range(a + 3)] if c else (b if a else 4))
+
+
+def assert_message_ifexp_with_genexp(a, b, c):
+    assert a, 0 if b else (c for p in range(a % 4))
+    return a
+
+
+CASES += [
+    (ifexp_branch_chain_before_copied_tail, ABC),
+    (ifexp_branch_chain_in_raise, ABC),
+    (ifexp_branch_comprehension_before_copied_tail, ABC),
+    (ifexp_branch_set_comprehension_in_raise, ABC),
+    (ifexp_both_branches_with_flow_before_copied_tail, ABC),
+    (assert_message_ifexp_with_genexp, ABC),
+]
+
+
+# ``not`` of a constant that a conditional expression with a constant test
+# left behind, unfolded (3.12+: ``LOAD_CONST 4; TO_BOOL; UNARY_NOT``): the
+# text's ``not 4`` folds to False, which is the same value (fuzz 43:2279)
+def not_of_constant_left_by_dead_ifexp(a, b, c):
+    return a + (not (b if 0 else 4)), [not (c if 0 else 0)]
+
+
+CASES += [
+    (not_of_constant_left_by_dead_ifexp, ABC),
+]
+
+
+# 3.12+ copies a small ``raise E`` after a try statement into the end of the
+# try body and of the except clause (3.10: the clause falls into it when the
+# body never completes): the clause's copy was written inside the clause, the
+# body's as an else clause (fuzz 43:2826)
+def try_except_then_copied_raise(a, b, c):
+    log = []
+    try:
+        log.append(1 // a)
+        x = b
+    except ZeroDivisionError as e:
+        log.append(c)
+    raise KeyError
+
+
+def try_raises_except_then_raise(a, b, c):
+    try:
+        raise ValueError(a)
+    except ValueError:
+        pass
+    raise KeyError
+
+
+CASES += [
+    (try_except_then_copied_raise, ABC),
+]
+
+if sys.version_info >= (3, 11):  # (3.10 still refuses them: the clause falls into the tail there)
+    CASES += [
+        (except_as_clause_then_small_tail, ABC),
+        (try_raises_except_then_raise, ABC),
+    ]

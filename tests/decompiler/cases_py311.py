@@ -421,3 +421,19 @@ CASES = [
     (nested_finallies_after_raising_body, [(0,), (1,), ("x",), (None,)]),
     (nested_finallies_with_effects, [(0,), (1,), ("x",), (None,)]),
 ]
+
+
+# a walrus as an item of a tuple assignment: 3.11+ stores the items one by
+# one (no tuple built), so the walrus's store and the item's read as the
+# chained assignment ``v0 = v2 = b < 0``, written before ``v1 = len(log)``
+# computed ahead of it (fuzz 43:137; 3.8-3.10 still refuse it)
+def walrus_item_of_tuple_assignment(a, b, c):
+    log = [a]
+    v1, v2 = (len(log), (v0 := (b < 0)))
+    m, n = log.append(1), (k := log.append(c))
+    return v0, v1, v2, m, n, k, log
+
+
+CASES += [
+    (walrus_item_of_tuple_assignment, [(0, 1, 2), (1, -1, 0), (2, 0, -1)]),
+]

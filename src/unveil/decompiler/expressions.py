@@ -335,6 +335,14 @@ def assign_to(frame: Frame, target, value, ins):
         value.group.fill(value.index, target)
         return
     if isinstance(value, V.Stored):
+        if (not any(v is value for v in frame.stack) and frame.stack
+                and isinstance(frame.stack[-1], ast.expr) and _store_follows(frame, ins)):
+            # a value computed before it is stored next: ``a, b = x, (c := y)``
+            # (the compiler stores the tuple's items one by one), not ``c = b = y``
+            expr = frame.expr(value, ins)
+            expr._seq = getattr(value.value, "_seq", 0)  # (the tuple keeps the order of evaluation)
+            simple_assign(frame, target, expr, ins)
+            return
         # another target of a chained assignment (a = b = value)
         value.assign.targets.append(target)
         if any(v is value for v in frame.stack):

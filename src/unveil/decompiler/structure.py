@@ -283,6 +283,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         # (frame, kept operand) of the walks over a chained comparison's next
         # operand (chain_operand): the walk ends at the comparison with it
         self._stops = []
+        # where a walk for a branch's value halts mid-block (value_up_to): the
+        # start of the copied code that goes on with that value
+        self._halt = None
         self._clause_tails = {}  # see clause_tails: index -> the clause's stack depth
         self._only_tests = {}  # see only_tests_jump_to
         self._value_joins = {}  # see conditional_value_join
@@ -455,6 +458,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         stop = block.end - 1 if (last.target is not None or last.op in (
             "RETURN_VALUE", "RAISE_VARARGS", "RERAISE", "BEFORE_WITH",
             "BEFORE_ASYNC_WITH")) else block.end
+        halt = self._halt
+        if halt is not None and (block.start if start is None else start) <= halt < block.end:
+            stop = halt
         for k in range(block.start if start is None else start, stop):
             ins = instrs[k]
             if ins.op == "LOAD_FAST_AND_CLEAR":
@@ -475,6 +481,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                     and not statements_fit_test(frame.stmts, frame.stack)):
                 # (short_circuit_operand: code that is no test's operand; not walked further)
                 self.fail("statement in a test's operand", k)
+        if stop == halt:
+            return Exit("leave", halt)
         if stop == block.end:
             return block.end if block.end < self.n else Exit("leave", block.end)
         op = last.op
@@ -616,6 +624,26 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             if x.op == "RETURN_VALUE":
                 return True
             a, b = a + 1, b + 1
+
+    def same_copied_raise(self, a, b):
+        """Whether the code at ``a`` and at ``b`` is one straight run to a
+        ``raise <value>``, copied by the compiler (same instructions, same
+        lines): 3.12+ copies the ``raise E`` after a try statement into the
+        end of its body and of its except clause."""
+        ends = [self.straight_raise_end(x) for x in (a, b)]
+        if a == b or None in ends or ends[0] - a != ends[1] - b:
+            return False
+        return all((x.op, x.arg, x.line) == (y.op, y.arg, y.line)
+                   for x, y in zip(self.instrs[a:ends[0] + 1], self.instrs[b:ends[1] + 1]))
+
+    def straight_raise_end(self, index):
+        """Index of the ``raise <value>`` that the code at ``index`` (maybe
+        mid-block) runs straight to, in its block; or None."""
+        k = self.cfg.containing(index).end - 1
+        if (self.instrs[k].op, self.instrs[k].arg) != ("RAISE_VARARGS", 1) or any(
+                x.target is not None or x.op in ASYNC_OPS or x.op in SPECIAL for x in self.instrs[index:k]):
+            return None
+        return k
 
     def runs_to_return(self, index):
         """Whether the code at ``index`` runs straight (no jumps, no
@@ -1586,7 +1614,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         inside = union(c.blocks, c.cleanups)  # (a chained test's cleanup falls into its false branch)
         runs = [self.private_run_to_return(x, inside, region) for x in (t, fl)]
         if None in runs:
-            return None
+            return self.split_at_copied_tail(t, fl, runs, inside, region, frame)
         ends = [end for end, _ in runs]
         if [(self.instrs[k].op, self.instrs[k].arg) for k in ends].count(
                 (self.instrs[ends[0]].op, self.instrs[ends[0]].arg)) != 2:
@@ -1610,6 +1638,124 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             if None not in (self.branch_value(t, kt, frame), self.branch_value(fl, kf, frame)):
                 return kt, kf
         return None
+
+    def split_at_copied_tail(self, t, fl, runs, inside, region, frame):
+        """:meth:`copied_exit_split` when a branch's code does not run
+        straight to its exit: an inlined comprehension loops, a chained
+        comparison's false path drops its kept operand and goes on in a copy
+        of the tail of its own (``raise E((a if b else 0 < c < d) - 1)``), a
+        conditional expression copies it into each of its branches. The tail
+        of one branch (the straight one, else the then branch's first exit) is
+        looked for at the ends of the other, after the value a walk halted
+        there computes (:meth:`value_up_to`); (the index in each branch) or None.
+        Not inside such a walk: each would walk its branch again (a walk per
+        nesting level, not one per level and branch below it)."""
+        if self._halt is not None:
+            return None
+        straight = 0 if runs[0] is not None else 1
+        s, other = (t, fl)[straight], (t, fl)[1 - straight]
+        if runs[straight] is not None:
+            end, join = runs[straight]
+            candidates = self.split_candidates(s, end, join)
+        else:
+            firsts = self.exits_like(s, EXITS_WITH_VALUE, limit=32)[:1]
+            if not firsts or not self.private_start(s, inside, region):
+                return None
+            end = firsts[0]
+            candidates = range(max(s + 1, self.cfg.containing(end).start), end)
+        if not self.private_start(other, inside, region):
+            return None
+        ends = self.exits_like(other, {(self.instrs[end].op, self.instrs[end].arg)})
+        if not ends:
+            return None
+        for ks in candidates:
+            tail = self.instrs[ks:end + 1]
+            if len(tail) < 2 or not self.takes_branch_value(tail):
+                continue
+            for e in ends:
+                ko = e - (end - ks)
+                if not (other < ko and self.cfg.containing(ko).end > e):
+                    continue  # (the copy is straight code, after the branch's own)
+                copy = self.instrs[ko:e + 1]
+                if [(i.op, i.arg) for i in tail] != [(i.op, i.arg) for i in copy]:
+                    continue
+                if not ([i.line for i in tail[:-1]] == [i.line for i in copy[:-1]]
+                        or self.consumes_earlier_value(tail[:-1])):
+                    continue  # (as in copied_exit_split)
+                if ((self.trial_branch_value(s, ks, frame) if runs[straight] is not None
+                     else self.value_up_to(s, ks, frame, trial=True)) is None
+                        or self.value_up_to(other, ko, frame, trial=True) is None):
+                    continue
+                return (ks, ko) if straight == 0 else (ko, ks)
+        return None
+
+    def trial_branch_value(self, start, stop, frame):
+        """:meth:`branch_value`, leaving no trace; None where it fails (a
+        split tried at the wrong place: ``Null used as a value``)."""
+        state = self.trial_state()
+        try:
+            return self.branch_value(start, stop, frame)
+        except DecompilationError:
+            return None
+        finally:
+            self.restore_trial_state(state)
+
+    @staticmethod
+    def takes_branch_value(tail):
+        """Whether the straight ``tail`` (its last instruction a return or a
+        raise of one value), run on the value a branch pushed, uses it: plain
+        expression steps that leave just that value (or one computed from
+        it) for the exit, or consume values from below with it. (A ``return
+        x`` copied after an if statement's branches leaves their value unused.)"""
+        depth = plain_steps_depth(tail[:-1], 1)
+        return depth is BELOW or depth == 1
+
+    def exits_like(self, start, keys, limit=64):
+        """The exits (``(op, arg)`` in ``keys``) that end blocks of the code
+        from ``start`` (laid out from there, reached only through ``start``),
+        in order."""
+        head, entry = self.cfg.at(start), self.cfg.blocks[0]
+        found = []
+        b = head
+        while b is not None and limit:
+            if self.cfg.dominates(head, b):
+                last = self.instrs[b.end - 1]
+                if (last.op, last.arg) in keys:
+                    found.append(b.end - 1)
+            elif self.cfg.dominates(entry, b):
+                break  # (code others reach: the branch's code ends; a loop's exit
+                # that the graph leaves unreached, 3.12+'s END_FOR, does not end it)
+            b = self.cfg.at(b.end) if b.end < self.n else None
+            limit -= 1
+        return found
+
+    def value_up_to(self, start, stop, frame, trial=False):
+        """The one expression the branch from ``start`` pushes on a copy of
+        ``frame`` by the time it reaches ``stop`` (maybe mid-block: where a
+        copied tail starts), its own control flow walked as everywhere; or
+        None. A ``trial`` leaves no trace (the code is walked again)."""
+        branch = frame.copy()
+        branch.stmts = []
+        state = self.trial_state()
+        halt, self._halt = self._halt, stop
+        try:
+            ex = self.walk(start, branch, self.dominated_by(self.cfg.containing(start)), None)
+        except DecompilationError:
+            ex = None
+        finally:
+            self._halt = halt
+        ok = (ex is not None and ex.kind == "leave" and ex.target == stop
+              and len(branch.stack) == len(frame.stack) + 1 and only_value(branch))
+        if trial or not ok:
+            self.restore_trial_state(state)
+        return branch.pop_expr() if ok else None
+
+    def private_start(self, start, cond_blocks, region):
+        """Whether the block at ``start`` lies in ``region`` and is reached
+        only from ``cond_blocks`` (no other code jumps into it)."""
+        b = self.cfg.at(start)
+        return not (b is None or not region(start) or b.exc_preds or self.pred_outside_extent(b, cond_blocks)
+                    or any(p.id not in cond_blocks for p in b.preds))
 
     def split_candidates(self, start, end, join):
         """Where the copied tail of a branch from ``start`` to its return at
@@ -1654,10 +1800,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         branch's own forward jumps have all joined or None when it has none)
         for code reached only from ``cond_blocks`` (no other code jumps into
         it); or None."""
-        b = self.cfg.at(start)
-        if b is None or not region(start) or b.exc_preds or self.pred_outside_extent(b, cond_blocks) or any(
-                p.id not in cond_blocks for p in b.preds):
+        if not self.private_start(start, cond_blocks, region):
             return None
+        b = self.cfg.at(start)
         # each block the run enters is checked as it is entered: a run that
         # another jump enters ends the scan there (sequential ifs: the next
         # if's test, entered from the jump over this body - scanning on to
@@ -1705,6 +1850,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         depth = 0
         for k in range(start, stop):
             pp = pops_pushes(self.instrs[k])
+            if self.instrs[k].op == "GET_ITER":
+                pp = (1, 1)  # (a generator expression's argument: a for loop's goes on to FOR_ITER)
             if k + 1 < stop and is_walrus_store(self.instrs, k + 1) and depth:
                 pp = (0, 1)  # a walrus's ``COPY 1``, its store below drops the copy
             elif is_walrus_store(self.instrs, k) and depth > 1:
@@ -1726,7 +1873,11 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         the code goes on with the then-branch's copy of the exit."""
         values = []
         for start, stop in zip((t, fl), split):
+            state = self.trial_state()
             value = self.branch_value(start, stop, frame)
+            if value is None:
+                self.restore_trial_state(state)
+                value = self.value_up_to(start, stop, frame)  # (see split_at_copied_tail)
             if value is None:
                 self.fail("conditional expression with statements", start)
             values.append(value)
@@ -3053,7 +3204,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             return self.go_on(ex2.target, frame, region, loop)
         if ex.kind == "leave":
             if h_exit is None or self.same_after_copies(ex.target, h_exit) or self.same_copied_return(
-                    ex.target, h_exit):
+                    ex.target, h_exit) or self.same_copied_raise(ex.target, h_exit):
                 follow = ex.target
             else:
                 # the body falls into the else block, which jumps to the follow
@@ -3512,7 +3663,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 self.fail("unexpected except clause", k)
             dom = self.dominated_by(self.cfg.containing(k))
             ends = self.clause_ends(k, H)
-            saved_tails, tails = self._clause_tails, self.clause_tails(k)
+            saved_tails, tails = self._clause_tails, self.clause_tails(k, H)
             self._clause_tails = dict(saved_tails)
             self._clause_tails.update((t, len(cf.stack)) for t in tails)
             try:
@@ -3563,7 +3714,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 ends.add(last.target)  # (a nested clause's POP_EXCEPT lies in this one's cleanup)
         return ends
 
-    def clause_tails(self, start):
+    def clause_tails(self, start, H):
         """Where the except clause starting at ``start`` falls, after dropping
         its exception (POP_EXCEPT, then the ``as`` name's cleanup), into code
         that runs straight to a ``return`` and was written after the try
@@ -3572,6 +3723,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         :func:`_pop_except`): inside it, the return value would be computed
         while the exception is still being handled."""
         tails = set()
+        outer = self.handler_around_try(H)
         # (the clause's dominator subtree only: every block per clause made a run of tries quadratic)
         for b in self.cfg.dominated_blocks(self.cfg.containing(start)):
             for k in range(b.start, b.end):
@@ -3580,19 +3732,33 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                     continue
                 j = self.after_name_cleanup(k + 1)
                 if (j < self.n and self.instrs[j].line is not None and self.instrs[j].line > ins.line
-                        and self.runs_to_return(j) and self.returns_own_value(j)):
+                        and (self.runs_to_return(j) or self.straight_raise_end(j) is not None)
+                        and self.returns_own_value(j)
+                        and self.cfg.containing(j).handler == outer):
                     tails.add(j)
         return tails
+
+    def handler_around_try(self, H):
+        """The handler that covers the try statement whose except clauses
+        start at ``H`` (the one that covers their cleanup), or None: code
+        after the try statement lies under it too, while the inlined copy of
+        an enclosing finally body that a ``return`` in a clause runs does not."""
+        cleanup = self.cfg.at(H).handler if self.cfg.at(H) else None
+        around = self.cfg.at(cleanup) if cleanup is not None else None
+        return around.handler if around is not None else None
 
     def returns_own_value(self, index):
         """Whether the straight code at ``index`` returns a value it computes
         without consuming anything pushed before it (a ``break`` would drop
-        a for loop's iterator on its way to a copied return)."""
+        a for loop's iterator on its way to a copied return). Statements may
+        come first (``del x`` / ``x = 1`` then the function's implicit
+        ``return None``: 3.12+ lays such a tail, reached from the clause
+        only, right after it)."""
         depth = 0
         for ins in self.instrs[index:]:
-            if ins.op == "RETURN_VALUE":
-                return depth == 1
-            pp = pops_pushes(ins)
+            if ins.op == "RETURN_VALUE" or (ins.op, ins.arg) == ("RAISE_VARARGS", 1):
+                return depth == 1  # (or raises it: 3.12+ copies ``raise E`` the same way)
+            pp = STATEMENT_STEPS.get(ins.op) or pops_pushes(ins)
             if pp is None or pp[0] > depth:
                 return False
             depth += pp[1] - pp[0]
@@ -3657,6 +3823,11 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             # their bodies' ranges too.
             body.emit(ast.Return(value=body.pop_expr(self.instrs[ex.target])))
             ex = END
+        returned = self.constant_returned_from_with(ex, body, frame, handler)
+        if returned is not None:
+            E.execute(body, self.instrs[returned])
+            body.emit(ast.Return(value=body.pop_expr()))
+            ex = END
         if ex.kind == "leave":
             # ... unless that statement lies past the region (a try's
             # ``finally`` runs first): the value waits in a temporary, set
@@ -3687,6 +3858,38 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         # the normal exit: call __exit__(None, None, None) and drop the result
         frame.stack[:] = body.stack
         return ex.target
+
+    def constant_returned_from_with(self, ex, body, frame, handler):
+        """When the with body that left for ``ex`` (walked in ``body``; the
+        statement began on ``frame``) ends in ``return <constant>`` (a bare
+        ``return``: None), the index of that constant's LOAD_CONST; else None.
+        The body's way out calls this ``__exit__`` and the enclosing with
+        statements', then returns the constant, while an exception
+        ``__exit__`` swallows goes on elsewhere. (A body that just ends goes
+        on, either way, at one place or in copies of one return.)"""
+        if ex.kind != "leave" or len(body.stack) != len(frame.stack) - 1:
+            return None
+        k = self.after_exit_call(ex.target)
+        after = self.after_suppressed(handler)
+        if k is None or after is None or k == after or self.same_copied_return(k, after):
+            return None
+        while self.after_exit_call(k) is not None:
+            k = self.after_exit_call(k)
+        if k + 1 < self.n and self.instrs[k].op == "LOAD_CONST" and self.instrs[k + 1].op == "RETURN_VALUE":
+            return k
+        return None
+
+    def after_exit_call(self, index):
+        """The index after ``__exit__(None, None, None)`` called at ``index``
+        and its result dropped (awaited first: an async with), or None."""
+        ins = self.instrs
+        if not (index + 4 < self.n and all((x.op, x.arg) == ("LOAD_CONST", None) for x in ins[index:index + 3])
+                and ins[index + 3].op == "CALL"):
+            return None
+        k = index + 4
+        if ins[k].op == "GET_AWAITABLE":
+            k = self.await_end(k)
+        return k + 1 if k is not None and k < self.n and ins[k].op == "POP_TOP" else None
 
     def returned_through_with_exits(self, exit_, frame, depth):
         """``exit_``, or END after emitting ``return <value>`` into ``frame`` when control
@@ -3970,6 +4173,17 @@ def value_of_exits(stmts, pattern, hole):
 def live(stmts):
     """Statements still standing (an assignment that became a walrus is not)."""
     return [s for s in stmts if not getattr(s, "_cancelled", False)]
+
+
+#: the exits whose value the compiler copies with the code before them
+EXITS_WITH_VALUE = {("RETURN_VALUE", None), ("RAISE_VARARGS", 1)}
+
+#: (values popped, values pushed) of the straight-line steps that end a statement
+STATEMENT_STEPS = {
+    "STORE_FAST": (1, 0), "STORE_NAME": (1, 0), "STORE_GLOBAL": (1, 0), "STORE_DEREF": (1, 0),
+    "STORE_ATTR": (2, 0), "STORE_SUBSCR": (3, 0), "POP_TOP": (1, 0), "DELETE_FAST": (0, 0),
+    "DELETE_NAME": (0, 0), "DELETE_GLOBAL": (0, 0), "DELETE_DEREF": (0, 0), "DELETE_ATTR": (1, 0),
+    "DELETE_SUBSCR": (2, 0), "NOP": (0, 0)}
 
 
 #: what plain_steps_depth returns when a step consumes a value from below

@@ -579,6 +579,12 @@ def _step(s: Side):
         s.pc += 1
     elif kind in ("not", "to_bool"):
         v = s.stack[-1]
+        if kind == "not" and v in (TRUE, FALSE):
+            # (``not 4`` whose constant a removed conditional expression left
+            # unfolded, ``not (x if 0 else 4)``: the compiler folds the text's)
+            s.stack[-1] = FALSE if v == TRUE else TRUE
+            s.pc += 1
+            return None
         if is_bool(v):
             s.stack[-1] = ("not", v) if kind == "not" else v
             s.pc += 1
