@@ -226,3 +226,18 @@ if sys.version_info >= (3, 11):  # (3.10 still refuses them: the clause falls in
         (except_as_clause_then_small_tail, ABC),
         (try_raises_except_then_raise, ABC),
     ]
+
+
+# a walrus whose value is stored again (``b = (a := value)``) was written as
+# a chained assignment, which 3.8/3.9 optimize where they leave a walrus's
+# value as written (fuzz 43:782, 43:2947; 3.8, 3.9)
+def walrus_value_stored_again_unoptimized(a, b, c):
+    v2, = (v1 := [a for q in [0, 4]])
+    w = (x := {p: b for p in [-1, c] if p in [a, b]})
+    y = (z := (1 + 2, (3, 4)))
+    return v1, v2, w, x, y, z
+
+
+CASES += [
+    (walrus_value_stored_again_unoptimized, ABC),
+]

@@ -334,6 +334,8 @@ def assign_to(frame: Frame, target, value, ins):
     if isinstance(value, V.UnpackSlot):
         value.group.fill(value.index, target)
         return
+    if isinstance(value, V.Stored) and written_as_walrus(frame, value):
+        value = frame.expr(value, ins)  # ``b = (a := value)``
     if isinstance(value, V.Stored):
         if (not any(v is value for v in frame.stack) and frame.stack
                 and isinstance(frame.stack[-1], ast.expr) and _store_follows(frame, ins)):
@@ -383,6 +385,45 @@ def assign_to(frame: Frame, target, value, ins):
                 frame.stack[k] = V.Stored(node, expr)
         return
     simple_assign(frame, target, expr, ins)
+
+
+def written_as_walrus(frame, stored):
+    """Whether the value of ``stored``, stored to its names and now to one
+    more target, was a walrus's (``b = (a := value)``) rather than a chained
+    assignment's (``a = b = value``), the same bytecode but for what 3.8/3.9
+    optimize: everything under a walrus stays as written, so a value whose
+    text the optimizer would change (``[x for x in [1, 2]]``, ``1 + 2``) was
+    a walrus's; had it been a chained assignment's, the code would hold the
+    optimized form. (Saying yes where the optimizer would change nothing
+    costs only a walrus in the text.)"""
+    return (not I.OPTIMIZES_WALRUS_VALUE and not getattr(stored.assign, "_pinned", False)
+            and all(isinstance(t, ast.Name) for t in stored.assign.targets)
+            and not any(v is stored for v in frame.stack) and optimizer_changes(stored.value))
+
+
+def optimizer_changes(expr):
+    """Whether 3.8/3.9's AST optimizer may change ``expr`` (or code nested in
+    it): an operation on constants, a tuple of constants, a list or set display
+    iterated or tested with ``in``, ``not`` of an ``is``/``in`` test, ``__debug__``."""
+    for n in walk(expr):
+        if isinstance(n, (ast.BinOp, ast.Subscript)) and all(
+                isinstance(x, (ast.Constant, ast.Tuple, ast.Index)) for x in (
+                    (n.left, n.right) if isinstance(n, ast.BinOp) else (n.value, n.slice))):
+            return True
+        if isinstance(n, ast.UnaryOp) and (isinstance(n.operand, (ast.Constant, ast.Tuple)) or isinstance(
+                n.op, ast.Not) and isinstance(n.operand, ast.Compare) and len(n.operand.ops) == 1):
+            return True
+        if isinstance(n, ast.Tuple) and all(isinstance(x, ast.Constant) for x in n.elts):
+            return True
+        if isinstance(n, (ast.comprehension, ast.For, ast.AsyncFor)) and isinstance(n.iter, (ast.List, ast.Set)):
+            return True
+        if isinstance(n, ast.Compare) and any(
+                isinstance(op, (ast.In, ast.NotIn)) and isinstance(x, (ast.List, ast.Set))
+                for op, x in zip(n.ops, n.comparators)):
+            return True
+        if isinstance(n, ast.Name) and n.id == "__debug__":
+            return True
+    return False
 
 
 #: How deep below the values a store pushes for its target the stored value lies.
@@ -1199,6 +1240,8 @@ def _unpack_ex(f, ins):
 
 def _unpack(f, ins, n, starred):
     v = f.pop(ins)
+    if isinstance(v, V.Stored) and written_as_walrus(f, v):
+        v = f.expr(v, ins)  # ``a, b = (c := value)``
     if isinstance(v, V.UnpackSlot):
         group = V.TargetGroup(n, None, starred, parent=(v.group, v.index))
     elif isinstance(v, V.Stored):

@@ -39,6 +39,11 @@ PY = sys.version_info[:2]
 #: branch that reaches them; before, such a ``return`` in a branch was source.
 COPIES_EXIT_BLOCKS = PY >= (3, 10)
 
+#: 3.10+ optimizes the value of a walrus (constant folding, a list display as a
+#: ``for``'s iterable or ``in``'s operand made a tuple) as any other; 3.8/3.9 leave
+#: everything under a ``NamedExpr`` as written.
+OPTIMIZES_WALRUS_VALUE = PY >= (3, 10)
+
 #: <=3.10: a conditional jump falling into a lone jump is an if statement
 #: whose body is that jump (``pass``, ``continue``, ``break``); ``and``/``or``
 #: never lay out so. 3.11+ may end an ``and``/``or`` link with such a jump.
