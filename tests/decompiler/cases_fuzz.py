@@ -241,3 +241,75 @@ def walrus_value_stored_again_unoptimized(a, b, c):
 CASES += [
     (walrus_value_stored_again_unoptimized, ABC),
 ]
+
+
+# a conditional expression in a raise/assert/call whose branch has control flow
+# of its own that does not join before the exit: 3.10+ copies the rest of the
+# statement into each way, and the text was an if statement with the expression
+# in progress evaluated after the test (fuzz 43:540, 43:1834, 43:918; 3.10, 3.11)
+def ifexp_nested_in_raise(a, b, c):
+    raise ValueError(0 if c else 5 if b else 4)
+
+
+def ifexp_chain_branch_in_assert_message(a, b, c):
+    assert a > 5, b if c else a == b > c
+
+
+def ifexp_nested_branches_in_call(a, b, c):
+    log = []
+    log.append((b if c else a) if a < b else c)
+    log.append(a or 1 if b else c and 2)
+    return log
+
+
+def ifexp_comprehension_branch_in_raise(a, b, c):
+    raise KeyError({p: c for p in range(a % 4)} if b else 0)
+
+
+@sends
+def ifexp_yield_branch_with_tail(a, b, c):
+    yield (b < 3) - ((yield a) if c else b)
+    raise ValueError((yield (c if a else 1)))
+
+
+CASES += [
+    (ifexp_nested_in_raise, ABC),
+    (ifexp_chain_branch_in_assert_message, ABC),
+    (ifexp_nested_branches_in_call, ABC),
+    (ifexp_comprehension_branch_in_raise, ABC),
+    (ifexp_yield_branch_with_tail, ABC),
+]
+
+
+# ``return <constant>`` ending a with body whose __exit__ may swallow an
+# exception, code after the with: 3.11+ put the return right after the exit
+# call, and the text returned after the with statement instead (the code after
+# it, reached when an exception is swallowed, was lost; fuzz 43:2412, 43:2418,
+# 43:2952 on 3.11; 3.12 and 3.13 the same)
+def with_body_returns_constant_then_code(a, b, c):
+    from cases_exceptions import Rec
+    log = []
+    try:
+        with Rec(log, "a", (ZeroDivisionError,)):
+            log.append(1 // a)
+            return 5, log
+        log.append("after")
+    except Exception as e:
+        log.append(type(e).__name__)
+    return log
+
+
+async def async_with_body_returns_then_code(a, b, c):
+    from cases_async import ARec
+    log = []
+    async with ARec(log, "a", (ZeroDivisionError,)), ARec(log, "b"):
+        log.append(1 // a)
+        return
+    log.append("after")
+    return log
+
+
+CASES += [
+    (with_body_returns_constant_then_code, ABC),
+    (async_with_body_returns_then_code, ABC),
+]
