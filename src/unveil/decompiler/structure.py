@@ -2971,7 +2971,6 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         """The blocks where the condition ending in ``latch`` may start,
         earliest first: ``latch`` and the test blocks laid out just before it
         that compute only their test (the links of an and/or chain)."""
-        from .instructions import pops_pushes
         chain = [latch]
         b = latch
         while len(chain) < limit and b.start > 0:
