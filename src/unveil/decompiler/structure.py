@@ -1652,7 +1652,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         nesting level, not one per level and branch below it)."""
         if self._halt is not None:
             return None
-        straight = 0 if runs[0] is not None else 1
+        straight = 1 if runs[0] is None and runs[1] is not None else 0
         s, other = (t, fl)[straight], (t, fl)[1 - straight]
         if runs[straight] is not None:
             end, join = runs[straight]
