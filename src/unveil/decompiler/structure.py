@@ -2503,19 +2503,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         never consumes what lies below them (a for loop's iterator: a POP_TOP
         that drops a call's result keeps it); None when a step is no plain
         expression step, a store or a drop."""
-        for ins in instrs:
-            if ins.op == "POP_TOP" or ins.op.startswith("STORE_") and ins.op not in ("STORE_ATTR", "STORE_SUBSCR"):
-                pp = (1, 0)
-            elif ins.op.startswith("DELETE_") and ins.op not in ("DELETE_ATTR", "DELETE_SUBSCR"):
-                pp = (0, 0)
-            else:
-                pp = pops_pushes(ins)
-            if pp is None:
-                return None
-            if pp[0] > depth:
-                return False
-            depth += pp[1] - pp[0]
-        return True
+        depth = plain_steps_depth(instrs, depth, steps=store_or_step)
+        return None if depth is None else depth is not BELOW
 
     def drops_iterator_at(self, target):
         """Whether the code at ``target`` starts by dropping a value: where a
@@ -4189,18 +4178,28 @@ STATEMENT_STEPS = {
 BELOW = object()
 
 
-def plain_steps_depth(instrs, depth):
+def plain_steps_depth(instrs, depth, steps=pops_pushes):
     """The stack depth after running the plain expression steps ``instrs`` on
     ``depth`` values: BELOW as soon as one consumes more values than there
-    are, None at the first step that is not a plain expression step."""
+    are, None at the first step that is not a plain expression step (``steps``:
+    what a step pops and pushes, None for one that is not plain)."""
     for ins in instrs:
-        pp = pops_pushes(ins)
+        pp = steps(ins)
         if pp is None:
             return None
         if pp[0] > depth:
             return BELOW
         depth += pp[1] - pp[0]
     return depth
+
+
+def store_or_step(ins):
+    """:func:`pops_pushes`, where a store to a name or a drop also counts."""
+    if ins.op == "POP_TOP" or ins.op.startswith("STORE_") and ins.op not in ("STORE_ATTR", "STORE_SUBSCR"):
+        return (1, 0)
+    if ins.op.startswith("DELETE_") and ins.op not in ("DELETE_ATTR", "DELETE_SUBSCR"):
+        return (0, 0)
+    return pops_pushes(ins)
 
 
 def value_steps_depth(instrs, depth, floor):
