@@ -1171,24 +1171,27 @@ def escape(side: Side, values, tag):
     objects (``(tag, k)``) from here on: the operation they are handed to may keep
     them, change them, compare their identity."""
     order = []
-
-    def out(v):
-        if not isinstance(v, tuple) or not v:
-            return v
-        if v[0] == "L":
-            if v in order:
-                return ("listref", order.index(v))
-            order.append(v)
-            return ("list", order.index(v)) + tuple(out(x) for x in side.lists.get(v, ()))
-        if v[0] in ATOMS or v[0] in GROUND:
-            return v
-        return tuple(out(x) if isinstance(x, tuple) else x for x in v)
-
-    written = tuple(out(v) for v in values)
+    written = tuple(_written_out(v, side, order) for v in values)
     if order:
         mapping = {lid: tag + (k,) for k, lid in enumerate(order)}
         _rename_lists(side, mapping)
     return written
+
+
+# The recursive walks below are module functions taking their state as arguments: a nested
+# function that calls itself is a reference cycle (function -> cell -> function), and the
+# proof makes thousands of them per decompile for the cyclic collector to find.
+def _written_out(v, side: Side, order: list):
+    if not isinstance(v, tuple) or not v:
+        return v
+    if v[0] == "L":
+        if v in order:
+            return ("listref", order.index(v))
+        order.append(v)
+        return ("list", order.index(v)) + tuple(_written_out(x, side, order) for x in side.lists.get(v, ()))
+    if v[0] in ATOMS or v[0] in GROUND:
+        return v
+    return tuple(_written_out(x, side, order) if isinstance(x, tuple) else x for x in v)
 
 
 def _lists_written(side: Side, values) -> list:
@@ -1255,21 +1258,22 @@ def _pair_lists(a: Side, b: Side, va, vb, tag):
         side.lists = {}
 
 
-def _rename_lists(side: Side, mapping):
-    def sub(v):
-        if not isinstance(v, tuple) or not v:
-            return v
-        if v[0] == "L":
-            return mapping.get(v, v)
-        if v[0] in ATOMS or v[0] in GROUND:
-            return v
-        return tuple(sub(x) if isinstance(x, tuple) else x for x in v)
+def _renamed(v, mapping):
+    if not isinstance(v, tuple) or not v:
+        return v
+    if v[0] == "L":
+        return mapping.get(v, v)
+    if v[0] in ATOMS or v[0] in GROUND:
+        return v
+    return tuple(_renamed(x, mapping) if isinstance(x, tuple) else x for x in v)
 
-    side.stack = [sub(v) for v in side.stack]
-    side.env = {n: sub(v) for n, v in side.env.items()}
-    side.cells = {n: sub(v) for n, v in side.cells.items()}
-    side.exc = sub(side.exc)
-    side.lists = {lid: [sub(x) for x in items] for lid, items in side.lists.items()
+
+def _rename_lists(side: Side, mapping):
+    side.stack = [_renamed(v, mapping) for v in side.stack]
+    side.env = {n: _renamed(v, mapping) for n, v in side.env.items()}
+    side.cells = {n: _renamed(v, mapping) for n, v in side.cells.items()}
+    side.exc = _renamed(side.exc, mapping)
+    side.lists = {lid: [_renamed(x, mapping) for x in items] for lid, items in side.lists.items()
                   if lid not in mapping}
 
 
@@ -1531,30 +1535,31 @@ def generalize(old: tuple, new: tuple, fresh) -> tuple:
     (anti-unification): equal parts stay, different parts become variables, the
     same pair of parts the same variable."""
     memo = {}
+    return tuple(_lgg(x, y, memo, fresh) for x, y in zip(old, new))
 
-    def lgg(x, y):
-        if x == y:
-            return x
-        if (x[0] == y[0] and len(x) == len(y) and x[0] not in ATOMS and x[0] not in GROUND
-                and all(p == q or isinstance(p, tuple) and isinstance(q, tuple)
-                        for p, q in zip(x[1:], y[1:]))):
-            return (x[0],) + tuple(lgg(p, q) if isinstance(p, tuple) else p
-                                   for p, q in zip(x[1:], y[1:]))
-        got = memo.get((x, y))
-        if got is None and is_world_value(x) and is_world_value(y) and x[1][2] == y[1][2]:
-            # what the last event left in the cell on either path: still that
-            got = memo[(x, y)] = world_value(("j", fresh()), x[1][2])
-        if got is None:
-            if _may_be_unbound(x) or _may_be_unbound(y):
-                kind = "v?"
-            elif is_bool(x) and is_bool(y):
-                kind = "vb"
-            else:
-                kind = "v"
-            got = memo[(x, y)] = (kind, fresh())
-        return got
 
-    return tuple(lgg(x, y) for x, y in zip(old, new))
+def _lgg(x, y, memo, fresh):
+    """``generalize`` of one pair of values (``memo``: the variable of each pair of parts)."""
+    if x == y:
+        return x
+    if (x[0] == y[0] and len(x) == len(y) and x[0] not in ATOMS and x[0] not in GROUND
+            and all(p == q or isinstance(p, tuple) and isinstance(q, tuple)
+                    for p, q in zip(x[1:], y[1:]))):
+        return (x[0],) + tuple(_lgg(p, q, memo, fresh) if isinstance(p, tuple) else p
+                               for p, q in zip(x[1:], y[1:]))
+    got = memo.get((x, y))
+    if got is None and is_world_value(x) and is_world_value(y) and x[1][2] == y[1][2]:
+        # what the last event left in the cell on either path: still that
+        got = memo[(x, y)] = world_value(("j", fresh()), x[1][2])
+    if got is None:
+        if _may_be_unbound(x) or _may_be_unbound(y):
+            kind = "v?"
+        elif is_bool(x) and is_bool(y):
+            kind = "vb"
+        else:
+            kind = "v"
+        got = memo[(x, y)] = (kind, fresh())
+    return got
 
 
 # ---------------------------------------------------------------- the product
