@@ -10,7 +10,7 @@ import json
 import logging
 import re
 
-from .hook import gc_paused
+from unveil.decompiler.api import gc_paused
 
 #: structured-trace event or artifact name -> dump stage
 STAGES = {

@@ -20,7 +20,7 @@ import re
 import types
 import weakref
 
-from .hook import gc_paused
+from unveil.decompiler.api import gc_paused
 
 #: graph stages whose code runs as written with the eager and aot_eager backends
 RUNNABLE_STAGES = ("captured", "aot_forward", "aot_backward")

@@ -17,32 +17,15 @@ the file gets the disassembly and the error instead.
 :mod:`.graph_runner` does the same for graph code (eager / aot_eager).
 """
 import ast
-import contextlib
 import dis
-import gc
 import sys
 import types
+
+from unveil.decompiler.api import gc_paused
 
 #: the ``if False:`` statement that fixes the order of local slots (compiles to no code)
 RUNS_HERE = "# torch runs the code compiled from this file: breakpoints set here are hit.\n\n"
 SLOTS_COMMENT = "# (unveil) declares the local variable slots in Dynamo's order; generates no code"
-
-
-@contextlib.contextmanager
-def gc_paused():
-    """No cyclic garbage collection while unveil works inside torch's compile.
-
-    unveil's work (ASTs, instruction lists) makes many short-lived objects that
-    reference counting frees; if the collector ran meanwhile it would promote
-    them, and torch's large heap then pays for an extra full collection (about
-    0.3 s) during the user's compile. The previous state is restored."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 class NotEquivalent(Exception):
