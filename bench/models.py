@@ -30,8 +30,8 @@ import argparse
 import gc
 import json
 import os
-import re
 import statistics
+import sys
 import tempfile
 import time
 import warnings
@@ -42,57 +42,20 @@ import transformers
 import unveil
 from unveil.torch import cache
 
-VOCAB = 64
+# the models and workloads of the real-model tests (tests/torch/test_transformers.py)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "torch"))
+import tiny_models  # noqa: E402
 
 
-def tiny_gpt2():
-    torch.manual_seed(0)
-    cfg = transformers.GPT2Config(vocab_size=VOCAB, n_positions=32, n_embd=32, n_layer=2, n_head=2,
-                                  bos_token_id=0, eos_token_id=0, attn_pdrop=0.0, embd_pdrop=0.0,
-                                  resid_pdrop=0.0)
-    return transformers.GPT2LMHeadModel(cfg)
+def results_only(workload):
+    return lambda backend: workload(backend)[0]
 
 
-def tiny_llama():
-    torch.manual_seed(0)
-    cfg = transformers.LlamaConfig(vocab_size=VOCAB, hidden_size=32, intermediate_size=64,
-                                   num_hidden_layers=2, num_attention_heads=2, num_key_value_heads=2,
-                                   max_position_embeddings=64, bos_token_id=0, eos_token_id=1)
-    return transformers.LlamaForCausalLM(cfg).eval()
-
-
-def ids():
-    return torch.randint(0, VOCAB, (2, 8), generator=torch.Generator().manual_seed(1))
-
-
-def gpt2_forward(backend):
-    compiled = torch.compile(tiny_gpt2().eval(), backend=backend)
-    with torch.no_grad():
-        return [compiled(ids()).logits]
-
-
-def gpt2_train_step(backend):
-    model = tiny_gpt2().train()
-    x = ids()
-    out = torch.compile(model, backend=backend)(x, labels=x)
-    out.loss.backward()
-    return [out.loss.detach()] + [p.grad for p in model.parameters()]
-
-
-def llama_generate(backend):
-    model = tiny_llama()
-    model.forward = torch.compile(model.forward, backend=backend)
-    with torch.no_grad():
-        return [model.generate(ids()[:1, :4], max_new_tokens=4, do_sample=False)]
-
-
-ROWS = {"gpt2-eager": ("gpt2 forward", "eager", gpt2_forward),
-        "gpt2-aot_eager": ("gpt2 forward", "aot_eager", gpt2_forward),
-        "gpt2-inductor": ("gpt2 forward", "inductor", gpt2_forward),
-        "gpt2train-aot_eager": ("gpt2 train step", "aot_eager", gpt2_train_step),
-        "llama-eager": ("llama generate", "eager", llama_generate)}
-
-TORCH_GUARD_LINE = re.compile(r"(?m)^[| ]*\+- ([A-Z_]+): (.*)$")
+ROWS = {"gpt2-eager": ("gpt2 forward", "eager", results_only(tiny_models.gpt2_forward)),
+        "gpt2-aot_eager": ("gpt2 forward", "aot_eager", results_only(tiny_models.gpt2_forward)),
+        "gpt2-inductor": ("gpt2 forward", "inductor", results_only(tiny_models.gpt2_forward)),
+        "gpt2train-aot_eager": ("gpt2 train step", "aot_eager", results_only(tiny_models.gpt2_train_step)),
+        "llama-eager": ("llama generate", "eager", results_only(tiny_models.llama_generate))}
 
 
 def timed(fn):
@@ -118,7 +81,7 @@ def unveil_run(workload, backend, d):
         for code in cache.compiled_originals():
             for info, raw in zip(cache.entries(code), _debug_get_cache_entry_list(code)):
                 a = {p.splitlines()[0].rstrip() for p in info.guard_lines}
-                b = {m.group(2).rstrip() for m in TORCH_GUARD_LINE.finditer(str(raw.guard_manager))}
+                b = tiny_models.torch_guard_set(raw.guard_manager)
                 mine, theirs, same = mine + len(a), theirs + len(b), same and a == b
     return out, wall, cpu, (mine, theirs, same)
 

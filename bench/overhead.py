@@ -18,7 +18,9 @@ mode's timings by the phase of the rotation, not by what that mode costs.
 import argparse
 import contextlib
 import gc
+import os
 import statistics
+import sys
 import tempfile
 import time
 import warnings
@@ -49,13 +51,10 @@ def block_workload():
 
 
 def gpt2_workload():
-    import transformers
-    torch.manual_seed(0)
-    cfg = transformers.GPT2Config(vocab_size=64, n_positions=32, n_embd=32, n_layer=2, n_head=2,
-                                  bos_token_id=0, eos_token_id=0)
-    model = transformers.GPT2LMHeadModel(cfg).eval()
-    x = torch.randint(0, 64, (2, 8))
-    return model, x, False  # inference: under no_grad
+    # the tiny GPT-2 of the real-model tests (tests/torch/tiny_models.py)
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "torch"))
+    import tiny_models
+    return tiny_models.tiny_gpt2().eval(), tiny_models.ids(), False  # inference: under no_grad
 
 
 WORKLOADS = {"block": block_workload, "gpt2": gpt2_workload}
