@@ -12,6 +12,7 @@ from .nodes import child_nodes
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+_SCOPES = _DEFS + (ast.Lambda,)
 OWN, COMPREHENSION, NESTED = range(3)
 
 
@@ -35,7 +36,7 @@ def names_by_scope(body):
             binds.add(node.target.id)  # a walrus in a comprehension binds in the function
             todo.append((node.value, level))
             continue
-        if isinstance(node, _DEFS + (ast.Lambda,)):
+        if isinstance(node, _SCOPES):
             if level == OWN and not isinstance(node, ast.Lambda):
                 binds.add(node.name)
             # decorators, defaults, annotations and bases run in the enclosing scope
@@ -56,8 +57,7 @@ def names_by_scope(body):
             continue
         if level == OWN and isinstance(node, _BINDS_OTHERWISE):
             binds.update(_bound_by(node))
-        for child in child_nodes(node):
-            todo.append((child, level))
+        todo.extend([(child, level) for child in child_nodes(node)])
     return reads, binds, comp_binds, inner
 
 
