@@ -22,8 +22,13 @@ def names_by_scope(body):
     Iterative: a body may nest as deep as its input."""
     reads, binds, comp_binds, inner = set(), set(), set(), set()
     todo = [(node, OWN) for node in body]
+    plain = _PLAIN
     while todo:
         node, level = todo.pop()
+        cls = type(node)
+        if plain.get(cls) or plain.get(cls) is None and _is_plain(cls):
+            todo.extend([(child, level) for child in child_nodes(node)])
+            continue
         if isinstance(node, ast.Name):
             if isinstance(node.ctx, ast.Load):
                 (reads if level == OWN else inner).add(node.id)
@@ -59,6 +64,16 @@ def names_by_scope(body):
             binds.update(_bound_by(node))
         todo.extend([(child, level) for child in child_nodes(node)])
     return reads, binds, comp_binds, inner
+
+
+#: node class -> whether names_by_scope only goes on to its children (asked first: most nodes)
+_PLAIN = {}
+
+
+def _is_plain(cls):
+    plain = _PLAIN[cls] = not issubclass(cls, (ast.Name, ast.NamedExpr) + _SCOPES + _COMPREHENSIONS
+                                         + _BINDS_OTHERWISE)
+    return plain
 
 
 def _comprehension_elements(node):
