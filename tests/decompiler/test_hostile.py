@@ -240,6 +240,18 @@ def test_constant_of_a_subclass_with_its_own_repr_is_refused():
     assert "EvilInt" in str(assert_no_injection(code))
 
 
+def test_constant_spelled_as_a_tuple_display_is_still_checked():
+    # a tuple constant holding ``...`` is written as a display of its items (the
+    # unparsers would write ``Ellipsis``, a global name): each item is still checked
+    for value in [(..., EvilInt(3)), (1, (..., (2, frozenset({EvilInt(3)}))))]:
+        code = replace_const(f_const.__code__, 12345, value)
+        assert "EvilInt" in str(assert_no_injection(code))
+    code = replace_const(f_const.__code__, 12345, (1, (..., (2, 3))))
+    namespace = {}
+    exec(unveil.decompile(code), namespace)
+    assert namespace["f_const"]() == (1, (..., (2, 3)))
+
+
 def test_constant_of_a_foreign_type_is_never_written_by_its_repr():
     # only objects marshal can write become literals; another object (Dynamo's code
     # holds such constants) stays a placeholder name, never its repr

@@ -59,6 +59,7 @@ class CFG:
             if b.handler is not None and b.handler < n:
                 self.block_at[b.handler].exc_preds.append(b)
         self._dominators()
+        self._back_edges: Dict[int, tuple] = {}  # header id -> back_edge_sources(header)
 
     def _assign_handlers(self, handlers):
         """Each block's handler: that of the first range (in table order)
@@ -207,9 +208,13 @@ class CFG:
         return enter[a.id] <= enter[b.id] and self._exit[b.id] <= self._exit[a.id]
 
     def back_edge_sources(self, header: Block) -> List[Block]:
-        """Blocks that jump back to ``header`` and are dominated by it."""
-        return [p for p in header.preds if self.dominates(header, p)
-                and p.start >= header.start]
+        """Blocks that jump back to ``header`` and are dominated by it (a new list each
+        time; found once per header: the structurer asks at each visit of a block)."""
+        found = self._back_edges.get(header.id)
+        if found is None:
+            found = self._back_edges[header.id] = tuple(
+                p for p in header.preds if self.dominates(header, p) and p.start >= header.start)
+        return list(found)
 
     def loop_body(self, header: Block) -> Set[int]:
         """Block ids of the natural loop of ``header``."""

@@ -4,7 +4,7 @@ import ast
 
 from .errors import DecompilationError
 from .exceptstar import as_try_star
-from .nodes import walk, walk_statements
+from .nodes import child_nodes, walk, walk_statements
 
 #: expressions that run code each time they are evaluated
 _RUNS_CODE = (ast.Call, ast.Yield, ast.YieldFrom, ast.Await, ast.NamedExpr)
@@ -53,11 +53,14 @@ def check_evaluated_once(stmts, name):
     on the stack, like a chained comparison's middle operand, that the
     structuring did not put back in its one place)."""
     seen = set()
-    for node in walk(ast.Module(body=list(stmts), type_ignores=[])):
+    todo = list(stmts)
+    while todo:
+        node = todo.pop()
         if isinstance(node, _RUNS_CODE):
             if id(node) in seen:
                 raise DecompilationError("an expression would be evaluated more than once", name)
             seen.add(id(node))
+        todo.extend(child_nodes(node))
 
 
 def check_asserts_whole(stmts, name, temp_prefix):

@@ -78,16 +78,28 @@ def _unparse_frames(node):
 
 def check_tree_depth(node, name=None):
     """Refuse a tree the unparsers cannot write within Python's recursion
-    limit (they recurse once per level; measured here without recursion)."""
-    budget = sys.getrecursionlimit() - _frames_in_use() - 60
+    limit (they recurse once per level; measured here without recursion).
+    (``emit.to_source`` makes the same count inside its one walk over the tree.)"""
+    budget = unparse_budget()
     todo = [(node, _unparse_frames(node), 1)]
     while todo:
         n, cost, depth = todo.pop()
         if cost > budget:
-            raise DecompilationError("source nested deeper than %d levels (statements and "
-                                     "expressions inside each other): more than ast.unparse "
-                                     "writes within Python's recursion limit (%d)"
-                                     % (depth - 1, sys.getrecursionlimit()), name)
+            raise too_deep_to_unparse(depth, name)
         for c in child_nodes(n):  # (_unparse_frames inlined: this runs once per node)
             todo.append((c, cost + (0 if isinstance(c, ast.expr_context) else 4
                                     if isinstance(c, _LEVEL_OF_FOUR) else 3), depth + 1))
+
+
+def unparse_budget():
+    """The Python frames the unparsers may spend, from where the caller stands (this
+    function's own frame not counted)."""
+    return sys.getrecursionlimit() - (_frames_in_use() - 1) - 60
+
+
+def too_deep_to_unparse(depth, name=None):
+    """The error for a node ``depth`` levels down (the root: 1) past the budget."""
+    return DecompilationError("source nested deeper than %d levels (statements and "
+                              "expressions inside each other): more than ast.unparse "
+                              "writes within Python's recursion limit (%d)"
+                              % (depth - 1, sys.getrecursionlimit()), name)

@@ -7,20 +7,18 @@ taken from a code object are data until they pass."""
 import ast
 import sys
 
-from .depth import check_tree_depth
+from .depth import _unparse_frames as _frames
+from .depth import too_deep_to_unparse, unparse_budget
+from .errors import UnsafeInput
 from .nodes import child_nodes
-from .safety import boundary, check_tree
+from .safety import boundary, check_node
 
 
 def to_source(node) -> str:
     """The text of ``node``; :class:`~unveil.decompiler.errors.UnsafeInput` if a name,
     constant or flag in it would not be written as itself."""
-    flatten_bool_ops(node)
-    spell_ellipsis_in_tuples(node)
-    check_tree_depth(node)  # the unparsers recurse once per level
-    check_tree(node)
+    _finish(node)
     with boundary(_defined_name(node)):
-        _number_statements(node)
         if sys.version_info >= (3, 9):
             text = _Unparser().visit(node)  # (what ast.unparse does)
         else:
@@ -34,6 +32,22 @@ if sys.version_info >= (3, 9):
         """``ast.unparse``'s writer; an and/or operand marked ``_own_line`` by the structurer
         starts on a line of its own, inside its parentheses: its jump must not be threaded
         past the enclosing operator's test (see structure.short_circuit)."""
+
+        _visitors = {}  # node class -> the method that writes it
+
+        def traverse(self, node):
+            """``ast._Unparser.traverse`` with the method for each class found once
+            (``ast.NodeVisitor.visit`` builds its name and looks it up at every node: a
+            tenth of the writing). One frame less per level than depth.py counts."""
+            if isinstance(node, list):
+                for item in node:
+                    self.traverse(item)
+                return
+            visitor = self._visitors.get(type(node))
+            if visitor is None:
+                visitor = self._visitors[type(node)] = getattr(
+                    type(self), "visit_" + type(node).__name__, type(self).generic_visit)
+            visitor(self, node)
 
         def visit_BoolOp(self, node):
             if not getattr(node, "_own_line", False):
@@ -52,42 +66,102 @@ def _defined_name(node):
     return None
 
 
+#: Python frames the unparsers spend on one level of a node of each class (depth._unparse_frames)
+_FRAMES = {}
+#: the expression contexts: a node of one of these classes has no fields and costs no frame
+_CONTEXTS = frozenset((ast.Load, ast.Store, ast.Del))
+
+
+def _finish(tree):
+    """The one walk over the finished tree before it is written (for 10,000 ifs each
+    separate walk cost about 5% of the decompile): in each node, top down,
+    :func:`flatten_bool_ops`' and :func:`spell_ellipsis_in_tuples`' rewrites, the count of
+    the unparsers' frames (``depth.check_tree_depth``: a tree too deep to write is refused
+    first, as when the checks were separate walks), the check of names, constants and flags
+    (``safety.check_tree``: its first problem is raised once the walk is done) and a line
+    number for each statement (``ast.unparse`` reads it). The nodes come in the order each
+    separate walk took."""
+    budget = unparse_budget()
+    todo = [(tree, None, _frames(tree), 1, _frames(tree))]
+    unsafe = None
+    frames_of = _FRAMES
+    while todo:
+        node, where, cost, depth, frames = todo.pop()
+        if cost > budget:
+            raise too_deep_to_unparse(depth)
+        if type(node) is ast.BoolOp:
+            _flatten(node)
+        if unsafe is None:
+            try:
+                where, children = check_node(node, where)
+            except UnsafeInput as e:
+                unsafe, children = e, child_nodes(node)
+        else:
+            children = child_nodes(node)
+        if frames == 4 and getattr(node, "lineno", None) is None:  # a statement or except clause
+            node.lineno = node.end_lineno = 1
+        depth += 1
+        mark = len(todo)
+        for c in children:
+            t = type(c)
+            if t in _CONTEXTS:
+                continue  # (what check_node, the count and the numbering would find in it: nothing)
+            if t is ast.Constant and _holds_ellipsis(c):
+                del todo[mark:]
+                _spell_ellipsis(node)
+                todo.extend((c, where, cost + _frames(c), depth, _frames(c)) for c in child_nodes(node))
+                break
+            frames = frames_of.get(t)
+            if frames is None:
+                frames = frames_of[t] = _frames(c)
+            todo.append((c, where, cost + frames, depth, frames))
+    if unsafe is not None:
+        raise unsafe
+
+
 def flatten_bool_ops(node):
     """``a and (b and c)`` as ``a and b and c`` everywhere in ``node`` (the
     same bytecode; structure.bool_op leaves right operands whole), without
-    recursion: a long chain nests as deep as it is long."""
+    recursion: a long chain nests as deep as it is long. (In :func:`_finish`.)"""
     todo = [node]
     while todo:
         n = todo.pop()
         if isinstance(n, ast.BoolOp):
-            flat, parts = [], list(reversed(n.values))
-            while parts:
-                v = parts.pop()
-                if isinstance(v, ast.BoolOp) and type(v.op) is type(n.op) and not getattr(v, "_paren", False):
-                    parts.extend(reversed(v.values))
-                else:
-                    flat.append(v)
-            n.values = flat
+            _flatten(n)
         todo.extend(child_nodes(n))
+
+
+def _flatten(n):
+    flat, parts = [], list(reversed(n.values))
+    while parts:
+        v = parts.pop()
+        if isinstance(v, ast.BoolOp) and type(v.op) is type(n.op) and not getattr(v, "_paren", False):
+            parts.extend(reversed(v.values))
+        else:
+            flat.append(v)
+    n.values = flat
 
 
 def spell_ellipsis_in_tuples(node):
     """A tuple constant that holds ``...`` (``x[..., 0]`` loads the constant
     ``(Ellipsis, 0)``) as a tuple display of constants: the unparsers write the
     items of a tuple constant by ``repr``, and ``Ellipsis`` is a global name that
-    can be rebound, not the constant. Iterative: constants may nest deeply."""
+    can be rebound, not the constant. Iterative: constants may nest deeply.
+    (In :func:`_finish`.)"""
     todo = [node]
     while todo:
         n = todo.pop()
-        for field, value in ast.iter_fields(n):
-            if isinstance(value, list):
-                value[:] = [_tuple_display(v) if _holds_ellipsis(v) else v for v in value]
-                todo.extend(v for v in value if isinstance(v, ast.AST))
-            elif isinstance(value, ast.AST):
-                if _holds_ellipsis(value):
-                    value = _tuple_display(value)
-                    setattr(n, field, value)
-                todo.append(value)
+        _spell_ellipsis(n)
+        todo.extend(child_nodes(n))
+
+
+def _spell_ellipsis(n):
+    """The tuple constants holding ``...`` among the children of ``n`` as tuple displays."""
+    for field, value in ast.iter_fields(n):
+        if isinstance(value, list):
+            value[:] = [_tuple_display(v) if _holds_ellipsis(v) else v for v in value]
+        elif isinstance(value, ast.AST) and _holds_ellipsis(value):
+            setattr(n, field, _tuple_display(value))
 
 
 def _holds_ellipsis(node):
@@ -107,19 +181,3 @@ def _tuple_display(node):
     """``node`` (a tuple constant) as a tuple of constants; the walk in
     spell_ellipsis_in_tuples splits the nested tuple constants in turn."""
     return ast.Tuple(elts=[ast.Constant(value=v) for v in node.value], ctx=ast.Load())
-
-
-_BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
-
-
-def _number_statements(node):
-    """Give statements without one a line number: ``ast.unparse`` reads ``lineno`` of
-    statements (for type comments), nothing else. (Cheaper than ``fix_missing_locations``,
-    which visits every expression node too.)"""
-    todo = [node]
-    while todo:
-        n = todo.pop()
-        if isinstance(n, (ast.stmt, ast.excepthandler)) and getattr(n, "lineno", None) is None:
-            n.lineno = n.end_lineno = 1
-        for field in _BLOCKS:
-            todo.extend(getattr(n, field, ()))

@@ -218,6 +218,13 @@ def _binary_name(opname):
     return None
 
 
+#: instructions that _translate keeps as they are (its last branch), on every version
+_PLAIN = frozenset({
+    "LOAD_FAST", "STORE_FAST", "LOAD_CONST", "LOAD_NAME", "STORE_NAME", "STORE_ATTR",
+    "STORE_SUBSCR", "LOAD_DEREF", "STORE_DEREF", "STORE_GLOBAL", "BUILD_TUPLE", "BUILD_LIST",
+    "BUILD_MAP", "BUILD_CONST_KEY_MAP", "BUILD_STRING", "RETURN_VALUE", "POP_TOP", "COPY", "SWAP"})
+
+
 def _translate(code) -> List[Instr]:
     """Map raw instructions to normalized ones (targets still byte offsets)."""
     out: List[Instr] = []
@@ -239,6 +246,9 @@ def _translate(code) -> List[Instr]:
         if name in ("NOP", "RESUME", "PRECALL", "CACHE", "EXTENDED_ARG", "GEN_START",
                     "RETURN_GENERATOR", "COPY_FREE_VARS", "MAKE_CELL",
                     "END_FOR_NOP", "NOT_TAKEN"):
+            continue
+        if name in _PLAIN:  # (asked first: most instructions are of these)
+            emit(name, val if ins.arg is not None else None)
             continue
         if name == "TO_BOOL":
             # 3.13 converts before every test and ``not``; only a conversion
@@ -746,23 +756,28 @@ def read(code) -> Program:
     return Program(code, instrs, handlers)
 
 
+#: pops_pushes of the instructions whose counts do not depend on their argument (made
+#: once: pops_pushes runs once per instruction of each condition's operand)
+_FIXED_POPS_PUSHES = {
+    "LOAD_CONST": (0, 1), "LOAD_FAST": (0, 1), "LOAD_NAME": (0, 1), "LOAD_GLOBAL": (0, 1),
+    "LOAD_DEREF": (0, 1), "LOAD_CLASSDEREF": (0, 1), "PUSH_NULL": (0, 1),
+    "LOAD_ATTR": (1, 1), "LOAD_METHOD": (1, 2), "BINARY_OP": (2, 1), "BINARY_SUBSCR": (2, 1),
+    "COMPARE_OP": (2, 1), "IS_OP": (2, 1), "CONTAINS_OP": (2, 1), "UNARY_NOT": (1, 1),
+    "UNARY_NEGATIVE": (1, 1), "UNARY_POSITIVE": (1, 1), "UNARY_INVERT": (1, 1),
+    "BINARY_SLICE": (3, 1), "GET_LEN": (1, 2), "FORMAT_VALUE": None,
+    "LOAD_ASSERTION_ERROR": (0, 1), "LOAD_CLOSURE": (0, 1),
+    # <=3.10 await / yield from (asyncs.py): straight-line expression steps
+    "GET_AWAITABLE": (1, 1), "GET_YIELD_FROM_ITER": (1, 1), "YIELD_FROM": (2, 1),
+}
+
+
 def pops_pushes(ins: Instr):
     """(values popped, values pushed) of a normalized straight-line
     instruction, or None when it is not a plain expression step."""
     op, arg = ins.op, ins.arg
-    fixed = {
-        "LOAD_CONST": (0, 1), "LOAD_FAST": (0, 1), "LOAD_NAME": (0, 1), "LOAD_GLOBAL": (0, 1),
-        "LOAD_DEREF": (0, 1), "LOAD_CLASSDEREF": (0, 1), "PUSH_NULL": (0, 1),
-        "LOAD_ATTR": (1, 1), "LOAD_METHOD": (1, 2), "BINARY_OP": (2, 1), "BINARY_SUBSCR": (2, 1),
-        "COMPARE_OP": (2, 1), "IS_OP": (2, 1), "CONTAINS_OP": (2, 1), "UNARY_NOT": (1, 1),
-        "UNARY_NEGATIVE": (1, 1), "UNARY_POSITIVE": (1, 1), "UNARY_INVERT": (1, 1),
-        "BINARY_SLICE": (3, 1), "GET_LEN": (1, 2), "FORMAT_VALUE": None,
-        "LOAD_ASSERTION_ERROR": (0, 1), "LOAD_CLOSURE": (0, 1),
-        # <=3.10 await / yield from (asyncs.py): straight-line expression steps
-        "GET_AWAITABLE": (1, 1), "GET_YIELD_FROM_ITER": (1, 1), "YIELD_FROM": (2, 1),
-    }
-    if op in fixed and fixed[op] is not None:
-        return fixed[op]
+    fixed = _FIXED_POPS_PUSHES.get(op)
+    if fixed is not None:
+        return fixed
     if op == "FORMAT_VALUE":
         return (2 if arg[1] else 1, 1)
     if op in ("BUILD_TUPLE", "BUILD_LIST", "BUILD_SET", "BUILD_STRING"):

@@ -10,10 +10,39 @@ import ast
 _AST = ast.AST
 
 
+#: fields the grammar (Parser/Python.asdl, 3.8-3.13) gives a type that is not a node:
+#: identifiers, strings, ints and constants
+_NOT_NODES = {
+    "FunctionDef": ("name", "type_comment"), "AsyncFunctionDef": ("name", "type_comment"),
+    "ClassDef": ("name",), "Assign": ("type_comment",), "For": ("type_comment",),
+    "AsyncFor": ("type_comment",), "With": ("type_comment",), "AsyncWith": ("type_comment",),
+    "AnnAssign": ("simple",), "ImportFrom": ("module", "level"), "Global": ("names",),
+    "Nonlocal": ("names",), "Constant": ("value", "kind"), "Attribute": ("attr",), "Name": ("id",),
+    "FormattedValue": ("conversion",), "comprehension": ("is_async",), "ExceptHandler": ("name",),
+    "arg": ("arg", "type_comment"), "keyword": ("arg",), "alias": ("name", "asname"),
+    "MatchSingleton": ("value",), "MatchStar": ("name",), "MatchMapping": ("rest",),
+    "MatchClass": ("kwd_attrs",), "MatchAs": ("name",), "TypeVar": ("name",),
+    "ParamSpec": ("name",), "TypeVarTuple": ("name",),
+}
+
+#: node class -> its fields that may hold nodes (a check reads every field: see safety.check_node)
+_NODE_FIELDS = {}
+
+
+def _node_fields(cls):
+    skip = _NOT_NODES.get(cls.__name__, ()) if getattr(ast, cls.__name__, None) is cls else ()
+    fields = _NODE_FIELDS[cls] = tuple(f for f in cls._fields if f not in skip)
+    return fields
+
+
 def child_nodes(node):
-    """The direct children of ``node`` (as ``ast.iter_child_nodes``), as a list."""
+    """The direct children of ``node`` (as ``ast.iter_child_nodes`` in a tree whose fields
+    hold what the grammar says), as a list."""
     out = []
-    for name in node._fields:
+    fields = _NODE_FIELDS.get(type(node))
+    if fields is None:
+        fields = _node_fields(type(node))
+    for name in fields:
         value = getattr(node, name, None)
         if isinstance(value, _AST):
             out.append(value)

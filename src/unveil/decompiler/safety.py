@@ -112,40 +112,91 @@ def check_tree(tree):
     (a module, or a statement or expression) is one that unparsing writes as itself.
 
     The one check between the data of a code object and text; iterative (the tree may
-    be as deep as the input allows)."""
+    be as deep as the input allows). (``emit.to_source`` runs :func:`check_node` inside
+    its one walk over the finished tree.)"""
     todo = [(tree, None)]
     while todo:
         node, where = todo.pop()
-        kind = type(node).__name__
-        if getattr(ast, kind, None) is not type(node):
-            raise UnsafeInput("internal node %s left in the decompiled tree" % kind, where)
-        if kind in ("FunctionDef", "AsyncFunctionDef", "ClassDef") and not _is_wrapper(node):
-            inner = node.name if where is None else "%s.%s" % (where, node.name)
+        inner, children = check_node(node, where)
+        todo.extend((child, inner) for child in children)
+
+
+def check_node(node, where):
+    """:func:`check_tree`'s check of one node (the function holding it: ``where``):
+    (the function its children are in, its children in ``ast.iter_child_nodes``' order)."""
+    plan = _PLANS.get(type(node))
+    if plan is None:
+        plan = _plan(node, where)
+    kind, defines, fields = plan
+    inner = where
+    if defines and not _is_wrapper(node):
+        inner = node.name if where is None else "%s.%s" % (where, node.name)
+    children = []
+    for field, leaf, idents, none_ok in fields:
+        value = getattr(node, field, None)
+        if isinstance(value, ast.AST):
+            children.append(value)
+        elif isinstance(value, list):
+            _check_list(kind, field, value, inner, children, idents)
+        elif leaf is not None:
+            if value is None and none_ok:
+                continue
+            _check_leaf(leaf, value, kind, field, where)
+        elif value is not None:  # e.g. a type comment: written into the text as it is
+            raise UnsafeInput("refusing %s.%s = %s" % (kind, field, _shown(value)), where)
+    if kind == "FormattedValue" and node.format_spec is not None:
+        _check_format_spec(node.format_spec, where)
+    return inner, children
+
+
+#: node class -> (its name, whether it defines a function or class, ((field, what its
+#: value may be when not a node nor a list: a _LEAF_* or None for None only, whether a
+#: list in it holds identifiers, whether _check_leaf lets None through), ...)), made once
+#: per class: the check runs once per node
+_PLANS = {}
+_LEAF_NAME, _LEAF_CONSTANT, _LEAF_LEVEL, _LEAF_FLAG = range(4)
+
+
+def _plan(node, where):
+    kind = type(node).__name__
+    if getattr(ast, kind, None) is not type(node):
+        raise UnsafeInput("internal node %s left in the decompiled tree" % kind, where)
+    fields = []
+    for field in node._fields:
+        if (kind, field) in _NAME_FIELDS:
+            leaf = _LEAF_NAME
+        elif kind == "Constant" and field == "value":
+            leaf = _LEAF_CONSTANT
+        elif kind == "ImportFrom" and field == "level":
+            leaf = _LEAF_LEVEL
+        elif (kind, field) in _FLAG_FIELDS:
+            leaf = _LEAF_FLAG
         else:
-            inner = where
-        for field in node._fields:
-            value = getattr(node, field, None)
-            if isinstance(value, ast.AST):
-                todo.append((value, inner))
-            elif isinstance(value, list):
-                _check_list(kind, field, value, inner, todo)
-            elif (kind, field) in _NAME_FIELDS:
-                _check_name_field(_NAME_FIELDS[kind, field], value, kind, field, where)
-            elif kind == "Constant" and field == "value":
-                problem = constant_problem(value)
-                if problem is not None:
-                    raise UnsafeInput("refusing %s" % problem, where)
-            elif kind == "ImportFrom" and field == "level":
-                if not (type(value) is int and 0 <= value <= MAX_IMPORT_LEVEL):
-                    raise UnsafeInput("refusing import level %s" % _shown(value), where)
-            elif (kind, field) in _FLAG_FIELDS:
-                if not any(value is ok or (type(value) is type(ok) and value == ok)
-                           for ok in _FLAG_FIELDS[kind, field]):
-                    raise UnsafeInput("refusing %s.%s = %s" % (kind, field, _shown(value)), where)
-            elif value is not None:  # e.g. a type comment: written into the text as it is
-                raise UnsafeInput("refusing %s.%s = %s" % (kind, field, _shown(value)), where)
-        if kind == "FormattedValue" and node.format_spec is not None:
-            _check_format_spec(node.format_spec, where)
+            leaf = None
+        none_ok = (leaf == _LEAF_CONSTANT  # (None is a literal)
+                   or leaf == _LEAF_NAME and _NAME_FIELDS[kind, field] in (_OPT_IDENT, _OPT_DOTTED)
+                   or leaf == _LEAF_FLAG and any(ok is None for ok in _FLAG_FIELDS[kind, field]))
+        fields.append((field, leaf, _NAME_FIELDS.get((kind, field)) == _IDENTS, none_ok))
+    plan = _PLANS[type(node)] = (kind, kind in ("FunctionDef", "AsyncFunctionDef", "ClassDef"),
+                                 tuple(fields))
+    return plan
+
+
+def _check_leaf(leaf, value, kind, field, where):
+    if leaf == _LEAF_NAME:
+        _check_name_field(_NAME_FIELDS[kind, field], value, kind, field, where)
+    elif leaf == _LEAF_CONSTANT:
+        if type(value) in LITERAL_TYPES:
+            return  # (constant_problem's answer for a value that is no container)
+        problem = constant_problem(value)
+        if problem is not None:
+            raise UnsafeInput("refusing %s" % problem, where)
+    elif leaf == _LEAF_LEVEL:
+        if not (type(value) is int and 0 <= value <= MAX_IMPORT_LEVEL):
+            raise UnsafeInput("refusing import level %s" % _shown(value), where)
+    elif not any(value is ok or (type(value) is type(ok) and value == ok)
+                 for ok in _FLAG_FIELDS[kind, field]):
+        raise UnsafeInput("refusing %s.%s = %s" % (kind, field, _shown(value)), where)
 
 
 def _is_wrapper(node):
@@ -153,14 +204,14 @@ def _is_wrapper(node):
     return isinstance(node.name, str) and node.name.startswith("__unveil_closure_")
 
 
-def _check_list(kind, field, items, where, todo):
-    if _NAME_FIELDS.get((kind, field)) == _IDENTS:
+def _check_list(kind, field, items, where, children, idents):
+    if idents:
         for name in items:
             _check_name_field(_IDENT, name, kind, field, where)
         return
     for item in items:
         if isinstance(item, ast.AST):
-            todo.append((item, where))
+            children.append(item)
         elif item is not None:  # None: a dict's ``**`` entry, a missing keyword default
             raise UnsafeInput("refusing %s in %s.%s" % (_shown(item), kind, field), where)
 
@@ -276,6 +327,15 @@ _JUMPS = frozenset(dis.hasjrel) | frozenset(dis.hasjabs) | frozenset(getattr(dis
 _GENERATOR_FLAGS = 0x20 | 0x80 | 0x200  # CO_GENERATOR, CO_COROUTINE, CO_ASYNC_GENERATOR
 
 
+def _exception_entries(code):
+    """``dis.Bytecode(code).exception_entries`` (3.11+; none before), without the table of
+    line starts ``dis.Bytecode`` builds too (a pass over the whole line table)."""
+    parse = getattr(dis, "_parse_exception_table", None)
+    if parse is None:
+        return getattr(dis.Bytecode(code), "exception_entries", ())
+    return parse(code)
+
+
 def _starts_with_sent_value(code):
     """3.10-3.12: a generator's frame starts with the first value sent on the stack
     (``GEN_START`` / ``RETURN_GENERATOR; POP_TOP`` pop it); 3.13's RETURN_GENERATOR pushes it."""
@@ -303,7 +363,7 @@ def check_bytecode(code):
 def _stack_problem(code):
     try:
         instrs = list(get_instructions(code))
-        entries = getattr(dis.Bytecode(code), "exception_entries", ())
+        entries = _exception_entries(code)
     except Exception as e:  # an argument past its table, a truncated instruction
         return "dis cannot read it (%s: %s)" % (type(e).__name__, _first_line(e))
     if not instrs:
@@ -332,20 +392,25 @@ def _stack_problem(code):
     for e in entries:
         problem = problem or reach(index.get(e.target), e.depth + 1 + bool(e.lasti),
                                    "an exception handler")
+    end, stack_effect, with_argument = len(instrs), dis.stack_effect, dis.HAVE_ARGUMENT
     while pending and problem is None:
         k = pending.pop()
         ins, d = instrs[k], depth[k]
+        op = ins.opcode
         try:
-            if ins.opcode in _JUMPS:
-                problem = reach(index.get(ins.argval),
-                                d + dis.stack_effect(ins.opcode, ins.arg, jump=True),
+            if op in _JUMPS:
+                problem = reach(index.get(ins.argval), d + stack_effect(op, ins.arg, jump=True),
                                 "offset %d (%s)", ins.offset, ins.opname)
-            after = d + dis.stack_effect(ins.opcode, ins.arg if ins.opcode >= dis.HAVE_ARGUMENT else None,
-                                         jump=False)
+            after = d + stack_effect(op, ins.arg if op >= with_argument else None, jump=False)
             if problem is None and ins.opname not in _NO_FALLTHROUGH:
-                if k + 1 == len(instrs):
+                k += 1
+                if k == end:
                     return "offset %d (%s) runs past the end" % (ins.offset, ins.opname)
-                problem = reach(k + 1, after, "offset %d", ins.offset)
+                if after >= 0 and depth[k] is None:  # (reach's most common case, inlined)
+                    depth[k] = after
+                    pending.append(k)
+                elif after < 0 or depth[k] != after:
+                    problem = reach(k, after, "offset %d", ins.offset)
             elif problem is None and after < 0:  # a return or raise pops more than there is
                 return "stack underflow at offset %d (%s)" % (ins.offset, ins.opname)
         except ValueError as e:  # stack_effect: an opcode this Python does not have

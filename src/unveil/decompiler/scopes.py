@@ -12,6 +12,7 @@ from .nodes import child_nodes
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+_SCOPES = _DEFS + (ast.Lambda,)
 OWN, COMPREHENSION, NESTED = range(3)
 
 
@@ -21,8 +22,13 @@ def names_by_scope(body):
     Iterative: a body may nest as deep as its input."""
     reads, binds, comp_binds, inner = set(), set(), set(), set()
     todo = [(node, OWN) for node in body]
+    plain = _PLAIN
     while todo:
         node, level = todo.pop()
+        cls = type(node)
+        if plain.get(cls) or plain.get(cls) is None and _is_plain(cls):
+            todo.extend([(child, level) for child in child_nodes(node)])
+            continue
         if isinstance(node, ast.Name):
             if isinstance(node.ctx, ast.Load):
                 (reads if level == OWN else inner).add(node.id)
@@ -35,7 +41,7 @@ def names_by_scope(body):
             binds.add(node.target.id)  # a walrus in a comprehension binds in the function
             todo.append((node.value, level))
             continue
-        if isinstance(node, _DEFS + (ast.Lambda,)):
+        if isinstance(node, _SCOPES):
             if level == OWN and not isinstance(node, ast.Lambda):
                 binds.add(node.name)
             # decorators, defaults, annotations and bases run in the enclosing scope
@@ -56,9 +62,18 @@ def names_by_scope(body):
             continue
         if level == OWN and isinstance(node, _BINDS_OTHERWISE):
             binds.update(_bound_by(node))
-        for child in child_nodes(node):
-            todo.append((child, level))
+        todo.extend([(child, level) for child in child_nodes(node)])
     return reads, binds, comp_binds, inner
+
+
+#: node class -> whether names_by_scope only goes on to its children (asked first: most nodes)
+_PLAIN = {}
+
+
+def _is_plain(cls):
+    plain = _PLAIN[cls] = not issubclass(cls, (ast.Name, ast.NamedExpr) + _SCOPES + _COMPREHENSIONS
+                                         + _BINDS_OTHERWISE)
+    return plain
 
 
 def _comprehension_elements(node):
