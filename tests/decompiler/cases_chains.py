@@ -170,3 +170,87 @@ def if_chain_around_assert(a, b, c, log):
 CASES += [
     (if_chain_around_assert, ABCL + [(1, 0, 0, None), (1, 1, 0, None), (0, 0, 0, None)]),
 ]
+
+
+# a while test whose operand holds an and/or as a value, then an assert on a
+# chained comparison (3.10+: the bottom test was not taken for a copy of the
+# top one; the code after the loop, copied into the body, failed with
+# "conditional expression with unbalanced branches"; fuzz 43:2057)
+def while_test_or_operand_then_chain_assert(a, b, c, log):
+    n = 0
+    while n <= (log.append(n) or a):
+        n += 1
+    assert 3 != (0 > b >= c), n
+    return log
+
+
+def while_test_or_operand_chain_or(a, b, c, log):
+    n = 0
+    while n <= (log.append(n) or a) != c or n < b:
+        n += 1
+    else:
+        assert 3 != (0 > b >= (0 if c else n)), n
+    return log
+
+
+def while_and_or_operand_chain(a, b, c, log):
+    n = 0
+    while n < 4 and (n <= (log.append(n) or a) != c or b > n):
+        n += 1
+    return n, log
+
+
+ABCLIST = [(a, b, c, []) for a, b, c in ((0, 1, 2), (1, 1, 0), (2, 0, -1), (3, 5, 3), (-1, 2, 2), (2, -1, 3))]
+CASES += [
+    (while_test_or_operand_then_chain_assert, ABCLIST),
+    (while_test_or_operand_chain_or, ABCLIST),
+    (while_and_or_operand_chain, ABCLIST),
+]
+
+
+# an or whose second operand holds an inlined comprehension (3.12+: its loop
+# kept the operand from joining the test, so both ways reached the body's try
+# statement: "try statement structured twice", and in a match guard "stack
+# underflow"; fuzz 3200:798)
+def or_operand_comprehension_then_try(a, b, c, log):
+    if not a or {q: 0 for q in b} != {}:
+        try:
+            log.append(10 // a)
+        except ZeroDivisionError as e:
+            log.append(c)
+    return log
+
+
+CASES += [
+    (or_operand_comprehension_then_try, [(0, [], 1, []), (1, [], 2, []), (2, [1], 3, []), (0, [1], 4, [])]),
+]
+
+
+# ``if a < b < c: pass`` then an if on a walrus: both ways out of the chain
+# reach the next test, the true one over the chain's cleanup (3.12+: the test
+# was merged as ``(w) if chain else (w)``: "an expression would be evaluated
+# more than once"; fuzz 3200:413)
+def empty_if_chain_then_walrus(a, b, c, log):
+    if b <= 0 >= c:
+        pass
+    if (v := a):
+        return v
+    return c
+
+
+CASES += [
+    (empty_if_chain_then_walrus, ABCLIST + [(0, -1, -2, []), (3, -1, -2, [])]),
+]
+
+
+# an and/or whose right operand is a conditional expression on a test that
+# ends in a constant (``k or 2``: the else value is dead code): its test goes
+# on the same way both ways ("short-circuit operand with statements", 3.10+;
+# fuzz 43:2019)
+def and_operand_conditional_constant_test(a, b, c, log):
+    return b and (a if c or 2 else 0)
+
+
+CASES += [
+    (and_operand_conditional_constant_test, ABCLIST + [(1, 2, 0, []), (1, 0, 0, [])]),
+]

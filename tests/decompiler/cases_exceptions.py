@@ -1413,3 +1413,146 @@ def finally_holds_try_except_with_comprehension(a, log):
 CASES += [
     (finally_holds_try_except_with_comprehension, [([1, 2], []), ([0], []), (['x'], [])]),
 ]
+
+
+# a finally body with an inlined comprehension, in a loop: the exceptional
+# copy jumps over the comprehension's cleanup, which was taken for a ``break``
+# out of the loop ("stack underflow", 3.12+; fuzz 3200:324)
+def finally_comprehension_in_loop(a, b, log):
+    n = [0]
+    for i in range(a):
+        try:
+            log.append(10 // (i - b))
+        finally:
+            n += [x * 2 for x in [i]]
+    return n, log
+
+
+CASES += [
+    (finally_comprehension_in_loop, [(0, 0, []), (3, 5, []), (3, 1, []), (2, 0, [])]),
+]
+
+
+# ``return value`` from a try/except/finally inside an except clause: the
+# return follows the finally's inlined copy and the clause's POP_EXCEPT,
+# outside both protected ranges ("stack underflow", 3.12+; fuzz 3200:878)
+def clause_try_except_finally_returns_value(a, log):
+    try:
+        log.append(10 // a)
+    except ZeroDivisionError as e:
+        try:
+            return {a + 1}
+        except Exception:
+            pass
+        finally:
+            log.append(2)
+    return log
+
+
+CASES += [
+    (clause_try_except_finally_returns_value, [(0, []), (1, [])]),
+]
+
+
+# a finally body in a loop whose if tests a chained comparison: the
+# exceptional copy's jump over the chain's cleanup was taken for a ``break``
+# out of the loop ("stack underflow", 3.12+; fuzz 3200:1381)
+def finally_chain_return_in_loop(a, b, c, log):
+    n = 0
+    while n < a:
+        n += 1
+        try:
+            log.append(10 // (n - c))
+        finally:
+            if 4 >= b != n:
+                return log
+    return n, log
+
+
+CASES += [
+    (finally_chain_return_in_loop, [(3, 4, 0, []), (3, 4, 2, []), (3, 1, 2, []), (3, 5, 1, []), (2, 4, 1, [])]),
+]
+
+
+# an augmented assignment of a conditional expression in a finally body: the
+# exceptional copy's tail (the operator, the store, the re-raise) is copied
+# into both branches ("InPlace used as a value", 3.12+; fuzz 3200:267)
+def finally_augmented_conditional(a, b, log):
+    n = [10]
+    try:
+        log.append(n)
+        log.append(10 // a)
+    finally:
+        n += [3] if a else b
+    return log
+
+
+CASES += [
+    (finally_augmented_conditional, [(0, [1], []), (1, [2], []), (2, (5,), [])]),
+]
+
+
+# ``return value`` through a finally body that holds a conditional
+# expression: the inlined copy returns from each of its branches (3.12+:
+# "conditional expression with unbalanced branches", or text that could not
+# be proved; fuzz 3200:329)
+def return_through_finally_with_conditional(a, b, log):
+    try:
+        if a:
+            return 5 | b
+    finally:
+        log.append(1 if b else 2)
+    return log
+
+
+def return_value_through_finally_with_conditional(a, b, log):
+    try:
+        return 5 | a
+    finally:
+        x = 1 if b else 2
+        log.append(x)
+
+
+CASES += [
+    (return_through_finally_with_conditional, [(0, 1, []), (1, 0, []), (2, 3, [])]),
+    (return_value_through_finally_with_conditional, [(0, 1, []), (1, 0, []), ('x', 3, [])]),
+]
+
+
+# a try/finally inside an except clause, whose finally body tests a chained
+# comparison: the clause's way out (POP_EXCEPT, the return) is copied into each
+# branch of the finally's inlined copies (3.12+: "conditional expression with
+# unbalanced branches"; fuzz 3200:1309)
+def clause_finally_chain_after_return(a, b, log):
+    try:
+        log.append(10 // a)
+    except ZeroDivisionError:
+        try:
+            if b:
+                return b
+        finally:
+            if 4 >= b >= 2:
+                log.append(b)
+    return log
+
+
+CASES += [
+    (clause_finally_chain_after_return, [(0, 3, []), (0, 0, []), (0, 5, []), (1, 3, [])]),
+]
+
+
+# ``return x if c else y`` in a try whose finally body holds a conditional
+# expression: the walk of the fall-through arm went on into the inlined copy
+# of the finally and returned, the other arm stopped where they meet (3.12+:
+# "conditional expression with unbalanced branches"; fuzz 3200:175)
+def return_conditional_through_finally_conditional(a, b, c, log):
+    try:
+        return len(b) if a else 0
+    finally:
+        log.append(1 if c else 0)
+
+
+CASES += [
+    (return_conditional_through_finally_conditional,
+     [(0, [1], 0, []), (1, [1, 2], 1, []), (1, 5, 0, []), (0, 5, 1, [])]),
+]

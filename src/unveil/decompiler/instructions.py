@@ -811,17 +811,29 @@ def expression_start(instrs: List[Instr], jump_index: int, lower: int) -> Option
         if is_walrus_store(instrs, k) and k - 1 >= lower:
             k -= 2  # ``(x := value)``: the value stays where it was
             continue
+        if is_value_short_circuit(instrs[k], jump_index):
+            need += 1  # ``c or e``: ``c``'s value is dropped on the way to ``e``
+            k -= 1
+            continue
         pp = pops_pushes(instrs[k])
         if pp is None:
             return None
         pops, pushes = pp
         need += pops - pushes
-        if need == 0:
-            return k
+        if need == 0 and not (k - 1 >= lower and is_value_short_circuit(instrs[k - 1], jump_index)):
+            return k  # (else ``k`` starts the second operand of an and/or: ``(c or a)``)
         if need < 0:
             return None
         k -= 1
     return None
+
+
+def is_value_short_circuit(ins: Instr, jump_index: int) -> bool:
+    """Whether ``ins`` is an and/or whose value the test at ``jump_index``
+    goes on with (``b <= (c or e)``): it jumps forward no further than that
+    test, keeping its operand there, or drops it and falls into the next one."""
+    return (ins.op in ("JUMP_IF_FALSE_OR_POP", "JUMP_IF_TRUE_OR_POP") and ins.target is not None
+            and ins.index < ins.target <= jump_index)
 
 
 _NAME_STORES = ("STORE_FAST", "STORE_NAME", "STORE_GLOBAL", "STORE_DEREF")

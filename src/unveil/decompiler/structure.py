@@ -352,7 +352,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 return Exit("leave", i)
             # an inlined copy of a finally body we already decompiled
             past = self.past_finally_copies(i)
-            if past != i and frame.stack and self.returns_at(past):
+            if past != i and frame.stack and self.returns_at(past) and not self.joined_from_outside(i, region):
                 # ``return value`` inside a try/finally: the compiler runs the
                 # finally's copy between computing the value and returning it
                 res = self.block(self.cfg.containing(past), frame, region, loop, start=past)
@@ -417,6 +417,13 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             if isinstance(res, Exit):
                 return res
             i = res
+
+    def joined_from_outside(self, index, region):
+        """Whether code outside ``region`` jumps to the block at ``index`` too:
+        a conditional expression's arms meet there (``return b if a else 0``
+        in a try/finally), each arm's walk ends there, not past it."""
+        b = self.cfg.at(index)
+        return b is not None and any(not region(p.start) for p in b.preds)
 
     def uncovered_test(self, index, region):
         """Whether the block at ``index`` is a lone conditional jump that the
@@ -736,6 +743,30 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             k += 1
         return None
 
+    def return_copy(self, index):
+        """A key for the code at ``index`` when it only shuffles the stack and
+        drops an except clause's exception (and ``as`` name), then returns the
+        value below or runs an exit copy (:meth:`exit_copy`), or None: 3.12+
+        copies that way out of the clause into each branch of a finally
+        body's inlined copy; equal copies under one handler are one place."""
+        ins, k = self.instrs, index
+        while k < self.n:
+            if ins[k].op in ("SWAP", "POP_TOP", "POP_EXCEPT"):
+                k += 1
+            elif (k + 2 < self.n and (ins[k].op, ins[k].arg) == ("LOAD_CONST", None)
+                  and ins[k + 1].op.startswith("STORE_") and ins[k + 2].op.startswith("DELETE_")
+                  and ins[k + 1].arg == ins[k + 2].arg):
+                k += 3  # (as returns_at)
+            else:
+                break
+        if k == index or k >= self.n or "POP_EXCEPT" not in [x.op for x in ins[index:k]]:
+            return None
+        tail = "return" if ins[k].op == "RETURN_VALUE" else self.exit_copy(k)
+        if tail is None:
+            return None
+        return ("clause exit", self.cfg.containing(index).handler,
+                tuple((x.op, repr(x.arg)) for x in ins[index:k]), tail)
+
     def reraise_copy(self, index):
         """A key for the RERAISE at ``index``, or None: 3.12+ copies the
         re-raise that ends an exceptional copy of a finally body into each
@@ -1021,12 +1052,15 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         (``JUMP_IF_X_OR_POP``), or falls straight into a block that ends in
         a test (the operands before a test are blocks of their own, see
         condition_starts: ``a or 3 <= (b and x or k)``, where ``b`` is
-        tested with 3 below it)."""
+        tested with 3 below it), or starts an inlined comprehension (``a or
+        {q: 0 for q in b} != 1``: the walk decides whether a test follows)."""
         first = b
         for _ in range(limit):
             last = self.instrs[b.end - 1]
             if last.op in ("JUMP_IF_FALSE_OR_POP", "JUMP_IF_TRUE_OR_POP"):
                 return True
+            if any(x.op == "LOAD_FAST_AND_CLEAR" for x in self.instrs[b.start:b.end]):
+                return True  # (3.12+: an inlined comprehension, loop and all, in the operand)
             if b is not first and last.op in POP_JUMPS:
                 return True
             if (last.target is not None or last.op in TERMINATORS or last.op in SPECIAL
@@ -1081,9 +1115,10 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             b = self.pure_condition(c.false, c.frame, reach) if a is not None else None
             if b is not None and len(a.frame.stack) == len(b.frame.stack):
                 merged = None
-                if c.true == c.false:
+                if c.true == c.false or t_at == c.false and self.either_way(c) is not None:
                     # ``(x or <true>) and y``: the constant folded away, x's
-                    # jump goes where it falls (one y: not ``y if x else y``)
+                    # jump goes where it falls (one y: not ``y if x else y``;
+                    # a chained comparison's true path jumps over its cleanup)
                     merged = bool_op(ast.And, self.either_way(c), a.expr), a.true, a.false
                 elif self.same_place(a.true, b.true) and self.same_place(a.false, b.false):
                     merged = ast.IfExp(test=c.expr, body=a.expr, orelse=b.expr), b.true, b.false
@@ -1827,8 +1862,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 run.add(b.id)
         if k >= self.n or join is not None and join > k or not (
                 self.instrs[k].op == "RETURN_VALUE"
-                or self.instrs[k].op == "RAISE_VARARGS" and self.instrs[k].arg):
-            return None
+                or self.instrs[k].op == "RAISE_VARARGS" and self.instrs[k].arg
+                or (self.instrs[k].op, self.instrs[k].arg) == ("RERAISE", 0)):
+            return None  # (3.12+ copies a finally body's closing re-raise the same way)
         return k, join
 
     def pred_outside_extent(self, b, blocks) -> bool:
@@ -2045,15 +2081,17 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         depth = plain_steps_depth(self.instrs[start:self.straight_to_exit(start)], 0)
         return depth is BELOW or depth == 0  # (the return or raise takes one value)
 
-    def straight_to_exit(self, start):
-        """Index of the ``return`` (or ``raise <value>``) that the code at
-        ``start`` runs straight to, in one block; or None."""
+    def straight_to_exit(self, start, reraise=False):
+        """Index of the ``return`` (or ``raise <value>``; with ``reraise``, or
+        a finally body's closing re-raise) that the code at ``start`` runs
+        straight to, in one block; or None."""
         b = self.cfg.at(start)
         if b is None:
             return None
         k = b.end - 1
         ins = self.instrs[k]
-        if not (ins.op == "RETURN_VALUE" or ins.op == "RAISE_VARARGS" and ins.arg == 1):
+        if not (ins.op == "RETURN_VALUE" or ins.op == "RAISE_VARARGS" and ins.arg == 1
+                or reraise and (ins.op, ins.arg) == ("RERAISE", 0)):
             return None
         if any(x.target is not None or x.op in ASYNC_OPS or x.op in SPECIAL for x in self.instrs[start:k]):
             return None
@@ -2141,7 +2179,13 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 return target
         right_frame = frame.copy()
         right_frame.stmts = []
-        ex = self.walk(block.end, right_frame, self.operand_region(block.end, target, region), loop)
+        # (a value: a test that starts it and goes on the same way both ways is
+        # a conditional expression's, ``b and (a if k or 2 else 0)``, see value_branch)
+        self._value_branch_at, outer = block.end, self._value_branch_at
+        try:
+            ex = self.walk(block.end, right_frame, self.operand_region(block.end, target, region), loop)
+        finally:
+            self._value_branch_at = outer
         op = ast.And if last.op == "JUMP_IF_FALSE_OR_POP" else ast.Or
         if (ex.kind == "end" and self.only_return(right_frame) and target < self.n
                 and self.instrs[target].op == "RETURN_VALUE"):
@@ -2196,7 +2240,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         value it is given; None when the statement is not such a copy."""
         if ex.kind != "end" or not COPIES_EXIT_BLOCKS or not isinstance(target, int) or target >= self.n:
             return None
-        end = self.straight_to_exit(target)
+        end = self.straight_to_exit(target, reraise=True)  # (3.12+ copies a finally body's end too)
         stmts = live(branch.stmts)
         if end is None or not stmts or not isinstance(stmts[-1], (ast.Return, ast.Raise)):
             return None
@@ -2205,8 +2249,12 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         hole = ast.Name(id="_unveil_operand", ctx=ast.Load())
         probe.push(hole)
         try:
-            for k in range(target, end + 1):
+            for k in range(target, end):
                 E.execute(probe, self.instrs[k])
+            if self.instrs[end].op == "RERAISE":
+                probe.emit(ast.Raise(exc=None, cause=None))  # (as block() writes it)
+            else:
+                E.execute(probe, self.instrs[end])
         except DecompilationError:
             return None
         if len(probe.stack) != len(branch.stack):
@@ -2561,7 +2609,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             seen.add(i)
             b = self.cfg.at(i)
             last = self.instrs[b.end - 1]
-            if last.op == "JUMP":
+            if last.op == "JUMP" and not self.jump_inside_handler(b, last.target, in_loop):
                 jumps.append(last.target)  # where the clause goes: not explored
             else:
                 work.extend(x.start for x in b.succs)
@@ -2572,6 +2620,16 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         return [t for t in jumps if t not in natural and t not in seen
                 and self.instrs[t].op != "RERAISE"
                 and header.start not in self.blocks_reachable_from(t)]
+
+    def jump_inside_handler(self, b: Block, target, in_loop) -> bool:
+        """Whether the jump ending ``b`` stays in the handler code it is in,
+        still holding the exception (3.11+: under the same cleanup handler, one
+        of the loop's own): a chained comparison's or an inlined comprehension's
+        jump over its cleanup in a finally body, no ``break`` (that drops the
+        exception first, POP_EXCEPT, outside the cleanup's range)."""
+        h = b.handler
+        return (h is not None and target < self.n and in_loop(h)
+                and self.cfg.containing(target).handler == h)
 
     def blocks_reachable_from(self, *starts):
         """Block starts reachable from ``starts`` (by jumps, falls and
@@ -2943,12 +3001,10 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             probe = frame.copy()
             probe.stmts = []
             try:
-                for k in range(lb.start, lb.end - 1):
-                    E.execute(probe, self.instrs[k])
-                lc = self.condition(lb, probe)
+                lc = self.test_from(lb, probe)
             except DecompilationError:
                 continue
-            if live(probe.stmts) or latch.id not in lc.blocks:
+            if lc is None or live(probe.stmts) or latch.id not in lc.blocks:
                 continue  # statements before the test (a walrus in it is not one)
             if lc.true == h.start and self.same_place(lc.false, exit_):
                 return lb.start, lc.expr
@@ -2956,26 +3012,51 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 return lb.start, negate_test(lc.expr)  # ``while not c``: jumps back while c is false
         return None
 
+    def test_from(self, b: Block, frame):
+        """The condition computed from ``b`` on, run in ``frame``: ``b``'s
+        own test, or the one its operands lead to when they hold an and/or as
+        a value (``b <= (c or e)``: ``b`` only pushes, see
+        :meth:`short_circuit_operand`); None when neither."""
+        if self.ends_in_test(b):
+            for k in range(b.start, b.end - 1):
+                E.execute(frame, self.instrs[k])
+            return self.condition(b, frame)
+        jump = self.short_circuit_operand(b, frame)
+        if jump is None:
+            return None
+        test_block = self.cfg.containing(jump)
+        c = self.condition(test_block, frame)
+        c.blocks = self.blocks_from(b, test_block) | c.blocks
+        return c
+
     def latch_chain_starts(self, latch: Block, body_starts, limit=64):
         """The blocks where the condition ending in ``latch`` may start,
         earliest first: ``latch`` and the test blocks laid out just before it
         that compute only their test (the links of an and/or chain)."""
         chain = [latch]
         b = latch
+        operands_start = None
         while len(chain) < limit and b.start > 0:
             r = self.value_operand_start(b, body_starts)
             if r is not None:
                 # (the link's operand holds an and/or: see short_circuit_operand; the
                 # operands computed before it are blocks of their own, condition_starts)
-                b = self.pushed_operands_before(r, body_starts)
+                b = operands_start = self.pushed_operands_before(r, body_starts)
                 continue
             p = self.cfg.containing(b.start - 1)
             q = self.before_chain_cleanup(p)
+            first = None
             while (q is not p and q.start in body_starts and q.start > 0 and len(chain) < limit
                    and self.cfg.is_conditional(q) and chain_link_start(self.instrs, q.end - 1) != q.start):
                 # a chained comparison's later links (no start of the test
                 # there), back to its first
+                first = chain_link_start(self.instrs, q.end - 1)
+                if first is not None:
+                    break  # the first link, whose operands span blocks (``v <= (c or a) != d``)
                 q, limit = self.cfg.containing(q.start - 1), limit - 1
+            if first is not None and self.cfg.containing(first).start in body_starts:
+                b = operands_start = self.cfg.containing(first)
+                continue
             if q is not p:
                 p = q
             elif p.start in body_starts and self.chain_cleanup_or_jump(p):
@@ -2983,11 +3064,16 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 continue
             if p.start not in body_starts or not self.cfg.is_conditional(p):
                 break
+            if self.test_depth(p, 0) is None and self.value_operand_start(p, body_starts) is not None:
+                b = p  # (a link whose operand holds an and/or: ``v <= (c or a) or d``)
+                continue
             if (self.test_depth(p, 0) != 1 and chain_link_start(self.instrs, p.end - 1) != p.start
                     and self.test_depth(p, 1) not in (1, 2)):
                 break  # (nor the first link of a chained comparison, nor a later one)
             chain.append(p)
-            b = p
+            b = operands_start = p
+        if operands_start is not None and operands_start is not chain[-1]:
+            chain.append(operands_start)  # the test starts with those operands (``b <= (c or e)``)
         return reversed(chain)
 
     def pushed_operands_before(self, b: Block, body_starts, limit=8):
@@ -3141,6 +3227,11 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             # a value computed inside the try (``return f()``): the statement
             # that uses it follows the protected range but belongs to the body
             ex = self.walk(ex.target, body, region, loop)
+            if (ex.kind == "leave" and len(body.stack) > len(frame.stack)
+                    and self.returns_at(ex.target, name_cleanups=True)):
+                # (out of an except clause that holds the try, past an enclosing
+                # finally's inlined copy: the clause's end lies outside both)
+                ex = self.walk(ex.target, body, lambda i: True, loop)
         self.keep_inside(body, frame)
         if self.ends_in_break(ex, body, len(frame.stack), region, loop):
             body.emit(ast.Break())
@@ -3443,9 +3534,10 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                         while self.instrs[p].op not in ("RETURN_VALUE", "RAISE_VARARGS"):
                             p += 1
                         p += 1
-                    elif k + 1 < len(pattern) and p < self.n and self.instrs[p].op == "RETURN_VALUE":
+                    elif (k + 1 < len(pattern) or returns) and p < self.n and self.instrs[p].op == "RETURN_VALUE":
                         # (3.11+: ``return f()`` in the try body returns its value after the
-                        # copy, and the compiler copies that RETURN_VALUE into each branch)
+                        # copy, and the compiler copies that RETURN_VALUE into each branch,
+                        # the last one's too)
                         goes_on.setdefault(p, p)
                         returns.add(p)
                         p += 1
@@ -3477,7 +3569,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         # the compiler copies a small exit (``return None``) to each branch
         # (3.11: a branch jumps to a lone jump on to where another jumps: one place)
         places = {"return" if d in returns else self.exit_copy(self.follow_jumps(d)) or self.reraise_copy(d)
-                  or self.alias(d) for d in goes_on}
+                  or self.return_copy(d) or self.alias(d) for d in goes_on}
         if len(places) > 1:
             return None
         return min(goes_on.values()) if goes_on else p
@@ -3562,7 +3654,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 todo.append((i + 1, j + 1))
         if not seen:
             return None
-        places = {self.exit_copy(d) or self.reraise_copy(d) or self.alias(d) for d in goes_on}
+        places = {self.exit_copy(d) or self.reraise_copy(d) or self.return_copy(d) or self.alias(d)
+                  for d in goes_on}
         if len(places) > 1:
             return None
         return min(goes_on.values()) if goes_on else last + 1
