@@ -313,3 +313,43 @@ CASES += [
     (with_body_returns_constant_then_code, ABC),
     (async_with_body_returns_then_code, ABC),
 ]
+
+
+# A tuple assignment storing one local twice: 3.13 drops the overwritten store (``STORE_FAST
+# x; POP_TOP``) and the text evaluated the dropped value after the other (``x = u`` then
+# ``s if b else u``: which unbound local raises first changed; fuzz 3000:260 on 3.13)
+def tuple_assign_same_local_twice(a, b, c):
+    log = []
+    if a:
+        u = 1
+    try:
+        x, x = (log.append(1) or u if b else c, u)
+        log.append(x)
+        x, y, y = (log.append(2), u if c else b, log.append(3))
+        log.append((x, y))
+        x, x, x = (u, log.append(4), c)
+        log.append(x)
+    except NameError as e:
+        log.append(type(e).__name__)
+    return log
+
+
+CASES += [
+    (tuple_assign_same_local_twice, [(0, 0, 0), (0, 1, 0), (1, 0, 1), (1, 1, 0), (0, 0, 1)]),
+]
+
+
+# A tuple assignment whose last item is a walrus (``k, k = x, (v0 := -1)``, the targets
+# stored in reverse order): the walrus was written as a chained assignment before the
+# other item (``v0 = k = -1`` then ``k = x``: ``k`` ended with the wrong value; fuzz 43:334
+# on 3.10, where the validator caught it)
+def tuple_assign_walrus_last(a, b, c):
+    log = []
+    k, k = (len([log.append(1), a]), (v0 := -1))
+    j, i = (log.append(2) or a, (w := b))
+    return k, v0, j, i, w, log
+
+
+CASES += [
+    (tuple_assign_walrus_last, ABC),
+]
