@@ -339,6 +339,20 @@ CASES += [
 ]
 
 
+# A generator expression in a lambda whose only reference to ``b`` the compiler folded away
+# (``-1 or b``): the lambda still passes ``b``'s cell on to it, the text's lambda has no ``b``
+# to pass; a cell passed on only to code that never reads it is not read (fuzz 3000:1220 on
+# 3.12 and 3.13)
+def lambda_genexp_with_folded_reference(a, b, c):
+    g = lambda p: (-1 or b for p in range((c if c else a) % 4))
+    return list(g(0))
+
+
+CASES += [
+    (lambda_genexp_with_folded_reference, ABC),
+]
+
+
 # A tuple assignment whose last item is a walrus (``k, k = x, (v0 := -1)``, the targets
 # stored in reverse order): the walrus was written as a chained assignment before the
 # other item (``v0 = k = -1`` then ``k = x``: ``k`` ended with the wrong value; fuzz 43:334
