@@ -367,3 +367,90 @@ def tuple_assign_walrus_last(a, b, c):
 CASES += [
     (tuple_assign_walrus_last, ABC),
 ]
+
+
+# A with body that ends in ``break`` (or ``continue``) inside a loop: the way out calls
+# ``__exit__`` and leaves the loop, while an exception ``__exit__`` swallows goes on after
+# the with statement; the text put the ``break`` (or the copy of the code after the loop
+# that 3.12+ puts there) after the with statement (fuzz 3000:1461 on 3.12 and 3.13)
+def with_body_breaks_inside_loop(a, b, c):
+    from cases_exceptions import Rec
+    log = []
+    n = 0
+    while n < 3:
+        n += 1
+        with Rec(log, "a", (ZeroDivisionError,)) as v:
+            log.append(1 // (a - n))
+            break
+        log.append("after")
+    log.append(v)
+    return log
+
+
+def nested_with_body_continues_inside_loop(a, b, c):
+    from cases_exceptions import Rec
+    log = []
+    for i in range(b + 2):
+        with Rec(log, "b", (ZeroDivisionError,)), Rec(log, "c"):
+            log.append(1 // (c - i))
+            continue
+        log.append(i)
+    return log
+
+
+def nested_with_body_breaks_inside_for(a, b, c):
+    from cases_exceptions import Rec
+    log = []
+    for i in range(2):
+        with Rec(log, "d", (ZeroDivisionError,)) as w, Rec(log, "e"):
+            log.append(1 // (b - i))
+            break
+        log.append(i)
+    return w, log
+
+
+CASES += [
+    (with_body_breaks_inside_loop, ABC),
+    (nested_with_body_continues_inside_loop, ABC),
+    (nested_with_body_breaks_inside_for, ABC),
+]
+
+
+# ``return x`` in the body of nested with statements inside a try whose finally body holds
+# an ``if``: the inlined copy of the finally body ends in a copy of the return in each
+# branch; the value was kept in a temporary set inside the inner with and returned after
+# it (unbound when the inner ``__exit__`` swallows an exception; fuzz 3000:222 on 3.12
+# and 3.13)
+def nested_with_return_in_try_finally_with_if(a, b, c):
+    from cases_exceptions import Rec
+    log = []
+    try:
+        with Rec(log, "a"), Rec(log, "b", (ZeroDivisionError,)):
+            return 1 // a, log
+    finally:
+        if b:
+            log.append("finally")
+    return log
+
+
+CASES += [
+    (nested_with_return_in_try_finally_with_if, ABC),
+]
+
+
+# ``return x`` in the body of nested with statements inside a for loop: the way out calls
+# both exits, drops the loop's iterator, returns; the value was kept in a temporary set
+# inside the inner with and returned after it (unbound when the inner ``__exit__``
+# swallows an exception; fuzz 3000:707 on 3.12 and 3.13)
+def nested_with_return_inside_for(a, b, c):
+    from cases_exceptions import Rec
+    log = []
+    for i in range(3):
+        with Rec(log, "a"), Rec(log, "b", (ZeroDivisionError,)):
+            return [*log, 1 // (a - i)]
+    return log
+
+
+CASES += [
+    (nested_with_return_inside_for, ABC),
+]

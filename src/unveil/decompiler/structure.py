@@ -3811,11 +3811,13 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             # their bodies' ranges too.
             body.emit(ast.Return(value=body.pop_expr(self.instrs[ex.target])))
             ex = END
+        ex = self.returned_through_exits_and_finally(ex, body, frame, loop)
         returned = self.constant_returned_from_with(ex, body, frame, handler)
         if returned is not None:
             E.execute(body, self.instrs[returned])
             body.emit(ast.Return(value=body.pop_expr()))
             ex = END
+        ex = self.jumped_out_through_exit(ex, body, frame, handler, region, loop)
         if ex.kind == "leave":
             # ... unless that statement lies past the region (a try's
             # ``finally`` runs first): the value waits in a temporary, set
@@ -3867,6 +3869,51 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             return k
         return None
 
+    def returned_through_exits_and_finally(self, ex, body, frame, loop):
+        """``ex``, or END after ``return x`` ending the with body (walked in ``body``; the
+        statement began on ``frame``) when the value leaves into the exit calls of
+        enclosing with statements that go on into an inlined copy of a finally body
+        before the return (``try: with a, b: return x`` / ``finally: if c: ...``): the
+        copy's branches each end in a copy of the return, which the walk reads whole."""
+        if (ex.kind != "leave" or len(body.stack) != len(frame.stack) - 1
+                or not isinstance(body.stack[-1], ast.expr) or not self.with_exit_call_at(ex.target, body)):
+            return ex  # (the value on top: this with's exit was called, the value waits above the next)
+        trial = body.copy()
+        got = self.walk(ex.target, trial, lambda i: True, loop)
+        if got is not END or len(trial.stmts) != 1 or not isinstance(trial.stmts[0], ast.Return):
+            return ex
+        body.stmts.extend(trial.stmts)
+        body.stack[:] = trial.stack
+        return END
+
+    def jumped_out_through_exit(self, ex, body, frame, handler, region, loop):
+        """``ex``, or END after the ``break``/``continue`` that ends the with body (walked
+        in ``body``; the statement began on ``frame``): its way out calls ``__exit__``,
+        then goes elsewhere than an exception ``__exit__`` swallows does (which goes on
+        after the statement, where a body that just ends goes too)."""
+        if ex.kind != "leave" or len(body.stack) != len(frame.stack) - 1 or loop is None:
+            return ex
+        k = self.after_exit_call(ex.target)
+        after = self.after_suppressed(handler)
+        if k is None or after is None or self.same_place(k, after):
+            return ex
+        below = len(body.stack) - 2  # what lies below the exits called on the way
+        while self.after_exit_call(k) is not None and below >= 0 and isinstance(body.stack[below], V.WithExit):
+            k = self.after_exit_call(k)  # (``with a, b: break`` calls b's exit, then a's)
+            below -= 1
+        t, pops = self.thread(k)
+        if (t == k and self.instrs[k].op == "POP_TOP" and below >= 0
+                and isinstance(body.stack[below], V.Iterator)):
+            t, pops = k + 1, True  # a for loop's ``break`` drops the iterator
+        if t in loop.continue_targets and not region(t) and not pops:
+            body.emit(ast.Continue())
+        elif loop.break_target is not None and not region(t) and (t == loop.break_target or (
+                COPIES_EXIT_BLOCKS and self.same_code(t, loop.break_target))):
+            body.emit(ast.Break())  # (3.10+ copies a small exit block into the ``break``)
+        else:
+            return ex
+        return END
+
     def after_exit_call(self, index):
         """The index after ``__exit__(None, None, None)`` called at ``index``
         and its result dropped (awaited first: an async with), or None."""
@@ -3905,6 +3952,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             if after is None or after >= self.n or ins[after].op != "POP_TOP":
                 return False
             k, below = after + 1, below - 1
+        while (k + 2 < self.n and (ins[k].op, ins[k].arg) == ("SWAP", 2) and ins[k + 1].op == "POP_TOP"
+               and below >= 0 and isinstance(frame.stack[below], V.Iterator)):
+            k, below = k + 2, below - 1  # (inside for loops: their iterators are dropped too)
         return k < self.n and ins[k].op == "RETURN_VALUE"
 
     def after_suppressed(self, handler):
