@@ -438,6 +438,27 @@ CASES += [
 ]
 
 
+# A conditional expression whose test ends in a true constant (``x if a or 2 else y``: the
+# compiler drops ``y`` and the jump) as an operand inside an if's test: the test ``a`` was
+# made a link of its own, ``0 != n // 3 and (a or True) and (n // 3 >= ...)``, which
+# evaluates the chain's middle operand twice (fuzz 3000:1387 on 3.12 and 3.13)
+def chain_operand_ifexp_with_constant_test(a, b, c):
+    log = []
+    for n in range(4):
+        if 0 != log.append(n) or n // 3 >= (5 == c if a or 2 else 0):
+            log.append("if")
+        if log.append(-n) < (b if c or -1 else 4):
+            log.append("lt")
+        if a < c < (n if b or -1 else 4):
+            log.append("chain")
+    return log
+
+
+CASES += [
+    (chain_operand_ifexp_with_constant_test, ABC),
+]
+
+
 # ``return x`` in the body of nested with statements inside a for loop: the way out calls
 # both exits, drops the loop's iterator, returns; the value was kept in a temporary set
 # inside the inner with and returned after it (unbound when the inner ``__exit__``

@@ -1081,7 +1081,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             b = self.pure_condition(c.false, c.frame, reach) if a is not None else None
             if b is not None and len(a.frame.stack) == len(b.frame.stack):
                 merged = None
-                if c.true == c.false:
+                if c.true == c.false and in_progress(c.frame):
+                    pass  # (``a < (y if x or 1 else z)``: an operand's test, see conditional_with_one_arm)
+                elif c.true == c.false:
                     # ``(x or <true>) and y``: the constant folded away, x's
                     # jump goes where it falls (one y: not ``y if x else y``)
                     merged = bool_op(ast.And, self.either_way(c), a.expr), a.true, a.false
@@ -1140,7 +1142,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             goes_to = lambda x: other == self.alias(x) or copies and self.same_code(other_at, x)
             true, false = stn, sfn
             # (only a link right after ``c``: an ``elif x: pass`` is reached by a jump)
-            either = self.either_way(sub) if idx == c.blocks.end else None
+            # (not after a link that keeps its operand: the constant test is then part of the
+            # next operand, ``a < b < (x if d or 1 else y)``, not a link of its own)
+            either = self.either_way(sub) if idx == c.blocks.end and not keeps_operand(c.expr, frame) else None
             if side == "true":
                 # a link that keeps its operand goes on only into the chain's next
                 # link: the rest of the test (merged first, and turned round when it
@@ -4320,6 +4324,12 @@ def assert_line_mark(raise_node):
     ``raise_node`` (see instructions._mark_asserts_on_own_line)."""
     exc = raise_node.exc.func if isinstance(raise_node.exc, ast.Call) else raise_node.exc
     return getattr(exc, "_line_mark", None)
+
+
+def in_progress(frame):
+    """Whether an expression is being computed on ``frame``: a value on top of its stack
+    (a test there is part of it, not a statement's condition)."""
+    return bool(frame.stack) and isinstance(frame.stack[-1], ast.expr)
 
 
 def is_return_none(s):
