@@ -313,3 +313,165 @@ CASES += [
     (with_body_returns_constant_then_code, ABC),
     (async_with_body_returns_then_code, ABC),
 ]
+
+
+# A tuple assignment storing one local twice: 3.13 drops the overwritten store (``STORE_FAST
+# x; POP_TOP``) and the text evaluated the dropped value after the other (``x = u`` then
+# ``s if b else u``: which unbound local raises first changed; fuzz 3000:260 on 3.13)
+def tuple_assign_same_local_twice(a, b, c):
+    log = []
+    if a:
+        u = 1
+    try:
+        x, x = (log.append(1) or u if b else c, u)
+        log.append(x)
+        x, y, y = (log.append(2), u if c else b, log.append(3))
+        log.append((x, y))
+        x, x, x = (u, log.append(4), c)
+        log.append(x)
+    except NameError as e:
+        log.append(type(e).__name__)
+    return log
+
+
+CASES += [
+    (tuple_assign_same_local_twice, [(0, 0, 0), (0, 1, 0), (1, 0, 1), (1, 1, 0), (0, 0, 1)]),
+]
+
+
+# A generator expression in a lambda whose only reference to ``b`` the compiler folded away
+# (``-1 or b``): the lambda still passes ``b``'s cell on to it, the text's lambda has no ``b``
+# to pass; a cell passed on only to code that never reads it is not read (fuzz 3000:1220 on
+# 3.12 and 3.13)
+def lambda_genexp_with_folded_reference(a, b, c):
+    g = lambda p: (-1 or b for p in range((c if c else a) % 4))
+    return list(g(0))
+
+
+CASES += [
+    (lambda_genexp_with_folded_reference, ABC),
+]
+
+
+# A tuple assignment whose last item is a walrus (``k, k = x, (v0 := -1)``, the targets
+# stored in reverse order): the walrus was written as a chained assignment before the
+# other item (``v0 = k = -1`` then ``k = x``: ``k`` ended with the wrong value; fuzz 43:334
+# on 3.10, where the validator caught it)
+def tuple_assign_walrus_last(a, b, c):
+    log = []
+    k, k = (len([log.append(1), a]), (v0 := -1))
+    j, i = (log.append(2) or a, (w := b))
+    return k, v0, j, i, w, log
+
+
+CASES += [
+    (tuple_assign_walrus_last, ABC),
+]
+
+
+# A with body that ends in ``break`` (or ``continue``) inside a loop: the way out calls
+# ``__exit__`` and leaves the loop, while an exception ``__exit__`` swallows goes on after
+# the with statement; the text put the ``break`` (or the copy of the code after the loop
+# that 3.12+ puts there) after the with statement (fuzz 3000:1461 on 3.12 and 3.13)
+def with_body_breaks_inside_loop(a, b, c):
+    from cases_exceptions import Rec
+    log = []
+    n = 0
+    while n < 3:
+        n += 1
+        with Rec(log, "a", (ZeroDivisionError,)) as v:
+            log.append(1 // (a - n))
+            break
+        log.append("after")
+    log.append(v)
+    return log
+
+
+def nested_with_body_continues_inside_loop(a, b, c):
+    from cases_exceptions import Rec
+    log = []
+    for i in range(b + 2):
+        with Rec(log, "b", (ZeroDivisionError,)), Rec(log, "c"):
+            log.append(1 // (c - i))
+            continue
+        log.append(i)
+    return log
+
+
+def nested_with_body_breaks_inside_for(a, b, c):
+    from cases_exceptions import Rec
+    log = []
+    for i in range(2):
+        with Rec(log, "d", (ZeroDivisionError,)) as w, Rec(log, "e"):
+            log.append(1 // (b - i))
+            break
+        log.append(i)
+    return w, log
+
+
+CASES += [
+    (with_body_breaks_inside_loop, ABC),
+    (nested_with_body_continues_inside_loop, ABC),
+    (nested_with_body_breaks_inside_for, ABC),
+]
+
+
+# ``return x`` in the body of nested with statements inside a try whose finally body holds
+# an ``if``: the inlined copy of the finally body ends in a copy of the return in each
+# branch; the value was kept in a temporary set inside the inner with and returned after
+# it (unbound when the inner ``__exit__`` swallows an exception; fuzz 3000:222 on 3.12
+# and 3.13)
+def nested_with_return_in_try_finally_with_if(a, b, c):
+    from cases_exceptions import Rec
+    log = []
+    try:
+        with Rec(log, "a"), Rec(log, "b", (ZeroDivisionError,)):
+            return 1 // a, log
+    finally:
+        if b:
+            log.append("finally")
+    return log
+
+
+CASES += [
+    (nested_with_return_in_try_finally_with_if, ABC),
+]
+
+
+# A conditional expression whose test ends in a true constant (``x if a or 2 else y``: the
+# compiler drops ``y`` and the jump) as an operand inside an if's test: the test ``a`` was
+# made a link of its own, ``0 != n // 3 and (a or True) and (n // 3 >= ...)``, which
+# evaluates the chain's middle operand twice (fuzz 3000:1387 on 3.12 and 3.13)
+def chain_operand_ifexp_with_constant_test(a, b, c):
+    log = []
+    for n in range(4):
+        if 0 != log.append(n) or n // 3 >= (5 == c if a or 2 else 0):
+            log.append("if")
+        if log.append(-n) < (b if c or -1 else 4):
+            log.append("lt")
+        if a < c < (n if b or -1 else 4):
+            log.append("chain")
+    return log
+
+
+CASES += [
+    (chain_operand_ifexp_with_constant_test, ABC),
+]
+
+
+# ``return x`` in the body of nested with statements inside a for loop: the way out calls
+# both exits, drops the loop's iterator, returns; the value was kept in a temporary set
+# inside the inner with and returned after it (unbound when the inner ``__exit__``
+# swallows an exception; fuzz 3000:707 on 3.12 and 3.13)
+def nested_with_return_inside_for(a, b, c):
+    from cases_exceptions import Rec
+    log = []
+    for i in range(3):
+        with Rec(log, "a"), Rec(log, "b", (ZeroDivisionError,)):
+            return [*log, 1 // (a - i)]
+    return log
+
+
+CASES += [
+    (nested_with_return_inside_for, ABC),
+]

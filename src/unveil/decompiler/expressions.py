@@ -335,14 +335,17 @@ def assign_to(frame: Frame, target, value, ins):
         value.group.fill(value.index, target)
         return
     if isinstance(value, V.Stored) and written_as_walrus(frame, value):
-        value = frame.expr(value, ins)  # ``b = (a := value)``
+        stored, value = value, frame.expr(value, ins)  # ``b = (a := value)``
+        value._seq = _evaluated_at(stored)
     if isinstance(value, V.Stored):
-        if (not any(v is value for v in frame.stack) and frame.stack
-                and isinstance(frame.stack[-1], ast.expr) and _store_follows(frame, ins)):
+        if not any(v is value for v in frame.stack) and (frame.pending or frame.stack and isinstance(
+                frame.stack[-1], ast.expr) and _store_follows(frame, ins)):
             # a value computed before it is stored next: ``a, b = x, (c := y)``
-            # (the compiler stores the tuple's items one by one), not ``c = b = y``
+            # (the compiler stores the tuple's items one by one), not ``c = b = y``;
+            # or the last item of such an assignment, stored after the others (``a,
+            # a = x, (c := y)`` stores ``x`` first), not ``c = a = y`` before them
             expr = frame.expr(value, ins)
-            expr._seq = getattr(value.value, "_seq", 0)  # (the tuple keeps the order of evaluation)
+            expr._seq = _evaluated_at(value)  # (the tuple keeps the order of evaluation)
             simple_assign(frame, target, expr, ins)
             return
         # another target of a chained assignment (a = b = value)
@@ -379,12 +382,19 @@ def assign_to(frame: Frame, target, value, ins):
         # a copy of the value is still on the stack: chained assignment or walrus
         node = ast.Assign(targets=[target], value=expr)
         node._no_spill = True  # becomes a walrus or part of a chained assignment
+        node._seq = frame.ctx.next_seq()
         frame.emit(node)
         for k, v in enumerate(frame.stack):
             if v is value:
                 frame.stack[k] = V.Stored(node, expr)
         return
     simple_assign(frame, target, expr, ins)
+
+
+def _evaluated_at(stored):
+    """Where in the order of evaluation the value of ``stored`` was computed (a value
+    folded to a new node, 3.8's ``-1``, has the place of its store)."""
+    return getattr(stored.value, "_seq", getattr(stored.assign, "_seq", 0))
 
 
 def written_as_walrus(frame, stored):
@@ -450,6 +460,8 @@ def _store_follows(frame, ins):
             continue
         if step.op in _STORE_VALUE_DEPTH:
             return depth == _STORE_VALUE_DEPTH[step.op]
+        if depth == 0 and _drops_overwritten_store(instrs, k):
+            return True
         if step.op in ("SWAP", "ROT"):
             if step.arg > depth > 0:
                 return False  # mixes new values with earlier ones
@@ -461,11 +473,44 @@ def _store_follows(frame, ins):
     return False
 
 
+def _drops_overwritten_store(instrs, k):
+    """Whether ``instrs[k]``, a ``POP_TOP``, is the store that 3.13 dropped from a tuple
+    assignment because the same local is stored again (``x, x = a, b``): it follows a
+    store to a local, or another such dropped store."""
+    if not I.DROPS_OVERWRITTEN_STORE or instrs[k].op != "POP_TOP":
+        return False
+    while k > 0 and instrs[k - 1].op == "POP_TOP":
+        k -= 1  # ``x, x, x = a, b, c``: each dropped store names the same local
+    return k > 0 and instrs[k - 1].op == "STORE_FAST"
+
+
+def _fill_overwritten_store(f, v, ins):
+    """The value ``v`` that ``ins`` (a ``POP_TOP``) drops, as one more item of the tuple
+    assignment being collected, stored to the local the assignment stores to just before
+    (see :data:`instructions.DROPS_OVERWRITTEN_STORE`). True when that is the case."""
+    instrs = f.ctx.instrs
+    if (not f.pending or instrs is None or not isinstance(v, ast.expr)
+            or not _drops_overwritten_store(instrs, ins.index)):
+        return False
+    k = ins.index
+    while instrs[k].op == "POP_TOP":
+        k -= 1
+    target = f.pending[-1][0]
+    if not (isinstance(target, ast.Name) and target.id == instrs[k].arg):
+        return False
+    f.pending.append((name(target.id, ast.Store()), f.expr(v, ins)))
+    if not (f.stack and isinstance(f.stack[-1], ast.expr) and _store_follows(f, ins)):
+        flush_pending(f)
+    return True
+
+
 def simple_assign(frame, target, expr, ins):
     """``target = expr``, or one part of a tuple assignment whose values were
     all computed before the first store (``a, b = b, a``)."""
     ins = ins or frame.current
-    top_is_value = bool(frame.stack) and isinstance(frame.stack[-1], ast.expr)
+    # (a walrus's value below counts: ``a, b = x, (c := y)`` stores ``x`` first when
+    # the targets are swapped, ``b, a = ...``)
+    top_is_value = bool(frame.stack) and isinstance(frame.stack[-1], (ast.expr, V.Stored))
     if frame.pending or (top_is_value and _store_follows(frame, ins)):
         frame.pending.append((target, expr))
         if not (_store_follows(frame, ins) and top_is_value):
@@ -1144,6 +1189,8 @@ def _pop_top(f, ins):
     if isinstance(v, V.InPlace):
         raise DecompilationError("in-place result discarded", f.ctx.name, ins.offset, ins.op)
     if isinstance(v, V.UnpackSlot) and _fill_dead_store(f, v, ins):
+        return
+    if _fill_overwritten_store(f, v, ins):
         return
     discard(f, v, ins)
 

@@ -69,6 +69,11 @@ FOLDS_PERCENT_FORMAT = PY >= (3, 11)
 #: handlers (before or after the try's) tells them apart.
 HANDLERS_LAID_OUT_LAST = PY >= (3, 12)
 
+#: 3.13 drops a store to a local that the next store to it overwrites: the values of
+#: ``x, x = a, b`` are stored as ``STORE_FAST x; POP_TOP`` (``x, y, y = a, b, c`` as
+#: ``STORE_FAST y; POP_TOP; STORE_FAST x``), the dropped value popped after its twin.
+DROPS_OVERWRITTEN_STORE = PY >= (3, 13)
+
 #: Operator text for the <=3.10 operator opcodes.
 _OLD_BINARY = {
     "POWER": "**", "MULTIPLY": "*", "MATRIX_MULTIPLY": "@", "FLOOR_DIVIDE": "//",

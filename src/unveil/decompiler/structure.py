@@ -1115,7 +1115,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             b = self.pure_condition(c.false, c.frame, reach) if a is not None else None
             if b is not None and len(a.frame.stack) == len(b.frame.stack):
                 merged = None
-                if c.true == c.false or t_at == c.false and self.either_way(c) is not None:
+                if c.true == c.false and in_progress(c.frame):
+                    pass  # (``a < (y if x or 1 else z)``: an operand's test, see conditional_with_one_arm)
+                elif c.true == c.false or t_at == c.false and self.either_way(c) is not None:
                     # ``(x or <true>) and y``: the constant folded away, x's
                     # jump goes where it falls (one y: not ``y if x else y``;
                     # a chained comparison's true path jumps over its cleanup)
@@ -1175,7 +1177,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             goes_to = lambda x: other == self.alias(x) or copies and self.same_code(other_at, x)
             true, false = stn, sfn
             # (only a link right after ``c``: an ``elif x: pass`` is reached by a jump)
-            either = self.either_way(sub) if idx == c.blocks.end else None
+            # (not after a link that keeps its operand: the constant test is then part of the
+            # next operand, ``a < b < (x if d or 1 else y)``, not a link of its own)
+            either = self.either_way(sub) if idx == c.blocks.end and not keeps_operand(c.expr, frame) else None
             if side == "true":
                 # a link that keeps its operand goes on only into the chain's next
                 # link: the rest of the test (merged first, and turned round when it
@@ -3904,11 +3908,13 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             # their bodies' ranges too.
             body.emit(ast.Return(value=body.pop_expr(self.instrs[ex.target])))
             ex = END
+        ex = self.returned_through_exits_and_finally(ex, body, frame, loop)
         returned = self.constant_returned_from_with(ex, body, frame, handler)
         if returned is not None:
             E.execute(body, self.instrs[returned])
             body.emit(ast.Return(value=body.pop_expr()))
             ex = END
+        ex = self.jumped_out_through_exit(ex, body, frame, handler, region, loop)
         if ex.kind == "leave":
             # ... unless that statement lies past the region (a try's
             # ``finally`` runs first): the value waits in a temporary, set
@@ -3960,6 +3966,51 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             return k
         return None
 
+    def returned_through_exits_and_finally(self, ex, body, frame, loop):
+        """``ex``, or END after ``return x`` ending the with body (walked in ``body``; the
+        statement began on ``frame``) when the value leaves into the exit calls of
+        enclosing with statements that go on into an inlined copy of a finally body
+        before the return (``try: with a, b: return x`` / ``finally: if c: ...``): the
+        copy's branches each end in a copy of the return, which the walk reads whole."""
+        if (ex.kind != "leave" or len(body.stack) != len(frame.stack) - 1
+                or not isinstance(body.stack[-1], ast.expr) or not self.with_exit_call_at(ex.target, body)):
+            return ex  # (the value on top: this with's exit was called, the value waits above the next)
+        trial = body.copy()
+        got = self.walk(ex.target, trial, lambda i: True, loop)
+        if got is not END or len(trial.stmts) != 1 or not isinstance(trial.stmts[0], ast.Return):
+            return ex
+        body.stmts.extend(trial.stmts)
+        body.stack[:] = trial.stack
+        return END
+
+    def jumped_out_through_exit(self, ex, body, frame, handler, region, loop):
+        """``ex``, or END after the ``break``/``continue`` that ends the with body (walked
+        in ``body``; the statement began on ``frame``): its way out calls ``__exit__``,
+        then goes elsewhere than an exception ``__exit__`` swallows does (which goes on
+        after the statement, where a body that just ends goes too)."""
+        if ex.kind != "leave" or len(body.stack) != len(frame.stack) - 1 or loop is None:
+            return ex
+        k = self.after_exit_call(ex.target)
+        after = self.after_suppressed(handler)
+        if k is None or after is None or self.same_place(k, after):
+            return ex
+        below = len(body.stack) - 2  # what lies below the exits called on the way
+        while self.after_exit_call(k) is not None and below >= 0 and isinstance(body.stack[below], V.WithExit):
+            k = self.after_exit_call(k)  # (``with a, b: break`` calls b's exit, then a's)
+            below -= 1
+        t, pops = self.thread(k)
+        if (t == k and self.instrs[k].op == "POP_TOP" and below >= 0
+                and isinstance(body.stack[below], V.Iterator)):
+            t, pops = k + 1, True  # a for loop's ``break`` drops the iterator
+        if t in loop.continue_targets and not region(t) and not pops:
+            body.emit(ast.Continue())
+        elif loop.break_target is not None and not region(t) and (t == loop.break_target or (
+                COPIES_EXIT_BLOCKS and self.same_code(t, loop.break_target))):
+            body.emit(ast.Break())  # (3.10+ copies a small exit block into the ``break``)
+        else:
+            return ex
+        return END
+
     def after_exit_call(self, index):
         """The index after ``__exit__(None, None, None)`` called at ``index``
         and its result dropped (awaited first: an async with), or None."""
@@ -3998,6 +4049,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             if after is None or after >= self.n or ins[after].op != "POP_TOP":
                 return False
             k, below = after + 1, below - 1
+        while (k + 2 < self.n and (ins[k].op, ins[k].arg) == ("SWAP", 2) and ins[k + 1].op == "POP_TOP"
+               and below >= 0 and isinstance(frame.stack[below], V.Iterator)):
+            k, below = k + 2, below - 1  # (inside for loops: their iterators are dropped too)
         return k < self.n and ins[k].op == "RETURN_VALUE"
 
     def after_suppressed(self, handler):
@@ -4363,6 +4417,12 @@ def assert_line_mark(raise_node):
     ``raise_node`` (see instructions._mark_asserts_on_own_line)."""
     exc = raise_node.exc.func if isinstance(raise_node.exc, ast.Call) else raise_node.exc
     return getattr(exc, "_line_mark", None)
+
+
+def in_progress(frame):
+    """Whether an expression is being computed on ``frame``: a value on top of its stack
+    (a test there is part of it, not a statement's condition)."""
+    return bool(frame.stack) and isinstance(frame.stack[-1], ast.expr)
 
 
 def is_return_none(s):

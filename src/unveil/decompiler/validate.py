@@ -951,7 +951,7 @@ def _used_freevars(code) -> frozenset:
         if FRAME_READERS & set(code.co_names):
             got = free
         else:
-            got = free & _cells_reached(Program(code, None))
+            got = free & _cells_reached(Program(code, None), _passed_and_read(code))
         if len(_USED_FREEVARS) > 4096:
             _USED_FREEVARS.clear()
         _USED_FREEVARS[code] = got
@@ -1017,13 +1017,23 @@ def _small_enough(symbol, values) -> bool:
     return True
 
 
-def _cells_reached(prog) -> set:
+def _passed_and_read(code) -> frozenset:
+    """The cells that the code objects nested in ``code`` read (or pass on to code that
+    does): only those can be read through a closure ``code`` makes."""
+    nested = [c for c in code.co_consts if isinstance(c, types.CodeType)]
+    return frozenset().union(*(_used_freevars(c) for c in nested))
+
+
+def _cells_reached(prog, passed_read) -> set:
     """The cells the instructions reachable from the start of ``prog`` read, write or
-    pass on (3.8 leaves unreachable code in place)."""
+    pass on to code that reads them (``passed_read``: a cell passed on only to code
+    that never reads it, a reference the compiler optimized away in a lambda's
+    generator expression, is not read through this closure either; 3.8 leaves
+    unreachable code in place)."""
     names = set()
     for pc in _reachable(prog):
         op = prog.ops[pc][1]
-        if op.kind in _CELL_KINDS or op.kind == "closure":
+        if op.kind in _CELL_KINDS or op.kind == "closure" and op.arg in passed_read:
             names.add(op.arg)
         elif op.kind == "event" and op.key[0] in _CELL_EVENTS:
             names.add(op.key[1])
