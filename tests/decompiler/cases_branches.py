@@ -758,3 +758,24 @@ def with_if_returns_constant_at_end(a, b, k, log):
 CASES += [
     (with_if_returns_constant_at_end, ARGS_ABKL),
 ]
+
+
+# a while test whose first operand holds a generator expression (its
+# argument's GET_ITER): 3.10+ tests it again at the loop's bottom, where the
+# whole test was not recognised ("if branches end in different places" on
+# 3.12+, an inner loop that copied the test and the code after it on 3.10+;
+# fuzz 3100:476)
+def while_test_with_genexp_operand(a, b, k, log):
+    n = 0
+    while sum(x for x in log) < 9 and n < b:
+        n += 1
+        log.append(a)
+        if k:
+            continue
+        log.append(n)
+    return log if a else n
+
+
+CASES += [
+    (while_test_with_genexp_operand, ARGS_ABKL),
+]

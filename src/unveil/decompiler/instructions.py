@@ -787,6 +787,13 @@ def pops_pushes(ins: Instr):
     return None
 
 
+def operand_pops_pushes(ins: Instr):
+    """:func:`pops_pushes` for the steps that compute a value a conditional
+    jump tests, where a GET_ITER is a generator expression's argument (a for
+    loop's goes on to its FOR_ITER, which no test's value runs through)."""
+    return (1, 1) if ins.op == "GET_ITER" else pops_pushes(ins)
+
+
 def expression_start(instrs: List[Instr], jump_index: int, lower: int) -> Optional[int]:
     """Index where the value tested by the conditional jump at
     ``jump_index`` starts being computed (not before ``lower``), or None."""
@@ -796,7 +803,7 @@ def expression_start(instrs: List[Instr], jump_index: int, lower: int) -> Option
         if is_walrus_store(instrs, k) and k - 1 >= lower:
             k -= 2  # ``(x := value)``: the value stays where it was
             continue
-        pp = pops_pushes(instrs[k])
+        pp = operand_pops_pushes(instrs[k])
         if pp is None:
             return None
         pops, pushes = pp
