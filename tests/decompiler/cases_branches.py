@@ -875,6 +875,22 @@ CASES += [
 ]
 
 
+# <=3.10: a conditional expression tested whose arm is a true constant: the
+# compiler folds the arm into a lone jump to the body, which the other arm's
+# test falls into (fuzz 3100:190, 3100:726)
+def ifexp_test_with_true_constant_arm(a, b, k, log):
+    seen = []
+    try:
+        seen.append(1)
+    finally:
+        if (1 if a else b > 2):
+            seen.append(2)
+    for x in (k, a):
+        if (b if x else 1):
+            seen.append(x)
+    return seen
+
+
 # <=3.9: a while loop that never loops back (its body ends in ``return``):
 # the ``break`` is a jump to the function's ``return None``, which the other
 # branches do not reach (fuzz 3100:945)
@@ -889,5 +905,6 @@ def while_never_loops_break_returns_none(a, b, k, log):
 
 
 CASES += [
+    (ifexp_test_with_true_constant_arm, ARGS_ABKL),
     (while_never_loops_break_returns_none, ARGS_ABKL),
 ]

@@ -1131,6 +1131,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                             c.blocks = c.blocks | hop
                     c.cleanups = union(c.cleanups, union(a.cleanups, b.cleanups))
                     return True
+        if self.merge_constant_arm(c):
+            return True
         for side in ("true", "false"):
             idx = getattr(c, side)
             frame = c.frame
@@ -1218,6 +1220,33 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 if cleanup is not None and all(p.id in inside for p in cleanup.preds):
                     c.cleanups = union(c.cleanups, BlockIds(cleanup))
                 c.cleanup_at = None
+            return True
+        return False
+
+    def merge_constant_arm(self, c: Cond) -> bool:
+        """``if (1 if x else y):`` (<=3.10): the compiler folds the true
+        constant arm into a lone jump to the body, which ``y`` falls into
+        when true (``x or y`` jumps there from the test itself). Merged into
+        ``c`` as ``(True if x else y)`` (or ``(y if x else True)``); True
+        when merged."""
+        if (isinstance(c.true, tuple) or isinstance(c.false, tuple) or keeps_operand(c.expr, c.frame)
+                or c.cleanups is not None):
+            return False
+        for arm, other in ((c.true, c.false), (c.false, c.true)):
+            hop = self.lone_jump_within(arm, c.blocks)
+            if hop is None or self.instrs[arm].target <= arm:
+                continue  # (a jump back: a loop's continue)
+            b = self.pure_condition(other, c.frame, c.blocks)
+            if (b is None or isinstance(b.true, tuple) or isinstance(b.false, tuple)
+                    or b.true != b.blocks.end or not self.same_place(self.instrs[arm].target, b.true)
+                    or self.same_place(b.true, b.false)):
+                continue
+            body, orelse = (E.const(True), b.expr) if arm == c.true else (b.expr, E.const(True))
+            c.expr = ast.IfExp(test=c.expr, body=body, orelse=orelse)
+            c.true, c.false = b.true, b.false
+            c.frame = b.frame
+            c.blocks = c.blocks | hop | b.blocks
+            c.cleanups = b.cleanups
             return True
         return False
 
