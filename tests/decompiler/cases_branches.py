@@ -758,3 +758,153 @@ def with_if_returns_constant_at_end(a, b, k, log):
 CASES += [
     (with_if_returns_constant_at_end, ARGS_ABKL),
 ]
+
+
+# a while test whose first operand holds a generator expression (its
+# argument's GET_ITER): 3.10+ tests it again at the loop's bottom, where the
+# whole test was not recognised ("if branches end in different places" on
+# 3.12+, an inner loop that copied the test and the code after it on 3.10+;
+# fuzz 3100:476)
+def while_test_with_genexp_operand(a, b, k, log):
+    seen = []
+    n = 0
+    while sum(x for x in seen) < 9 and n < b:
+        n += 1
+        seen.append(a)
+        if k:
+            continue
+        seen.append(n)
+    return seen if a else n
+
+
+CASES += [
+    (while_test_with_genexp_operand, ARGS_ABKL),
+]
+
+
+# 3.11+: a bare ``return`` in the try body's else branch runs its own inlined
+# copy of the finally body, then returns None, as the function's end does
+# after the copy on the normal way out: two copies, one place ("if branches
+# end in different places"; fuzz 3100:1384)
+def else_returns_none_through_finally_copy(a, b, k, log):
+    seen = []
+    try:
+        if b > 2:
+            seen.append(1)
+        else:
+            seen.append(2)
+            assert a, 7
+            return
+    finally:
+        if k:
+            seen.append(3)
+            if seen == [2, 3]:
+                raise KeyError(a)
+
+
+# ... and with code after the try statement: the else branch's copy runs
+# into its own ``return``, which is the branch's (3.11+)
+def else_returns_through_finally_copy_code_after(a, b, k, log):
+    seen = []
+    try:
+        if b > 2:
+            seen.append(1)
+        else:
+            seen.append(2)
+            assert a, 7
+            return
+    finally:
+        if k:
+            seen.append(3)
+    seen.append(4)
+    return seen
+
+
+# 3.11+: ``return <value>`` in an except clause with a name, inside a
+# try/finally whose body is empty: the RETURN_VALUE right after the name's
+# cleanup lies outside the handler's range (fuzz 3100:169, 3100:322)
+def except_as_returns_value_in_try_finally(a, b, k, log):
+    try:
+        try:
+            log.append(10 // k)
+        except ZeroDivisionError as e:
+            if a:
+                return a * 10 + b
+            if b > 2:
+                raise
+    finally:
+        pass
+    return log
+
+
+# 3.12+: a conditional expression tested by an if whose arm is an inlined
+# comprehension (its loop's blocks lie between the arm's start and its test;
+# fuzz 3100:333, 3100:426)
+def ifexp_test_with_comprehension_arm(a, b, k, log):
+    if a if k else [x for x in (1, 2, 5) if x > b]:
+        log.append(1)
+        return 1
+    else:
+        log.append(2)
+    return 2
+
+
+# 3.13: the try body's last jump, to the finally's inlined copy, lies outside
+# the except clause's range in a block of its own (fuzz 3100:1181)
+def try_body_if_deletes_before_finally(a, b, k, log):
+    v = k
+    seen = []
+    try:
+        if a:
+            del v
+        else:
+            seen.append(10 // b)
+    except ZeroDivisionError:
+        seen.append(0)
+    finally:
+        seen.append(3)
+    return seen
+
+
+CASES += [
+    (else_returns_none_through_finally_copy, ARGS_ABKL),
+    (else_returns_through_finally_copy_code_after, ARGS_ABKL),
+    (except_as_returns_value_in_try_finally, ARGS_ABKL),
+    (ifexp_test_with_comprehension_arm, ARGS_ABKL),
+    (try_body_if_deletes_before_finally, ARGS_ABKL),
+]
+
+
+# <=3.10: a conditional expression tested whose arm is a true constant: the
+# compiler folds the arm into a lone jump to the body, which the other arm's
+# test falls into (fuzz 3100:190, 3100:726)
+def ifexp_test_with_true_constant_arm(a, b, k, log):
+    seen = []
+    try:
+        seen.append(1)
+    finally:
+        if (1 if a else b > 2):
+            seen.append(2)
+    for x in (k, a):
+        if (b if x else 1):
+            seen.append(x)
+    return seen
+
+
+# <=3.9: a while loop that never loops back (its body ends in ``return``):
+# the ``break`` is a jump to the function's ``return None``, which the other
+# branches do not reach (fuzz 3100:945)
+def while_never_loops_break_returns_none(a, b, k, log):
+    while a < 4:
+        a += 1
+        if k:
+            pass
+        elif b > 2:
+            break
+        return a
+
+
+CASES += [
+    (ifexp_test_with_true_constant_arm, ARGS_ABKL),
+    (while_never_loops_break_returns_none, ARGS_ABKL),
+]

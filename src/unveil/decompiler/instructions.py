@@ -807,6 +807,13 @@ def pops_pushes(ins: Instr):
     return None
 
 
+def operand_pops_pushes(ins: Instr):
+    """:func:`pops_pushes` for the steps that compute a value a conditional
+    jump tests, where a GET_ITER is a generator expression's argument (a for
+    loop's goes on to its FOR_ITER, which no test's value runs through)."""
+    return (1, 1) if ins.op == "GET_ITER" else pops_pushes(ins)
+
+
 def expression_start(instrs: List[Instr], jump_index: int, lower: int) -> Optional[int]:
     """Index where the value tested by the conditional jump at
     ``jump_index`` starts being computed (not before ``lower``), or None."""
@@ -820,7 +827,7 @@ def expression_start(instrs: List[Instr], jump_index: int, lower: int) -> Option
             need += 1  # ``c or e``: ``c``'s value is dropped on the way to ``e``
             k -= 1
             continue
-        pp = pops_pushes(instrs[k])
+        pp = operand_pops_pushes(instrs[k])
         if pp is None:
             return None
         pops, pushes = pp

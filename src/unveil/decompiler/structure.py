@@ -30,7 +30,8 @@ from .asyncs import ASYNC_OPS, AsyncConstructs
 from .exceptstar import ExceptStarClauses
 from .inline import InlinedComprehensions
 from .instructions import (COPIES_EXIT_BLOCKS, CONDITIONAL_JUMPS, HANDLERS_LAID_OUT_LAST,
-                           LONE_JUMP_IS_BODY, TERMINATORS, WHILE_BODY_FALLS_FROM_TEST, pops_pushes)
+                           LONE_JUMP_IS_BODY, TERMINATORS, WHILE_BODY_FALLS_FROM_TEST,
+                           operand_pops_pushes, pops_pushes)
 from .legacy import LegacyBlocks
 from .match import MATCH_OPS, MatchStatements
 
@@ -619,14 +620,18 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             a, b = a + 1, b + 1
         return self.instrs[b].op == "RETURN_VALUE"
 
-    def same_copied_return(self, a, b):
+    def same_copied_return(self, a, b, same_lines=True):
         """Whether the code at ``a`` and at ``b`` is one straight run to a
-        ``return``, copied by the compiler (same instructions, same lines)."""
+        ``return``, copied by the compiler (same instructions, same lines;
+        without ``same_lines``, two returns that do the same under the same
+        handler)."""
         if a == b or not (self.runs_to_return(a) and self.runs_to_return(b)):
+            return False
+        if not same_lines and self.cfg.containing(a).handler != self.cfg.containing(b).handler:
             return False
         while True:
             x, y = self.instrs[a], self.instrs[b]
-            if (x.op, x.arg, x.line) != (y.op, y.arg, y.line):
+            if (x.op, x.arg, x.line if same_lines else None) != (y.op, y.arg, y.line if same_lines else None):
                 return False
             if x.op == "RETURN_VALUE":
                 return True
@@ -678,7 +683,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         while k < self.n and (self.instrs[k].op in ("POP_EXCEPT", "POP_TOP", "SWAP", "NOP", "LOAD_CONST")
                               or self.instrs[k].op == "LOAD_FAST" and self.instrs[k].arg in bound):
             k += 1
-        return k < self.n and self.instrs[k].op == "RETURN_VALUE" and k > index
+        return k < self.n and self.instrs[k].op == "RETURN_VALUE" and k >= index
 
     def thread(self, index):
         """Where control ends up from ``index`` when only a jump (or a pop
@@ -793,7 +798,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if isinstance(index, tuple):
             return None
         b = self.cfg.at(index)
-        if (b is None or not (keeps or self.cfg.is_conditional(b) or self.short_circuit_ahead(b))
+        if (b is None or not (keeps or self.cfg.is_conditional(b) or self.short_circuit_ahead(b)
+                              or self.enters_inlined_comprehension(b))
                 or index in self.active_latches):
             return None  # (a loop's bottom test is not a link of an ``if`` in its body)
         if index in self.assert_tests:
@@ -963,8 +969,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         jump, or None. A trial like :meth:`chain_link_operand`. The operand
         may also begin with a conditional expression (``a or (x if c else y)
         > k``: ``b`` ends in the test of ``c``, see :meth:`conditional_value_join`)."""
-        if not self.short_circuit_ahead(b) and self.conditional_value_join(b) is None:
-            return None
+        if (not self.short_circuit_ahead(b) and self.conditional_value_join(b) is None
+                and (f.stack or not self.enters_inlined_comprehension(b))):
+            return None  # (a comprehension in the operand: only of a test outside any expression)
         state = self.trial_state()
         self._stops.append((f, TestStop(len(f.stack))))
         try:
@@ -975,6 +982,25 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             self._stops.pop()
             self.restore_trial_state(state)
         return ex.target if ex.kind == "stop" else None
+
+    def enters_inlined_comprehension(self, b: Block, limit=3) -> bool:
+        """Whether ``b`` starts an inlined comprehension (3.12+, see
+        inline.py): its prologue, which saves the loop's names and builds the
+        empty result (in blocks of their own where the cleanup handler's
+        range starts), falls into the loop's header. A test's operand that
+        holds one spans the loop's blocks."""
+        prologue = False
+        for _ in range(limit):
+            prologue = prologue or any(x.op == "LOAD_FAST_AND_CLEAR" or x.op in _COMPREHENSION_RESULTS
+                                       and x.arg == 0 for x in self.instrs[b.start:b.end])
+            if self.instrs[b.end - 1].target is not None or b.end >= self.n:
+                return False
+            b = self.cfg.at(b.end)
+            if b is None:
+                return False
+            if self.is_loop_header(b):
+                return prologue
+        return False
 
     def stops_at_test(self, frame):
         """Whether the conditional jump ending a block walked in ``frame`` by
@@ -1142,6 +1168,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                             c.blocks = c.blocks | hop
                     c.cleanups = union(c.cleanups, union(a.cleanups, b.cleanups))
                     return True
+        if self.merge_constant_arm(c):
+            return True
         for side in ("true", "false"):
             idx = getattr(c, side)
             frame = c.frame
@@ -1231,6 +1259,33 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 if cleanup is not None and all(p.id in inside for p in cleanup.preds):
                     c.cleanups = union(c.cleanups, BlockIds(cleanup))
                 c.cleanup_at = None
+            return True
+        return False
+
+    def merge_constant_arm(self, c: Cond) -> bool:
+        """``if (1 if x else y):`` (<=3.10): the compiler folds the true
+        constant arm into a lone jump to the body, which ``y`` falls into
+        when true (``x or y`` jumps there from the test itself). Merged into
+        ``c`` as ``(True if x else y)`` (or ``(y if x else True)``); True
+        when merged."""
+        if (isinstance(c.true, tuple) or isinstance(c.false, tuple) or keeps_operand(c.expr, c.frame)
+                or c.cleanups is not None):
+            return False
+        for arm, other in ((c.true, c.false), (c.false, c.true)):
+            hop = self.lone_jump_within(arm, c.blocks)
+            if hop is None or self.instrs[arm].target <= arm:
+                continue  # (a jump back: a loop's continue)
+            b = self.pure_condition(other, c.frame, c.blocks)
+            if (b is None or isinstance(b.true, tuple) or isinstance(b.false, tuple)
+                    or b.true != b.blocks.end or not self.same_place(self.instrs[arm].target, b.true)
+                    or self.same_place(b.true, b.false)):
+                continue
+            body, orelse = (E.const(True), b.expr) if arm == c.true else (b.expr, E.const(True))
+            c.expr = ast.IfExp(test=c.expr, body=body, orelse=orelse)
+            c.true, c.false = b.true, b.false
+            c.frame = b.frame
+            c.blocks = c.blocks | hop | b.blocks
+            c.cleanups = b.cleanups
             return True
         return False
 
@@ -1497,8 +1552,16 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         f_exit = self.returned_into_dead_copy(f_exit, other, depth)
         f_exit = self.through_with_exits(fl, f_exit, other, loop)
         f_exit = self.returned_before_dead_copy(f_exit, t_exit.target if t_exit.kind == "leave" else None, other)
+        t_exit, f_exit = self.returned_through_finally_copy(t_exit, f_exit, then, other, loop)
         unchanged = same_stack(then.stack, frame.stack)  # then keep the frame's (see above)
         frame.emit(self.make_if(test, then.stmts, other.stmts))
+        if t_exit.kind == "end" and f_exit.kind == "end":
+            return END
+        if t_exit.kind == "end":
+            # (walked to its return through a finally copy, above)
+            if not same_stack(other.stack, frame.stack):
+                frame.stack[:] = other.stack
+            return self.transfer(f_exit.target, frame, region, loop) if not region(f_exit.target) else f_exit.target
         if f_exit.kind == "end":
             if not unchanged:
                 frame.stack[:] = then.stack
@@ -1511,6 +1574,36 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if not unchanged:
             frame.stack[:] = then.stack
         return self.transfer(t_exit.target, frame, region, loop) if not region(t_exit.target) else t_exit.target
+
+    def returned_through_finally_copy(self, t_exit, f_exit, then, other, loop):
+        """The exits of an if's two branches (walked into ``then`` and
+        ``other``), where a branch that leaves for a ``return`` (see
+        :meth:`returns_straight`) while the other branch goes elsewhere is
+        walked on to that ``return``: the branch's own statement."""
+        if t_exit.kind != "leave" or f_exit.kind != "leave" or self.same_place(t_exit.target, f_exit.target):
+            return t_exit, f_exit
+        exits = []
+        for ex, frame in ((t_exit, then), (f_exit, other)):
+            if self.returns_straight(ex.target):
+                ex = self.walk(ex.target, frame, lambda i: True, loop)
+            exits.append(ex)
+        return tuple(exits)
+
+    def returns_straight(self, index):
+        """Whether the code at ``index`` returns a constant, or runs an
+        inlined copy of a finally body and then only returns the value kept
+        below the copy or a constant: the way out of a ``return`` in a try
+        body, or a jump to a ``return <constant>`` (<=3.9 does not copy it
+        into the branch: a ``break`` out of a loop that never loops back).
+        Not the code after a try statement, which a return there would
+        move into it."""
+        past = self.past_finally_copies(index)
+        if past >= self.n:
+            return False
+        if past != index and self.returns_at(past):
+            return True
+        return (past + 1 < self.n and self.instrs[past].op == "LOAD_CONST"
+                and self.instrs[past + 1].op == "RETURN_VALUE")
 
     def value_branch(self, start, frame, region, loop):
         """Walk the other branch of a conditional expression whose first branch
@@ -3103,7 +3196,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                     return None
                 depth += ins.op == "COPY"
                 continue
-            pp = pops_pushes(ins)
+            pp = operand_pops_pushes(ins)
             if pp is None or pp[0] > depth:
                 return None
             depth += pp[1] - pp[0]
@@ -3392,7 +3485,17 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         dead = self.dead_end_copies
         if a in dead and b in dead and dead[a] == dead[b]:
             return True
-        return self.past_finally_copies(a) == self.past_finally_copies(b)
+        if self.past_finally_copies(a) == self.past_finally_copies(b):
+            return True
+        # (a lone jump to a copy: the try body's last jump may lie outside
+        # the range of the try's handler, in a block of its own)
+        a, b = [x if pops else t for x, (t, pops) in ((a, self.thread(a)), (b, self.thread(b)))]
+        past_a, past_b = self.past_finally_copies(a), self.past_finally_copies(b)
+        if past_a == past_b:
+            return True
+        # each copy runs on into a return of the same value (``return x`` in
+        # the try body, and the same ``return x`` after the statement)
+        return (past_a, past_b) != (a, b) and self.same_copied_return(past_a, past_b, same_lines=False)
 
     def program_handler(self, target):
         if not hasattr(self, "_handler_at"):
@@ -4149,6 +4252,10 @@ _FINALLY_UNWINDS = ([("POP_TOP", None), ("POP_EXCEPT", None)],
 
 _OPPOSITE_JUMPS = {"POP_JUMP_IF_FALSE": "POP_JUMP_IF_TRUE", "POP_JUMP_IF_TRUE": "POP_JUMP_IF_FALSE",
                    "POP_JUMP_IF_NONE": "POP_JUMP_IF_NOT_NONE", "POP_JUMP_IF_NOT_NONE": "POP_JUMP_IF_NONE"}
+
+
+#: the empty results an inlined comprehension builds before its loop
+_COMPREHENSION_RESULTS = ("BUILD_LIST", "BUILD_SET", "BUILD_MAP")
 
 
 class TestStop:
