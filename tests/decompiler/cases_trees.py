@@ -356,3 +356,36 @@ def while_if_else_ends_body(value, log):
 CASES += [
     (while_if_else_ends_body, [("..1.2!3", []), ("", []), ("1x.", []), ("x", [])]),
 ]
+
+
+# email._header_value_parser.Section.section_number (stdlib, 3.10+): the compiler copies the
+# return after a conditional expression into both branches; it was written as an if
+# statement with two returns (3.12+: whose second is a RETURN_CONST, not a copy)
+def conditional_expression_returned(a, b):
+    return a[0] if b else 0
+
+
+def conditional_expression_returned_none(a, b):
+    return a[0] if b else None
+
+
+CASES += [
+    (conditional_expression_returned, [([1], 1), ([], 0), ([], 1)]),
+    (conditional_expression_returned_none, [([1], 1), ([], 0), ([], 1)]),
+]
+
+
+# http.client.HTTPResponse._check_close (stdlib, 3.10+): two ``return False`` written in
+# two ifs; the compiler copies a small return into the jumps to it, keeping its line, so
+# two returns with lines of their own were written apart (it came back ``if a or b``)
+def same_return_written_twice(a, b):
+    if a.get("k"):
+        return False
+    if b and "k" in b:
+        return False
+    return True
+
+
+CASES += [
+    (same_return_written_twice, [({"k": 1}, ""), ({}, "k"), ({}, ""), ({}, None)]),
+]

@@ -707,7 +707,12 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if b is not None and b.end - b.start == 2:
             a, r = self.instrs[b.start], self.instrs[b.start + 1]
             if a.op == "LOAD_CONST" and r.op == "RETURN_VALUE":
-                return ("return", type(a.arg).__name__, repr(a.arg))
+                # a copy keeps the line of the return it copies: ``return False``
+                # written twice (``if a: return False`` / ``if b: return False``) is
+                # two places, not ``if a or b``; only the implicit ``return None``
+                # gets each copy its own line (that of the jump to it)
+                line = a.line if a.arg is not None else None
+                return ("return", type(a.arg).__name__, repr(a.arg), line)
         return index
 
     def exit_copy(self, index):
@@ -1626,7 +1631,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             if kf not in f_splits:
                 continue
             tail, copy = self.instrs[kt:ends[0]], self.instrs[kf:ends[1]]
-            if not tail or [(i.op, i.arg) for i in tail] != [(i.op, i.arg) for i in copy]:
+            if not tail and not self.one_statement_returns(ends):
+                continue
+            if [(i.op, i.arg) for i in tail] != [(i.op, i.arg) for i in copy]:
                 continue
             # a copy keeps the line numbers of what it copies; two returns
             # written in the source have their own (unless the tail goes on
@@ -1638,6 +1645,15 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             if None not in (self.branch_value(t, kt, frame), self.branch_value(fl, kf, frame)):
                 return kt, kf
         return None
+
+    def one_statement_returns(self, ends):
+        """Whether the returns at ``ends`` (one per branch) are the copies of
+        one ``return`` statement: ``return a if b else 0`` (3.12+: not the
+        ``RETURN_CONST`` of a statement ``return 0``). A copy keeps the line
+        of what it copies; two return statements have lines of their own, so
+        the conditional expression is what was written there."""
+        lines = {self.instrs[k].line for k in ends}
+        return len(lines) == 1 and None not in lines
 
     def split_at_copied_tail(self, t, fl, runs, inside, region, frame):
         """:meth:`copied_exit_split` when a branch's code does not run
