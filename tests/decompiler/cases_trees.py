@@ -389,3 +389,20 @@ def same_return_written_twice(a, b):
 CASES += [
     (same_return_written_twice, [({"k": 1}, ""), ({}, "k"), ({}, ""), ({}, None)]),
 ]
+
+
+# statistics.median (stdlib, 3.8/3.9): ``if c: return a`` / ``else:`` holding statements and
+# a return, written last; the compiler appends a dead ``return None`` after it, which shows
+# the last statement was no return (it came back without the else)
+def else_clause_written_last(data):
+    n = len(data)
+    if n % 2 == 1:
+        return data[n // 2]
+    else:
+        i = n // 2
+        return (data[i - 1] + data[i]) / 2
+
+
+CASES += [
+    (else_clause_written_last, [([1, 2, 3],), ([1, 2],), ([],)]),
+]
