@@ -406,3 +406,18 @@ def else_clause_written_last(data):
 CASES += [
     (else_clause_written_last, [([1, 2, 3],), ([1, 2],), ([],)]),
 ]
+
+
+# difflib.HtmlDiff._collect_lines (stdlib): ``a, b = [], []`` came back as two assignments
+# (a list display was not taken for the next value of a tuple assignment; 3.12+: in
+# reverse order, the compiler's stores being swapped)
+def tuple_assignment_of_lists(a):
+    fromlist, tolist = [], []
+    head, tail = "", [a]
+    fromlist.append(a)
+    return fromlist, tolist, head, tail
+
+
+CASES += [
+    (tuple_assignment_of_lists, [(1,), ("x",)]),
+]
