@@ -421,3 +421,21 @@ def tuple_assignment_of_lists(a):
 CASES += [
     (tuple_assignment_of_lists, [(1,), ("x",)]),
 ]
+
+
+# site._init_pathinfo (stdlib, 3.8/3.9): ``except E: continue`` as the loop body's last
+# statement; the clause's own exit follows the continue, unreached, which ``pass`` would
+# run into (it came back as ``pass``)
+def continue_ends_except_clause(xs, log):
+    for x in xs:
+        try:
+            if x:
+                log.append(10 // x)
+        except ZeroDivisionError:
+            continue
+    return log
+
+
+CASES += [
+    (continue_ends_except_clause, [([1, 0, 2], []), ([], [])]),
+]

@@ -1652,6 +1652,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         ``RETURN_CONST`` of a statement ``return 0``). A copy keeps the line
         of what it copies; two return statements have lines of their own, so
         the conditional expression is what was written there."""
+        if all((self.instrs[k - 1].op, self.instrs[k - 1].arg) == ("LOAD_CONST", None) for k in ends):
+            return False  # (copies of the implicit ``return None`` take the line of a jump to it)
         lines = {self.instrs[k].line for k in ends}
         return len(lines) == 1 and None not in lines
 
@@ -4295,8 +4297,9 @@ def is_return_none(s):
 
 def strip_trailing_continue(stmts):
     """A ``continue`` at the very end of a loop body is implied (also at the
-    end of a last statement's branches)."""
-    if stmts and isinstance(stmts[-1], ast.Continue):
+    end of a last statement's branches); not one the bytecode shows was
+    written (see :meth:`_legacy_clauses_at`)."""
+    if stmts and isinstance(stmts[-1], ast.Continue) and not getattr(stmts[-1], "_written", False):
         return strip_trailing_continue(stmts[:-1])
     if stmts:
         last = stmts[-1]
