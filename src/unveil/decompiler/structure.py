@@ -1381,7 +1381,10 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             then.stmts = [ast.Pass()]
         depth = len(frame.stack)
         # value-producing diamond: a conditional expression
-        if t_exit.kind == "leave" and len(then.stack) == depth + 1 and only_value(then):
+        # (not an exception marker, as 3.8's BEGIN_FINALLY pushes: ``if c: pass`` / ``else: raise``
+        # in ``except E as e``, whose body jumps to the name's cleanup)
+        if (t_exit.kind == "leave" and len(then.stack) == depth + 1 and only_value(then)
+                and not isinstance(then.stack[-1], V.Exception_)):
             other, f_exit = self.value_branch(fl, frame, region, loop)
             if (f_exit.kind == "leave" and (self.same_place(f_exit.target, t_exit.target)
                                             or self.same_return(f_exit.target, t_exit.target))
