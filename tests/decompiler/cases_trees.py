@@ -439,3 +439,25 @@ def continue_ends_except_clause(xs, log):
 CASES += [
     (continue_ends_except_clause, [([1, 0, 2], []), ([], [])]),
 ]
+
+
+# email._encoded_words.decode_b, statistics._exact_ratio (stdlib, 3.9): ``return v`` in a
+# try inside except clauses (inside a try body); 3.9 keeps the value above each clause's
+# exception (ROT_FOUR; POP_EXCEPT) and pops the enclosing blocks on its way: that return
+# was taken for the try body's normal exit ("try body leaves values on the stack")
+def return_in_try_in_nested_clauses(a):
+    try:
+        return 10 // a[0]
+    except ZeroDivisionError:
+        try:
+            return 10 // a[1]
+        except ZeroDivisionError:
+            try:
+                return 10 // a[2], 2
+            except ZeroDivisionError:
+                return a, 3
+
+
+CASES += [
+    (return_in_try_in_nested_clauses, [([1, 1, 1],), ([0, 1, 1],), ([0, 0, 1],), ([0, 0, 0],), ([],)]),
+]

@@ -569,6 +569,11 @@ class LegacyBlocks:
             while (k + 1 < self.n and ins[k].op == "SWAP" and ins[k].arg == 2
                    and ins[k + 1].op == "POP_TOP"):
                 k += 2  # a returned value kept above a loop's iterator
+            while k + 2 < self.n and ((ins[k].op, ins[k].arg, ins[k + 1].op) == ("ROT", 4, "POP_EXCEPT")
+                                      or ins[k].op == "POP_BLOCK"):
+                # (3.9) one kept above the exception of each enclosing except
+                # clause, out of the enclosing try bodies
+                k += 1 if ins[k].op == "POP_BLOCK" else 2
             if ins[k].op == "RETURN_VALUE":
                 continue
             k = t
