@@ -461,3 +461,19 @@ def return_in_try_in_nested_clauses(a):
 CASES += [
     (return_in_try_in_nested_clauses, [([1, 1, 1],), ([0, 1, 1],), ([0, 0, 1],), ([0, 0, 0],), ([],)]),
 ]
+
+
+# argparse._parse_optional (stdlib, 3.8/3.9): ``return None`` written in two ifs; before
+# 3.10 nothing copies a return, so two return blocks are two returns (it came back as
+# ``if not a or b: return None``)
+def return_none_written_twice(a, b):
+    if not a:
+        return None
+    if not a[0] in b:
+        return None
+    return a, b
+
+
+CASES += [
+    (return_none_written_twice, [("", "x"), ("x", "x"), ("y", "x")]),
+]

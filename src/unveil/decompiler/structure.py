@@ -710,8 +710,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 # a copy keeps the line of the return it copies: ``return False``
                 # written twice (``if a: return False`` / ``if b: return False``) is
                 # two places, not ``if a or b``; only the implicit ``return None``
-                # gets each copy its own line (that of the jump to it)
-                line = a.line if a.arg is not None else None
+                # gets each copy its own line (that of the jump to it); before 3.10
+                # nothing is copied: two return blocks are two written returns
+                line = a.line if a.arg is not None or not COPIES_EXIT_BLOCKS else None
                 return ("return", type(a.arg).__name__, repr(a.arg), line)
         return index
 
