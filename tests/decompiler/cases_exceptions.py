@@ -1556,3 +1556,25 @@ CASES += [
     (return_conditional_through_finally_conditional,
      [(0, [1], 0, []), (1, [1, 2], 1, []), (1, 5, 0, []), (0, 5, 1, [])]),
 ]
+
+
+# site.execsitecustomize (stdlib, 3.8): ``if c: pass`` / ``else: raise`` in ``except E as
+# e``; the body's jump runs into the name's cleanup, whose BEGIN_FINALLY pushes a marker
+# that was taken for a conditional expression's value ("unbalanced branches", refused)
+def pass_or_reraise_in_named_clause(a, log):
+    try:
+        try:
+            log.append(10 // a)
+        except ZeroDivisionError as exc:
+            if exc.args:
+                pass
+            else:
+                raise
+    except Exception as err:
+        log.append(type(err).__name__)
+    return log
+
+
+CASES += [
+    (pass_or_reraise_in_named_clause, [(1, []), (0, []), ("x", [])]),
+]

@@ -315,3 +315,28 @@ CASES = [
     (after_try_returning_body_two_clauses, D_INPUTS),
     (after_try_returning_body_in_loop, D_INPUTS),
 ]
+
+
+# statistics._exact_ratio (stdlib, 3.9; see cases_trees.return_in_try_in_nested_clauses):
+# the enclosing try's POP_BLOCK on the return's way too. (3.11+ refuses it: "Exception_
+# used as a value", a gap of its own)
+def return_in_try_in_clause_in_try(a):
+    try:
+        if a == 1:
+            return a
+        try:
+            return a.x
+        except AttributeError:
+            try:
+                return a.real
+            except AttributeError:
+                pass
+    except (OverflowError, ValueError):
+        return None
+    return a, 2
+
+
+
+CASES += [
+    (return_in_try_in_clause_in_try, [(1,), (2,), ("x",), (1.5,)]),
+]

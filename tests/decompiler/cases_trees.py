@@ -356,3 +356,124 @@ def while_if_else_ends_body(value, log):
 CASES += [
     (while_if_else_ends_body, [("..1.2!3", []), ("", []), ("1x.", []), ("x", [])]),
 ]
+
+
+# email._header_value_parser.Section.section_number (stdlib, 3.10+): the compiler copies the
+# return after a conditional expression into both branches; it was written as an if
+# statement with two returns (3.12+: whose second is a RETURN_CONST, not a copy)
+def conditional_expression_returned(a, b):
+    return a[0] if b else 0
+
+
+def conditional_expression_returned_none(a, b):
+    return a[0] if b else None
+
+
+CASES += [
+    (conditional_expression_returned, [([1], 1), ([], 0), ([], 1)]),
+    (conditional_expression_returned_none, [([1], 1), ([], 0), ([], 1)]),
+]
+
+
+# http.client.HTTPResponse._check_close (stdlib, 3.10+): two ``return False`` written in
+# two ifs; the compiler copies a small return into the jumps to it, keeping its line, so
+# two returns with lines of their own were written apart (it came back ``if a or b``)
+def same_return_written_twice(a, b):
+    if a.get("k"):
+        return False
+    if b and "k" in b:
+        return False
+    return True
+
+
+CASES += [
+    (same_return_written_twice, [({"k": 1}, ""), ({}, "k"), ({}, ""), ({}, None)]),
+]
+
+
+# statistics.median (stdlib, 3.8/3.9): ``if c: return a`` / ``else:`` holding statements and
+# a return, written last; the compiler appends a dead ``return None`` after it, which shows
+# the last statement was no return (it came back without the else)
+def else_clause_written_last(data):
+    n = len(data)
+    if n % 2 == 1:
+        return data[n // 2]
+    else:
+        i = n // 2
+        return (data[i - 1] + data[i]) / 2
+
+
+CASES += [
+    (else_clause_written_last, [([1, 2, 3],), ([1, 2],), ([],)]),
+]
+
+
+# difflib.HtmlDiff._collect_lines (stdlib): ``a, b = [], []`` came back as two assignments
+# (a list display was not taken for the next value of a tuple assignment; 3.12+: in
+# reverse order, the compiler's stores being swapped)
+def tuple_assignment_of_lists(a):
+    fromlist, tolist = [], []
+    head, tail = "", [a]
+    fromlist.append(a)
+    return fromlist, tolist, head, tail
+
+
+CASES += [
+    (tuple_assignment_of_lists, [(1,), ("x",)]),
+]
+
+
+# site._init_pathinfo (stdlib, 3.8/3.9): ``except E: continue`` as the loop body's last
+# statement; the clause's own exit follows the continue, unreached, which ``pass`` would
+# run into (it came back as ``pass``)
+def continue_ends_except_clause(xs, log):
+    for x in xs:
+        try:
+            if x:
+                log.append(10 // x)
+        except ZeroDivisionError:
+            continue
+    return log
+
+
+CASES += [
+    (continue_ends_except_clause, [([1, 0, 2], []), ([], [])]),
+]
+
+
+# email._encoded_words.decode_b, statistics._exact_ratio (stdlib, 3.9): ``return v`` in a
+# try inside except clauses (inside a try body); 3.9 keeps the value above each clause's
+# exception (ROT_FOUR; POP_EXCEPT) and pops the enclosing blocks on its way: that return
+# was taken for the try body's normal exit ("try body leaves values on the stack")
+def return_in_try_in_nested_clauses(a):
+    try:
+        return 10 // a[0]
+    except ZeroDivisionError:
+        try:
+            return 10 // a[1]
+        except ZeroDivisionError:
+            try:
+                return 10 // a[2], 2
+            except ZeroDivisionError:
+                return a, 3
+
+
+CASES += [
+    (return_in_try_in_nested_clauses, [([1, 1, 1],), ([0, 1, 1],), ([0, 0, 1],), ([0, 0, 0],), ([],)]),
+]
+
+
+# argparse._parse_optional (stdlib, 3.8/3.9): ``return None`` written in two ifs; before
+# 3.10 nothing copies a return, so two return blocks are two returns (it came back as
+# ``if not a or b: return None``)
+def return_none_written_twice(a, b):
+    if not a:
+        return None
+    if not a[0] in b:
+        return None
+    return a, b
+
+
+CASES += [
+    (return_none_written_twice, [("", "x"), ("x", "x"), ("y", "x")]),
+]

@@ -548,14 +548,15 @@ def last_return_into_else(body):
     bytecode shows the last statement was not a return: ``if/else``. Failing
     that, a try statement whose except clauses all leave, followed by code
     that returns: that code is its ``else`` clause (the same place)."""
-    if (len(body) >= 2 and isinstance(body[-1], (ast.Return, ast.Raise))
-            and isinstance(body[-2], ast.If) and not body[-2].orelse
-            and body[-2].body and isinstance(body[-2].body[-1], (ast.Return, ast.Raise))):
-        body[-2].orelse = [body[-1]]
-        return body[:-1]
     if len(body) >= 2 and isinstance(body[-1], (ast.Return, ast.Raise)):
         for k in range(len(body) - 2, -1, -1):
             st = body[k]
+            # (the nearest such if: ``if c: return a`` / ``i = 1`` / ``return b``
+            # was if/else too, all after the if being its else clause)
+            if (isinstance(st, ast.If) and not st.orelse and st.body
+                    and isinstance(st.body[-1], (ast.Return, ast.Raise))):
+                st.orelse = body[k + 1:]
+                return body[:k + 1]
             if isinstance(st, ast.Try):
                 if (not st.orelse and not st.finalbody and st.handlers
                         and all(h.body and isinstance(h.body[-1], (ast.Return, ast.Raise))

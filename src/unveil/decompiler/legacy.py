@@ -569,6 +569,11 @@ class LegacyBlocks:
             while (k + 1 < self.n and ins[k].op == "SWAP" and ins[k].arg == 2
                    and ins[k + 1].op == "POP_TOP"):
                 k += 2  # a returned value kept above a loop's iterator
+            while k + 2 < self.n and ((ins[k].op, ins[k].arg, ins[k + 1].op) == ("ROT", 4, "POP_EXCEPT")
+                                      or ins[k].op == "POP_BLOCK"):
+                # (3.9) one kept above the exception of each enclosing except
+                # clause, out of the enclosing try bodies
+                k += 1 if ins[k].op == "POP_BLOCK" else 2
             if ins[k].op == "RETURN_VALUE":
                 continue
             k = t
@@ -735,6 +740,11 @@ class LegacyBlocks:
             else:
                 ex = self.walk(start, cf, cregion, loop)
             body = strip_name_cleanup(cf.stmts, name)
+            if (body and isinstance(body[-1], ast.Continue) and nxt is not None
+                    and self._legacy_dead_clause_exit(start, nxt, unreached=True) is not None):
+                # the clause's own exit is there, unreached: the ``continue`` was
+                # written (``pass`` would run into that exit), though it ends the loop body
+                body[-1]._written = True
             if ex.kind == "leave":
                 exits.append(ex.target)
             elif nxt is not None:
@@ -757,13 +767,14 @@ class LegacyBlocks:
             dead_exit = dead_exits[0]
         return clauses, (exits[0] if exits else None), dead_exit
 
-    def _legacy_dead_clause_exit(self, start, nxt):
+    def _legacy_dead_clause_exit(self, start, nxt, unreached=False):
         """Where the except clause whose body runs from ``start`` (and whose
         next clause's test is at ``nxt``) would go on if its body ended: the
         compiler writes the clause's exit (``POP_EXCEPT``, the ``as`` name's
         deletion, the jump to after the statement) even after a body that
         never ends: the last jump before ``nxt`` (the ``as`` name's cleanup
-        handler has none)."""
+        handler has none). With ``unreached``, only when nothing reaches that
+        exit (a body that ends in a jump of its own, ``continue``)."""
         ins = self.instrs
         for j in range(nxt - 1, start, -1):
             if ins[j].op != "JUMP":
@@ -773,6 +784,10 @@ class LegacyBlocks:
                     and ins[k - 1].arg == ins[k].arg and ins[k - 2].op == "LOAD_CONST"
                     and ins[k - 2].arg is None):
                 k -= 3  # except E as name: the name's deletion
+            if unreached:
+                b = self.cfg.containing(k)
+                if b.start != k or b.preds or b.exc_preds:
+                    return None
             return ins[j].target if ins[k].op == "POP_EXCEPT" else None
         return None
 

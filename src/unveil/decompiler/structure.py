@@ -719,7 +719,13 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if b is not None and b.end - b.start == 2:
             a, r = self.instrs[b.start], self.instrs[b.start + 1]
             if a.op == "LOAD_CONST" and r.op == "RETURN_VALUE":
-                return ("return", type(a.arg).__name__, repr(a.arg))
+                # a copy keeps the line of the return it copies: ``return False``
+                # written twice (``if a: return False`` / ``if b: return False``) is
+                # two places, not ``if a or b``; only the implicit ``return None``
+                # gets each copy its own line (that of the jump to it); before 3.10
+                # nothing is copied: two return blocks are two written returns
+                line = a.line if a.arg is not None or not COPIES_EXIT_BLOCKS else None
+                return ("return", type(a.arg).__name__, repr(a.arg), line)
         return index
 
     def exit_copy(self, index):
@@ -1470,7 +1476,10 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             then.stmts = [ast.Pass()]
         depth = len(frame.stack)
         # value-producing diamond: a conditional expression
-        if t_exit.kind == "leave" and len(then.stack) == depth + 1 and only_value(then):
+        # (not an exception marker, as 3.8's BEGIN_FINALLY pushes: ``if c: pass`` / ``else: raise``
+        # in ``except E as e``, whose body jumps to the name's cleanup)
+        if (t_exit.kind == "leave" and len(then.stack) == depth + 1 and only_value(then)
+                and not isinstance(then.stack[-1], V.Exception_)):
             other, f_exit = self.value_branch(fl, frame, region, loop)
             if (f_exit.kind == "leave" and (self.same_place(f_exit.target, t_exit.target)
                                             or self.same_return(f_exit.target, t_exit.target))
@@ -1758,7 +1767,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             if kf not in f_splits:
                 continue
             tail, copy = self.instrs[kt:ends[0]], self.instrs[kf:ends[1]]
-            if not tail or [(i.op, i.arg) for i in tail] != [(i.op, i.arg) for i in copy]:
+            if not tail and not self.one_statement_returns(ends):
+                continue
+            if [(i.op, i.arg) for i in tail] != [(i.op, i.arg) for i in copy]:
                 continue
             # a copy keeps the line numbers of what it copies; two returns
             # written in the source have their own (unless the tail goes on
@@ -1770,6 +1781,17 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             if None not in (self.branch_value(t, kt, frame), self.branch_value(fl, kf, frame)):
                 return kt, kf
         return None
+
+    def one_statement_returns(self, ends):
+        """Whether the returns at ``ends`` (one per branch) are the copies of
+        one ``return`` statement: ``return a if b else 0`` (3.12+: not the
+        ``RETURN_CONST`` of a statement ``return 0``). A copy keeps the line
+        of what it copies; two return statements have lines of their own, so
+        the conditional expression is what was written there."""
+        if all((self.instrs[k - 1].op, self.instrs[k - 1].arg) == ("LOAD_CONST", None) for k in ends):
+            return False  # (copies of the implicit ``return None`` take the line of a jump to it)
+        lines = {self.instrs[k].line for k in ends}
+        return len(lines) == 1 and None not in lines
 
     def split_at_copied_tail(self, t, fl, runs, inside, region, frame):
         """:meth:`copied_exit_split` when a branch's code does not run
@@ -4539,8 +4561,9 @@ def is_return_none(s):
 
 def strip_trailing_continue(stmts):
     """A ``continue`` at the very end of a loop body is implied (also at the
-    end of a last statement's branches)."""
-    if stmts and isinstance(stmts[-1], ast.Continue):
+    end of a last statement's branches); not one the bytecode shows was
+    written (see :meth:`_legacy_clauses_at`)."""
+    if stmts and isinstance(stmts[-1], ast.Continue) and not getattr(stmts[-1], "_written", False):
         return strip_trailing_continue(stmts[:-1])
     if stmts:
         last = stmts[-1]
