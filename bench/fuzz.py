@@ -110,6 +110,12 @@ class D(dict):
         self.log.append(('delitem', k))
         dict.__delitem__(self, k)
 
+def deco(log):
+    def wrap(fn):
+        log.append(('deco', fn.__name__))
+        return fn
+    return wrap
+
 def kcall(log, *args, **kw):
     log.append(('call', args, sorted(kw.items())))
     return len(args) + 2 * len(kw)
@@ -352,6 +358,13 @@ class Generator:
         c.ints = ctx.ints + [var]
         cond = (" if %s" % self.test(c, d + 1)) if self.chance(0.4) else ""
         elem = self.int_expr(c, d + 1)
+        if self.on("comprwalrus") and not ctx.compr and self.chance(0.25):
+            # a walrus in a comprehension binds in the function (not in a class body / lambda)
+            walrus = "(%s := %s)" % (self.pick(ctx.targets), self.pick([var, elem]))
+            if cond and self.chance(0.5):
+                cond = " if %s and %s" % (walrus, cond[4:])
+            else:
+                elem = walrus
         kind = self.rng.randint(0, 3)
         if kind == 0:
             return "sum([%s for %s in %s%s])" % (elem, var, source, cond)
@@ -442,6 +455,7 @@ class Generator:
         makers += [m for f, m in ((ctx.objs, self.s_attr), (self.on("slice"), self.s_slice),
                                   (self.on("kwcall"), self.s_kwcall),
                                   (self.on("chainassign"), self.s_chain_assign),
+                                  (self.on("exprstmt"), self.s_expr_stmt),
                                   (self.on("targets"), self.s_targets),
                                   (self.on("closure"), self.s_closure),
                                   (self.on("classdef"), self.s_class),
@@ -541,12 +555,14 @@ class Generator:
             return ["%s %s= %s" % (t, self.pick(['+', '-', '*', '//', '|']),
                                    self.int_expr(ctx) if self.chance(0.7) else str(self.rng.randint(1, 3)))]
         if r == 3:
-            return ["del %s" % self.pick(['o.y', "d['j']", 'o.x', 's0[0]'])]
+            return ["del %s" % self.pick(['o.y', "d['j']", 'o.x', 's0[0]', "o.y, %s" % self.pick(ctx.targets),
+                                          "(s0[-1], d['k'])"])]
         if r == 4:
             return ["log.append((vars(o).get('x'), sorted(d.items())))"]
         if r == 5:
             return ["%s, %s = %s, %s" % (t, self.pick(ctx.atargets), self.int_expr(ctx), self.int_expr(ctx))]
-        return ["%s[%s] %s= %s" % (self.pick(['s0', 'd']), self.pick(['0', '"k"', '-1', 'a % 2']),
+        return ["%s[%s] %s= %s" % (self.pick(['s0', 'd']), self.pick(['0', '"k"', '-1', 'a % 2',
+                                                                  '(%s) %% 2' % self.int_expr(ctx, 1)]),
                                    self.pick(['+', '-']), self.int_expr(ctx))]
 
     def s_slice(self, ctx):
@@ -566,6 +582,18 @@ class Generator:
         if self.chance(0.5):
             return ["%s = %s" % (self.pick(ctx.targets), self.kw_call(ctx, 0))]
         return [self.kw_call(ctx, 0)]
+
+    def s_expr_stmt(self, ctx):
+        """An expression statement whose value is dropped: and/or, if-else, a comparison."""
+        e = lambda: self.int_expr(ctx, 1)  # noqa: E731
+        r = self.rng.randint(0, 3)
+        if r == 0:
+            return ["%s %s log.append(%s)" % (self.test(ctx, 1), self.pick(['and', 'or']), e())]
+        if r == 1:
+            return ["log.append(%s) if %s else log.append(%s)" % (e(), self.test(ctx, 1), e())]
+        if r == 2:
+            return ["%s and (%s or log.append(%s))" % (self.test(ctx, 2), self.test(ctx, 2), e())]
+        return ["%s" % self.compare(ctx, 1)]
 
     def s_chain_assign(self, ctx):
         ts = [self.pick(ctx.targets) for _ in range(self.rng.randint(2, 3))]
@@ -603,8 +631,14 @@ class Generator:
             return ["def %s(p):" % name, "    nonlocal %s" % t,
                     "    %s %s= p" % (t, self.pick(['+', '-', '^'])), "    return %s" % self.int_expr(c, 1),
                     "log.append(%s(%s))" % (name, self.int_expr(ctx, 1))]
-        return ["def %s(p, q=%s):" % (name, self.int_expr(ctx, 1)), "    return %s" % self.int_expr(c, 1),
-                "log.append(%s(%s))" % (name, self.int_expr(ctx, 1))]
+        if self.chance(0.2):   # a generator, consumed
+            return ["def %s(p):" % name, "    yield p", "    yield from range(%s %% 3)" % self.int_expr(c, 1),
+                    "    return %s" % self.int_expr(c, 1), "log.append(list(%s(%s)))" % (name, self.int_expr(ctx, 1))]
+        head = self.pick(["def %s(p, q=%s):", "def %s(p, *, q=%s, **kw):", "def %s(p=0, /, q=%s, *r):"
+                          if self.version >= (3, 8) else "def %s(p, q=%s):"]) % (name, self.int_expr(ctx, 1))
+        deco = ["@deco(log)"] if self.chance(0.25) else []
+        return deco + [head, "    return %s" % self.int_expr(c, 1),
+                       "log.append(%s(%s))" % (name, self.int_expr(ctx, 1))]
 
     def s_class(self, ctx):
         """A class statement: class attributes from f's locals, a method with a closure."""
@@ -751,6 +785,12 @@ class Generator:
         t = self.pick(ctx.targets)
         patterns = ["0", "1 | 2", "-1", "[%s, *s0]" % t, "(0, %s)" % t, "[]", "{'k': %s}" % t,
                     "int(%s) if %s" % (t, self.test(ctx)), "[_, _]", "{'k': 1 | 3}", "str()"]
+        if self.on("matchx"):
+            if ctx.objs and self.chance(0.3):
+                subject = "o"
+            patterns += ["[%s, *_]" % t, "{'k': 1, **rest}", "(0 | 1) as %s" % t, "[1 | 2, *s0]",
+                         "int() | str()", "Obj(x=0)", "Obj(x=%s, y=%s)" % (t, self.pick(['1', '2', '_'])),
+                         "(%s, 0 | 1)" % t, "{'k': _, 'j': %s}" % t, "[0, [%s, _]]" % t]
         out = ["match %s:" % subject]
         for p in self.rng.sample(patterns, self.rng.randint(1, 3)):
             guard = ""
@@ -818,7 +858,8 @@ class Generator:
 FEATURES = ("chain", "match", "exceptstar", "with", "async", "agen", "gen",
             # constructs added for outside generators' sake (see Generator.extra_exprs, stmt)
             "attr", "slice", "kwcall", "chainassign", "targets", "isin", "whiletrue", "displays",
-            "fstring", "anyall", "closure", "classdef", "asynccomp", "bareexcept", "import")
+            "fstring", "anyall", "closure", "classdef", "asynccomp", "bareexcept", "import",
+            "comprwalrus", "matchx", "exprstmt")
 WITHOUT = set()   # set by --without: leave out constructs whose known bugs hide others
 
 
