@@ -435,6 +435,8 @@ class Generator:
                 makers = [m for m in makers if m not in (self.s_with, self.s_async_with)]
             if self.on("whiletrue"):
                 makers.append(self.s_while_true)
+            if self.on("whilewalrus") and not ctx.compr:
+                makers.append(self.s_while_walrus)
             return self.pick(makers)(ctx)
         makers = [self.s_assign, self.s_assign, self.s_log, self.s_log, self.s_aug, self.s_assert,
                   self.s_unpack, self.s_list_op, self.s_del, self.s_raise]
@@ -617,6 +619,11 @@ class Generator:
         if r == 3 and len(ctx.targets) >= 3:
             a, b, c = self.rng.sample(ctx.targets, 3)
             return [self.pick(["%s, %s = %s, %s" % (a, b, b, a), "%s, %s, %s = %s, %s, %s" % (a, b, c, c, a, b)])]
+        if r == 4 and self.chance(0.5):   # unpacking a generator expression
+            c = ctx.child(compr=True)
+            source = "[%s, %s]" % (self.int_expr(c, 2), self.int_expr(c, 2))   # no walrus in it
+            c.ints = ctx.ints + ['p']
+            return ["%s, %s = (%s for p in %s)" % (t(), t(), self.int_expr(c, 2), source)]
         return ["(%s, *s0), %s = [%s, %s], %s" % (t(), t(), e(), e(), e())]
 
     def s_closure(self, ctx):
@@ -657,6 +664,15 @@ class Generator:
             return ["import math", "log.append(math.gcd(%s, %s))" % (self.int_expr(ctx, 1), self.atom(ctx))]
         return ["from operator import add as %s, neg" % self.pick(['op', 'add']), "%s = neg(%s)"
                 % (self.pick(ctx.targets), self.int_expr(ctx, 1))]
+
+    def s_while_walrus(self, ctx):
+        """A loop whose test bumps its counter with a walrus."""
+        n = self.fresh('n')
+        c = ctx.child(loop=True)
+        c.ints = ctx.ints + [n]
+        cond = "(%s := %s + 1) <= %d" % (n, n, self.rng.randint(0, 3))
+        cond = self.pick([cond, "%s and %s" % (cond, self.test(ctx, 1))])
+        return ["%s = 0" % n, "while %s:" % cond] + self.indent(self.block(c)) + self.loop_else(ctx)
 
     def s_while_true(self, ctx):
         """``while True:`` ended by a break on a counter."""
@@ -859,7 +875,7 @@ FEATURES = ("chain", "match", "exceptstar", "with", "async", "agen", "gen",
             # constructs added for outside generators' sake (see Generator.extra_exprs, stmt)
             "attr", "slice", "kwcall", "chainassign", "targets", "isin", "whiletrue", "displays",
             "fstring", "anyall", "closure", "classdef", "asynccomp", "bareexcept", "import",
-            "comprwalrus", "matchx", "exprstmt")
+            "comprwalrus", "matchx", "exprstmt", "whilewalrus")
 WITHOUT = set()   # set by --without: leave out constructs whose known bugs hide others
 
 
@@ -1193,6 +1209,11 @@ def _guards_intact(tree):
                                   type_ignores=[])
             tested = {n.left.id for n in ast.walk(test)
                       if isinstance(n, ast.Compare) and isinstance(n.left, ast.Name)}
+            walrus = {n.left.target.id for n in ast.walk(node.test)   # while (n1 := n1 + 1) <= 2
+                      if isinstance(n, ast.Compare) and isinstance(n.left, ast.NamedExpr)
+                      and re.match(r"n\d+$", n.left.target.id) and isinstance(n.left.value, ast.BinOp)}
+            if walrus and not bumped:
+                continue
             if not bumped or not bumped <= tested:
                 return False
     return True
