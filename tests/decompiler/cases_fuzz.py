@@ -313,3 +313,26 @@ CASES += [
     (with_body_returns_constant_then_code, ABC),
     (async_with_body_returns_then_code, ABC),
 ]
+
+
+# a call that unpacks a display: written with its items in place it is another
+# call (CALL_FUNCTION / CALL, not CALL_FUNCTION_EX), so the proof refused it
+# (the widened fuzzer's kcall forms, seed 2001: a fifth of 3.8's functions)
+def kw_and_star_of_displays(a, b, c):
+    log = []
+
+    def kcall(*args, **kw):
+        log.append((args, sorted(kw.items())))
+        return len(args)
+    kcall(a, **{"k": b})
+    kcall(**{"k": b})
+    kcall(a, *[b, c], k=a)
+    kcall(*(a, b))
+    kcall(a, *(b, c), c)
+    kcall(a, *[b], *[c], z=b, **{"m": a})
+    return log, [*[a, b], c], (a, *(b, c))
+
+
+CASES += [
+    (kw_and_star_of_displays, ABC),
+]
