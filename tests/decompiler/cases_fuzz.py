@@ -336,3 +336,22 @@ def kw_and_star_of_displays(a, b, c):
 CASES += [
     (kw_and_star_of_displays, ABC),
 ]
+
+
+# a chained comparison ending in ``is None`` / ``is not None``: >=3.11 tests the
+# kept operand with POP_JUMP_IF_(NOT_)NONE and no comparison, a link the chain
+# merge did not take (refused: "if branches end in different places"; the
+# widened fuzzer's is/in tests, seed 2007 on 3.11)
+def chain_ends_in_is_none(a, b, c):
+    log = []
+
+    def h(k):
+        return 1 if 0 == k is not None else k
+    if a < (log.append(1) or b) is not None:
+        log.append(2)
+    return h(a), h(None), [a if b >= a is None else 2 for q in [c]], {0 for p in [a, b] if 0 != c is None}, log
+
+
+CASES += [
+    (chain_ends_in_is_none, ABC + [(None, None, 1), (0, None, None)]),
+]
