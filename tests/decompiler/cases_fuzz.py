@@ -355,3 +355,21 @@ def chain_ends_in_is_none(a, b, c):
 CASES += [
     (chain_ends_in_is_none, ABC + [(None, None, 1), (0, None, None)]),
 ]
+
+
+# a set display with a starred item built in a loop: its SET_ADD after the
+# SET_UPDATE was taken for a set comprehension's element (refused: "internal
+# node Element left in the decompiled tree"; fuzz 2006:468 on 3.9, all of 3.9-3.13)
+def starred_set_display_in_loop(a, b, c):
+    s0 = [a, b]
+    out = []
+    for i in range(2):
+        x = {*s0, c, i}
+        {*s0, c}
+        out.append(sorted(x))
+    return out, {p for p in s0 if p}
+
+
+CASES += [
+    (starred_set_display_in_loop, ABC),
+]

@@ -938,7 +938,11 @@ def _set_update(f, ins):
         extra = [const(x) for x in v.value]
     else:
         extra = [ast.Starred(value=v, ctx=ast.Load())]
-    f.stack[-ins.arg] = ast.Set(elts=list(s.elts) + extra)
+    new = ast.Set(elts=list(s.elts) + extra)
+    # still the display built here: a SET_ADD after it (``{*xs, c}`` in a loop)
+    # joins it, it is no set comprehension's element
+    new._loop = getattr(s, "_loop", None)
+    f.stack[-ins.arg] = new
 
 
 def _dict_update(f, ins):
