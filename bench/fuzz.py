@@ -85,6 +85,41 @@ class AIter:
         await Aw(self.i)
         return self.i
 
+class Obj:
+    """An object whose attribute stores and deletes are logged."""
+    def __init__(self, log, x):
+        object.__setattr__(self, 'log', log)
+        object.__setattr__(self, 'x', x)
+        object.__setattr__(self, 'y', x + 1)
+    def __setattr__(self, k, v):
+        self.log.append(('set', k, v))
+        object.__setattr__(self, k, v)
+    def __delattr__(self, k):
+        self.log.append(('del', k))
+        object.__delattr__(self, k)
+
+class D(dict):
+    """A dict whose item stores and deletes are logged."""
+    def __init__(self, log, **kw):
+        dict.__init__(self, **kw)
+        self.log = log
+    def __setitem__(self, k, v):
+        self.log.append(('setitem', k, v))
+        dict.__setitem__(self, k, v)
+    def __delitem__(self, k):
+        self.log.append(('delitem', k))
+        dict.__delitem__(self, k)
+
+def deco(log):
+    def wrap(fn):
+        log.append(('deco', fn.__name__))
+        return fn
+    return wrap
+
+def kcall(log, *args, **kw):
+    log.append(('call', args, sorted(kw.items())))
+    return len(args) + 2 * len(kw)
+
 def sub(n, log):
     for k in range(n % 3):
         got = yield ('sub', k)
@@ -116,6 +151,8 @@ class Ctx:
         self.inner = None         # name of a nested function that can be called
         self.uses_global = False
         self.compr = False        # inside a comprehension / lambda: no yield, await, walrus
+        self.objs = False         # o (an Obj) and d (a D) are bound: attribute / item targets
+        self.atargets = []        # attribute / subscript targets (objs)
 
     def child(self, **kw):
         c = copy.copy(self)
@@ -154,6 +191,10 @@ class Generator:
     def tag(self):
         self.tags += 1
         return self.tags
+
+    def on(self, feature):
+        """Whether a construct of FEATURES may be generated (not named by --without)."""
+        return feature not in self.without
 
     # -- expressions
     def atom(self, ctx):
@@ -201,7 +242,64 @@ class Generator:
             return "%s[%s]" % (self.pick(ctx.lists), self.pick(['0', '-1', '1', 'a % 2']))
         if r < 0.87:
             return "(-%s)" % sub()
+        if r < 0.95:
+            extra = self.extra_exprs(ctx, d)
+            if extra:
+                return self.pick(extra)()
         return self.atom(ctx)
+
+    def extra_exprs(self, ctx, d):
+        """Makers of the int expressions of the optional features that apply here."""
+        sub = lambda: self.int_expr(ctx, d + 1)  # noqa: E731
+        out = []
+        if self.on("slice"):
+            out.append(lambda: "len(%s[%s:%s])" % (self.pick(ctx.lists), sub(), self.pick(['', sub(), '-1'])))
+            out.append(lambda: "sum(%s[%s::%s])" % (self.pick(ctx.lists), self.pick(['', sub()]),
+                                                    self.pick(['2', '-1', '-2'])))
+        if self.on("kwcall"):
+            out.append(lambda: self.kw_call(ctx, d))
+        if self.on("anyall"):
+            out.append(lambda: self.any_all(ctx, d))
+        if self.on("asynccomp") and not ctx.compr and ctx.kind in ('coro', 'agen'):
+            out.append(lambda: self.async_comprehension(ctx, d))
+        if self.on("closure") and not ctx.compr:
+            # a lambda with a default and a free variable, called where it is made
+            out.append(lambda: "(lambda p=%s: p - %s)()" % (sub(), self.pick(ctx.ints)))
+        return out
+
+    def kw_call(self, ctx, d):
+        """A call with keyword arguments, *args and **kwargs (kcall logs what it gets)."""
+        c = ctx.child(compr=True) if self.chance(0.5) else ctx
+        c.depth = ctx.depth
+        sub = lambda: self.int_expr(c, d + 1)  # noqa: E731
+        args = []
+        for _ in range(self.rng.randint(0, 2)):
+            args.append(self.pick([sub(), "*%s" % self.pick(ctx.lists), "*[%s, %s]" % (sub(), sub())]))
+        kws = []
+        for name in self.rng.sample(['k', 'm', 'z'], self.rng.randint(0, 2)):
+            kws.append(self.pick(["%s=%s" % (name, sub()), '**{"%s": %s}' % (name, sub())]))
+        if ctx.objs and self.chance(0.2) and not kws:
+            kws.append("**d")
+        return "kcall(%s)" % ", ".join(["log"] + args + kws)
+
+    def any_all(self, ctx, d):
+        c = ctx.child(compr=True)
+        c.depth = ctx.depth
+        c.ints = ctx.ints + ['p']
+        source = self.pick(["%s" % self.pick(ctx.lists), "range(%s %% 4)" % self.int_expr(c, d + 1)])
+        return "%s(%s for p in %s)" % (self.pick(['any', 'all']), self.test(c, d + 1), source)
+
+    def async_comprehension(self, ctx, d):
+        c = ctx.child(compr=True)
+        c.depth = ctx.depth
+        c.ints = ctx.ints + ['p']
+        cond = (" if %s" % self.test(c, d + 1)) if self.chance(0.4) else ""
+        r = self.rng.randint(0, 2)
+        if r == 0:
+            return "sum([%s async for p in AIter(%d)%s])" % (self.int_expr(c, d + 1), self.rng.randint(0, 3), cond)
+        if r == 1:
+            return "sum([await Aw(p) for p in %s[:2]%s])" % (self.pick(ctx.lists), cond)
+        return "len({p: await Aw(p) async for p in AIter(%d)%s})" % (self.rng.randint(0, 3), cond)
 
     def compare(self, ctx, d):
         ops = ['<', '<=', '>', '>=', '==', '!=']
@@ -212,7 +310,18 @@ class Generator:
             operand = sub()
             if k < n - 1 and self.chance(0.35):   # a middle operand with an effect
                 operand = "(log.append(%d) or %s)" % (self.tag(), operand)
-            parts.append(self.pick(ops))
+            op = self.pick(ops)
+            if k == n - 1 and self.on("isin") and self.chance(0.25):
+                # membership and identity (last in a chain: their right side is no int)
+                op = self.pick(['in', 'not in', 'is', 'is not'])
+                if op in ('in', 'not in'):
+                    operand = self.pick([self.pick(ctx.lists), "[%s, %s]" % (sub(), sub()),
+                                         "range(%s)" % sub()])
+                else:
+                    operand = 'None'
+                    # a name on the left: a constant (folded) would warn
+                    parts[-1] = self.pick([n for n in ctx.ints if n[0].isalpha()])
+            parts.append(op)
             parts.append(operand)
         if self.chance(0.1):
             return "(%s in %s)" % (sub(), self.pick(ctx.lists))
@@ -249,6 +358,13 @@ class Generator:
         c.ints = ctx.ints + [var]
         cond = (" if %s" % self.test(c, d + 1)) if self.chance(0.4) else ""
         elem = self.int_expr(c, d + 1)
+        if self.on("comprwalrus") and not ctx.compr and self.chance(0.25):
+            # a walrus in a comprehension binds in the function (not in a class body / lambda)
+            walrus = "(%s := %s)" % (self.pick(ctx.targets), self.pick([var, elem]))
+            if cond and self.chance(0.5):
+                cond = " if %s and %s" % (walrus, cond[4:])
+            else:
+                elem = walrus
         kind = self.rng.randint(0, 3)
         if kind == 0:
             return "sum([%s for %s in %s%s])" % (elem, var, source, cond)
@@ -270,7 +386,29 @@ class Generator:
             return "(%s, %s)" % (self.int_expr(ctx), self.int_expr(ctx))
         if r < 0.88:
             return "[%s, *%s]" % (self.int_expr(ctx), self.pick(ctx.lists))
+        if r < 0.94:
+            extra = self.extra_values(ctx)
+            if extra:
+                return self.pick(extra)()
         return repr(self.pick(['x', 'done', 'y']))
+
+    def extra_values(self, ctx):
+        """Makers of the values of the optional features that apply here."""
+        e = lambda: self.int_expr(ctx, 1)  # noqa: E731
+        out = []
+        if self.on("fstring"):
+            out.append(lambda: "f'{%s:%s{%s %% 4 + 1}}'" % (e(), self.pick(['>', '<', '^', '0']), e()))
+            out.append(lambda: "f'{%s!r:>{%s %% 3 + 2}}|{%s:{\"x\" if %s else \"d\"}}'"
+                       % (e(), e(), self.atom(ctx), self.test(ctx, 2)))
+            out.append(lambda: "'%%d:%%s' %% (%s, %s)" % (e(), e()))
+            out.append(lambda: "'{}-{!r}'.format(%s, %s)" % (e(), e()))
+        if self.on("displays"):
+            out.append(lambda: "{**{'k': %s}, 'z': %s, **%s}" % (e(), e(), "d" if ctx.objs else "{}"))
+            out.append(lambda: "sorted({*%s, %s})" % (self.pick(ctx.lists), e()))
+            out.append(lambda: "(*%s, %s, *range(%s %% 3))" % (self.pick(ctx.lists), e(), e()))
+            out.append(lambda: "dict(%s, w=%s)" % ("d" if ctx.objs else "{'k': 1}", e()))
+        out.append(lambda: "(%s if %s else %s)" % (self.value(ctx), self.test(ctx, 1), self.value(ctx)))
+        return out
 
     # -- statements
     def block(self, ctx, n=None):
@@ -295,6 +433,10 @@ class Generator:
                 makers.append(self.s_try_star)
             if "with" in self.without:
                 makers = [m for m in makers if m not in (self.s_with, self.s_async_with)]
+            if self.on("whiletrue"):
+                makers.append(self.s_while_true)
+            if self.on("whilewalrus") and not ctx.compr:
+                makers.append(self.s_while_walrus)
             return self.pick(makers)(ctx)
         makers = [self.s_assign, self.s_assign, self.s_log, self.s_log, self.s_aug, self.s_assert,
                   self.s_unpack, self.s_list_op, self.s_del, self.s_raise]
@@ -312,6 +454,14 @@ class Generator:
             makers.append(self.s_call_inner)
         if ctx.in_handler:
             makers.append(self.s_reraise)
+        makers += [m for f, m in ((ctx.objs, self.s_attr), (self.on("slice"), self.s_slice),
+                                  (self.on("kwcall"), self.s_kwcall),
+                                  (self.on("chainassign"), self.s_chain_assign),
+                                  (self.on("exprstmt"), self.s_expr_stmt),
+                                  (self.on("targets"), self.s_targets),
+                                  (self.on("closure"), self.s_closure),
+                                  (self.on("classdef"), self.s_class),
+                                  (self.on("import"), self.s_import)) if f]
         return self.pick(makers)(ctx)
 
     def indent(self, lines):
@@ -397,6 +547,141 @@ class Generator:
     def s_call_inner(self, ctx):
         return ["log.append(%s(%s))" % (ctx.inner, self.int_expr(ctx))]
 
+    def s_attr(self, ctx):
+        """Attribute and item stores, augmented stores and deletes on o (an Obj) and d (a D)."""
+        t = self.pick(ctx.atargets)
+        r = self.rng.randint(0, 6)
+        if r == 0:
+            return ["%s = %s" % (t, self.int_expr(ctx))]
+        if r in (1, 2):
+            return ["%s %s= %s" % (t, self.pick(['+', '-', '*', '//', '|']),
+                                   self.int_expr(ctx) if self.chance(0.7) else str(self.rng.randint(1, 3)))]
+        if r == 3:
+            return ["del %s" % self.pick(['o.y', "d['j']", 'o.x', 's0[0]', "o.y, %s" % self.pick(ctx.targets),
+                                          "(s0[-1], d['k'])"])]
+        if r == 4:
+            return ["log.append((vars(o).get('x'), sorted(d.items())))"]
+        if r == 5:
+            return ["%s, %s = %s, %s" % (t, self.pick(ctx.atargets), self.int_expr(ctx), self.int_expr(ctx))]
+        return ["%s[%s] %s= %s" % (self.pick(['s0', 'd']), self.pick(['0', '"k"', '-1', 'a % 2',
+                                                                  '(%s) %% 2' % self.int_expr(ctx, 1)]),
+                                   self.pick(['+', '-']), self.int_expr(ctx))]
+
+    def s_slice(self, ctx):
+        e = lambda: self.int_expr(ctx, 1)  # noqa: E731
+        r = self.rng.randint(0, 4)
+        if r == 0:
+            return ["s0[%s:%s] = [%s, %s]" % (self.pick(['', '1', e()]), self.pick(['', e()]), e(), e())]
+        if r == 1:
+            return ["del s0[%s:%s:%s]" % (self.pick(['', e()]), self.pick(['', e()]), self.pick(['', '2', '-1']))]
+        if r == 2:
+            return ["s0[:] = s0[::-1]"]
+        if r == 3:
+            return ["log.append(s0[%s:%s])" % (e(), self.pick(['', e()]))]
+        return ["s0[%s:] += [%s]" % (self.pick(['1', e()]), e())]
+
+    def s_kwcall(self, ctx):
+        if self.chance(0.5):
+            return ["%s = %s" % (self.pick(ctx.targets), self.kw_call(ctx, 0))]
+        return [self.kw_call(ctx, 0)]
+
+    def s_expr_stmt(self, ctx):
+        """An expression statement whose value is dropped: and/or, if-else, a comparison."""
+        e = lambda: self.int_expr(ctx, 1)  # noqa: E731
+        r = self.rng.randint(0, 3)
+        if r == 0:
+            return ["%s %s log.append(%s)" % (self.test(ctx, 1), self.pick(['and', 'or']), e())]
+        if r == 1:
+            return ["log.append(%s) if %s else log.append(%s)" % (e(), self.test(ctx, 1), e())]
+        if r == 2:
+            return ["%s and (%s or log.append(%s))" % (self.test(ctx, 2), self.test(ctx, 2), e())]
+        return ["%s" % self.compare(ctx, 1)]
+
+    def s_chain_assign(self, ctx):
+        ts = [self.pick(ctx.targets) for _ in range(self.rng.randint(2, 3))]
+        if ctx.objs and self.chance(0.4):
+            ts[self.rng.randrange(len(ts))] = self.pick(ctx.atargets)
+        if self.chance(0.2):
+            ts[-1] = "s0[%s]" % self.pick(['0', '-1'])
+        return [" = ".join(ts + [self.int_expr(ctx)])]
+
+    def s_targets(self, ctx):
+        """Starred and nested unpacking targets, swaps."""
+        t = lambda: self.pick(ctx.targets)  # noqa: E731
+        e = lambda: self.int_expr(ctx, 1)  # noqa: E731
+        r = self.rng.randint(0, 4)
+        if r == 0:
+            return ["(%s, (%s, %s)) = %s, (%s, %s)" % (t(), t(), t(), e(), e(), e())]
+        if r == 1:
+            return ["%s, *s0, %s = [%s, %s, %s]" % (t(), t(), e(), e(), e())]
+        if r == 2:
+            return ["[%s, [%s, *s0]] = [%s, (%s, %s)]" % (t(), t(), e(), e(), e())]
+        if r == 3 and len(ctx.targets) >= 3:
+            a, b, c = self.rng.sample(ctx.targets, 3)
+            return [self.pick(["%s, %s = %s, %s" % (a, b, b, a), "%s, %s, %s = %s, %s, %s" % (a, b, c, c, a, b)])]
+        if r == 4 and self.chance(0.5):   # unpacking a generator expression
+            c = ctx.child(compr=True)
+            source = "[%s, %s]" % (self.int_expr(c, 2), self.int_expr(c, 2))   # no walrus in it
+            c.ints = ctx.ints + ['p']
+            return ["%s, %s = (%s for p in %s)" % (t(), t(), self.int_expr(c, 2), source)]
+        return ["(%s, *s0), %s = [%s, %s], %s" % (t(), t(), e(), e(), e())]
+
+    def s_closure(self, ctx):
+        """A nested def with defaults and free variables (loop variables too), called;
+        or one that rebinds a local of f (nonlocal)."""
+        name = self.fresh('g')
+        c = ctx.child(compr=True, loop=False)
+        c.depth = ctx.depth
+        c.ints = ctx.ints + ['p', 'q']
+        if self.chance(0.3):
+            t = self.pick(ctx.targets)
+            return ["def %s(p):" % name, "    nonlocal %s" % t,
+                    "    %s %s= p" % (t, self.pick(['+', '-', '^'])), "    return %s" % self.int_expr(c, 1),
+                    "log.append(%s(%s))" % (name, self.int_expr(ctx, 1))]
+        if self.chance(0.2):   # a generator, consumed
+            return ["def %s(p):" % name, "    yield p", "    yield from range(%s %% 3)" % self.int_expr(c, 1),
+                    "    return %s" % self.int_expr(c, 1), "log.append(list(%s(%s)))" % (name, self.int_expr(ctx, 1))]
+        head = self.pick(["def %s(p, q=%s):", "def %s(p, *, q=%s, **kw):", "def %s(p=0, /, q=%s, *r):"
+                          if self.version >= (3, 8) else "def %s(p, q=%s):"]) % (name, self.int_expr(ctx, 1))
+        deco = ["@deco(log)"] if self.chance(0.25) else []
+        return deco + [head, "    return %s" % self.int_expr(c, 1),
+                       "log.append(%s(%s))" % (name, self.int_expr(ctx, 1))]
+
+    def s_class(self, ctx):
+        """A class statement: class attributes from f's locals, a method with a closure."""
+        name = self.fresh('K')
+        c = ctx.child(compr=True, loop=False)
+        c.depth = ctx.depth
+        body = ["    z = %s" % self.int_expr(c, 2)]
+        c.ints = ctx.ints + ['p', 'self.z']
+        body += ["    def m(self, p=%d):" % self.rng.randint(0, 3), "        return %s" % self.int_expr(c, 2)]
+        if self.chance(0.3):
+            body.insert(1, "    w = z + %s" % self.atom(ctx))
+        return ["class %s:" % name] + body + ["log.append((%s().m(%s), %s.z))" % (name, self.int_expr(ctx, 1), name)]
+
+    def s_import(self, ctx):
+        if self.chance(0.5):
+            return ["import math", "log.append(math.gcd(%s, %s))" % (self.int_expr(ctx, 1), self.atom(ctx))]
+        return ["from operator import add as %s, neg" % self.pick(['op', 'add']), "%s = neg(%s)"
+                % (self.pick(ctx.targets), self.int_expr(ctx, 1))]
+
+    def s_while_walrus(self, ctx):
+        """A loop whose test bumps its counter with a walrus."""
+        n = self.fresh('n')
+        c = ctx.child(loop=True)
+        c.ints = ctx.ints + [n]
+        cond = "(%s := %s + 1) <= %d" % (n, n, self.rng.randint(0, 3))
+        cond = self.pick([cond, "%s and %s" % (cond, self.test(ctx, 1))])
+        return ["%s = 0" % n, "while %s:" % cond] + self.indent(self.block(c)) + self.loop_else(ctx)
+
+    def s_while_true(self, ctx):
+        """``while True:`` ended by a break on a counter."""
+        n = self.fresh('n')
+        c = ctx.child(loop=True)
+        c.ints = ctx.ints + [n]
+        return (["%s = 0" % n, "while True:", "    %s += 1" % n, "    if %s > %d:" % (n, self.rng.randint(0, 3)),
+                 "        break"] + self.indent(self.block(c)) + self.loop_else(ctx))
+
     def s_if(self, ctx):
         c = ctx.child()
         out = ["if %s:" % self.test(ctx)] + self.indent(self.block(c))
@@ -416,7 +701,12 @@ class Generator:
         source = self.pick(["range(%d)" % self.rng.randint(0, 4), "range(%s %% 4)" % self.int_expr(ctx),
                             "[%s, %s]" % (self.int_expr(ctx), self.int_expr(ctx)), "s0[:3]"])
         head = "for %s in %s:" % (var, source)
-        if self.chance(0.15):
+        if self.on("targets") and self.chance(0.15):
+            target = self.pick(ctx.atargets + ["s0[-1]", "(%s, *s0)" % self.pick(ctx.targets)])
+            source = self.pick(["[[1, 2], [%s]]" % self.int_expr(ctx, 1), "[(%s, 3)]" % self.atom(ctx)]) \
+                if target.startswith("(") else source
+            head = "for %s in %s:" % (target, source)
+        elif self.chance(0.15):
             var2 = self.fresh('j')
             c.ints.append(var2)
             head = "for %s, %s in zip(range(3), %s):" % (var, var2, source)
@@ -444,11 +734,14 @@ class Generator:
         out = ["try:"] + self.indent(self.block(ctx.child()))
         handlers = self.rng.randint(0, 2)
         final = handlers == 0 or self.chance(0.4)
-        for _ in range(handlers):
+        for k in range(handlers):
             exc = self.pick(['ValueError', 'KeyError', '(ValueError, KeyError)', 'Exception', 'TypeError',
-                             'ZeroDivisionError', 'IndexError'])
-            name = self.fresh('e') if self.chance(0.5) else None
-            out += ["except %s%s:" % (exc, " as " + name if name else "")]
+                             'ZeroDivisionError', 'IndexError'] + (['BaseException', 'AttributeError']
+                                                                    if self.on("bareexcept") else []))
+            if k == handlers - 1 and self.on("bareexcept") and self.chance(0.1):
+                exc = ''   # a bare except: (last)
+            name = self.fresh('e') if self.chance(0.5) and exc else None
+            out += ["except%s%s:" % (exc and " " + exc, " as " + name if name else "")]
             out += self.indent(self.block(self.handler_ctx(ctx, name)))
         if handlers and self.chance(0.3):
             out += ["else:"] + self.indent(self.block(ctx.child()))
@@ -482,7 +775,10 @@ class Generator:
     def with_item(self, ctx, cls):
         item = "%s(log, %d%s)" % (cls, self.tag(), ", True" if self.chance(0.3) else "")
         if self.chance(0.4):
-            item += " as %s" % self.pick(ctx.targets)
+            target = self.pick(ctx.targets)
+            if self.on("targets") and self.chance(0.2):
+                target = self.pick(ctx.atargets + ["s0[0]"])
+            item += " as %s" % target
         return item
 
     def s_with(self, ctx, cls='CM', kw='with'):
@@ -505,6 +801,12 @@ class Generator:
         t = self.pick(ctx.targets)
         patterns = ["0", "1 | 2", "-1", "[%s, *s0]" % t, "(0, %s)" % t, "[]", "{'k': %s}" % t,
                     "int(%s) if %s" % (t, self.test(ctx)), "[_, _]", "{'k': 1 | 3}", "str()"]
+        if self.on("matchx"):
+            if ctx.objs and self.chance(0.3):
+                subject = "o"
+            patterns += ["[%s, *_]" % t, "{'k': 1, **rest}", "(0 | 1) as %s" % t, "[1 | 2, *s0]",
+                         "int() | str()", "Obj(x=0)", "Obj(x=%s, y=%s)" % (t, self.pick(['1', '2', '_'])),
+                         "(%s, 0 | 1)" % t, "{'k': _, 'j': %s}" % t, "[0, [%s, _]]" % t]
         out = ["match %s:" % subject]
         for p in self.rng.sample(patterns, self.rng.randint(1, 3)):
             guard = ""
@@ -543,6 +845,12 @@ class Generator:
         if ctx.uses_global:
             head.append("global G")
         head.append("v0, v1, v2, s0 = a, b, c, [a, b, c]")
+        if self.on("attr") and self.chance(0.3):
+            head.append("o, d = Obj(log, a), D(log, k=b, j=c)")
+            ctx.objs = True
+            # double quotes: these end up inside f-strings, which pre-3.12 cannot reuse their quote
+            ctx.atargets = ['o.x', 'o.y', 'd["k"]', 'd["j"]']
+            ctx.ints += ['o.x', 'd["k"]']
         if self.chance(0.2):
             head += self.inner_def(ctx)
             ctx.inner = 'h'
@@ -563,7 +871,11 @@ class Generator:
         return "\n".join(fn) + "\n"
 
 
-FEATURES = ("chain", "match", "exceptstar", "with", "async", "agen", "gen")
+FEATURES = ("chain", "match", "exceptstar", "with", "async", "agen", "gen",
+            # constructs added for outside generators' sake (see Generator.extra_exprs, stmt)
+            "attr", "slice", "kwcall", "chainassign", "targets", "isin", "whiletrue", "displays",
+            "fstring", "anyall", "closure", "classdef", "asynccomp", "bareexcept", "import",
+            "comprwalrus", "matchx", "exprstmt", "whilewalrus")
 WITHOUT = set()   # set by --without: leave out constructs whose known bugs hide others
 
 
@@ -890,16 +1202,30 @@ def _guards_intact(tree):
     """Every while loop that bumps a counter still tests it (so it still ends)."""
     for node in ast.walk(tree):
         if isinstance(node, ast.While):
-            bumped = {s.target.id for s in node.body if _is_loop_guard(s)}
-            tested = {n.left.id for n in ast.walk(node.test)
+            bumped = {s.target.id for s in node.body if isinstance(s, ast.AugAssign) and _is_loop_guard(s)}
+            test = node.test
+            if isinstance(test, ast.Constant) and test.value is True:   # while True: if n1 > 2: break
+                test = ast.Module(body=[s.test for s in node.body if isinstance(s, ast.If) and _is_loop_guard(s)],
+                                  type_ignores=[])
+            tested = {n.left.id for n in ast.walk(test)
                       if isinstance(n, ast.Compare) and isinstance(n.left, ast.Name)}
+            walrus = {n.left.target.id for n in ast.walk(node.test)   # while (n1 := n1 + 1) <= 2
+                      if isinstance(n, ast.Compare) and isinstance(n.left, ast.NamedExpr)
+                      and re.match(r"n\d+$", n.left.target.id) and isinstance(n.left.value, ast.BinOp)}
+            if walrus and not bumped:
+                continue
             if not bumped or not bumped <= tested:
                 return False
     return True
 
 
 def _is_loop_guard(stmt):
-    """``n1 += 1``: the statement that makes a generated while loop end."""
+    """``n1 += 1`` (or ``if n1 > 2: break`` in a ``while True:``): the statements
+    that make a generated while loop end."""
+    if (isinstance(stmt, ast.If) and isinstance(stmt.test, ast.Compare) and isinstance(stmt.test.left, ast.Name)
+            and re.match(r"n\d+$", stmt.test.left.id) and len(stmt.body) == 1
+            and isinstance(stmt.body[0], ast.Break) and not stmt.orelse):
+        return True
     return (isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name)
             and re.match(r"n\d+$", stmt.target.id) is not None)
 

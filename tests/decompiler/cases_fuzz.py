@@ -475,3 +475,63 @@ def nested_with_return_inside_for(a, b, c):
 CASES += [
     (nested_with_return_inside_for, ABC),
 ]
+
+
+# a call that unpacks a display: written with its items in place it is another
+# call (CALL_FUNCTION / CALL, not CALL_FUNCTION_EX), so the proof refused it
+# (the widened fuzzer's kcall forms, seed 2001: a fifth of 3.8's functions)
+def kw_and_star_of_displays(a, b, c):
+    log = []
+
+    def kcall(*args, **kw):
+        log.append((args, sorted(kw.items())))
+        return len(args)
+    kcall(a, **{"k": b})
+    kcall(**{"k": b})
+    kcall(a, *[b, c], k=a)
+    kcall(*(a, b))
+    kcall(a, *(b, c), c)
+    kcall(a, *[b], *[c], z=b, **{"m": a})
+    return log, [*[a, b], c], (a, *(b, c))
+
+
+CASES += [
+    (kw_and_star_of_displays, ABC),
+]
+
+
+# a chained comparison ending in ``is None`` / ``is not None``: >=3.11 tests the
+# kept operand with POP_JUMP_IF_(NOT_)NONE and no comparison, a link the chain
+# merge did not take (refused: "if branches end in different places"; the
+# widened fuzzer's is/in tests, seed 2007 on 3.11)
+def chain_ends_in_is_none(a, b, c):
+    log = []
+
+    def h(k):
+        return 1 if 0 == k is not None else k
+    if a < (log.append(1) or b) is not None:
+        log.append(2)
+    return h(a), h(None), [a if b >= a is None else 2 for q in [c]], {0 for p in [a, b] if 0 != c is None}, log
+
+
+CASES += [
+    (chain_ends_in_is_none, ABC + [(None, None, 1), (0, None, None)]),
+]
+
+
+# a set display with a starred item built in a loop: its SET_ADD after the
+# SET_UPDATE was taken for a set comprehension's element (refused: "internal
+# node Element left in the decompiled tree"; fuzz 2006:468 on 3.9, all of 3.9-3.13)
+def starred_set_display_in_loop(a, b, c):
+    s0 = [a, b]
+    out = []
+    for i in range(2):
+        x = {*s0, c, i}
+        {*s0, c}
+        out.append(sorted(x))
+    return out, {p for p in s0 if p}
+
+
+CASES += [
+    (starred_set_display_in_loop, ABC),
+]

@@ -963,7 +963,9 @@ def _target_list(f, depth, ins):
 def _list_extend(f, ins):
     v = f.pop(ins)
     lst = _target_list(f, ins.arg, ins)
-    extra = _elements(v)
+    # a list or tuple display extended into another is one the source unpacked
+    # (``f(x, *[a, b])``): its items written in place would be built another way
+    extra = None if isinstance(v, (V.SymList, ast.Tuple)) else _elements(v)
     if extra is None:
         extra = [ast.Starred(value=f.expr(v, ins), ctx=ast.Load())]
     if lst is not None:
@@ -983,7 +985,11 @@ def _set_update(f, ins):
         extra = [const(x) for x in v.value]
     else:
         extra = [ast.Starred(value=v, ctx=ast.Load())]
-    f.stack[-ins.arg] = ast.Set(elts=list(s.elts) + extra)
+    new = ast.Set(elts=list(s.elts) + extra)
+    # still the display built here: a SET_ADD after it (``{*xs, c}`` in a loop)
+    # joins it, it is no set comprehension's element
+    new._loop = getattr(s, "_loop", None)
+    f.stack[-ins.arg] = new
 
 
 def _dict_update(f, ins):
@@ -1030,13 +1036,17 @@ def _build_unpack(kind):
             f.push(ast.Dict(keys=keys, values=vals))
             return
         elts = []
+        after_run = False
         for p in parts:
-            if isinstance(p, (ast.Tuple, ast.List)) and kind != "set":
+            # the compiler builds each run of plain items as a tuple (a set for a set
+            # display), never two runs in a row; a list, or a tuple right after a
+            # run, is a display the source unpacked: ``*[a, b]``, ``*(a, b)``
+            if isinstance(p, ast.Tuple if kind != "set" else ast.Set) and not after_run:
                 elts.extend(p.elts)
-            elif isinstance(p, ast.Set) and kind == "set":
-                elts.extend(p.elts)
+                after_run = True
             else:
                 elts.append(ast.Starred(value=p, ctx=ast.Load()))
+                after_run = False
         if kind == "tuple":
             f.push(ast.Tuple(elts=elts, ctx=ast.Load()))
         elif kind == "list":
@@ -1127,6 +1137,13 @@ def _call_function_ex(f, ins):
                     keywords.append(ast.keyword(arg=k.value, value=v))
         else:
             keywords.append(ast.keyword(arg=None, value=kw))
+    if not any(isinstance(a, ast.Starred) for a in arg_nodes) and all(k.arg for k in keywords):
+        # written out, the call would be a plain one (not CALL_FUNCTION_EX): the source
+        # unpacked a display, ``f(*(a, b))`` or ``f(**{'k': b})``; keep one unpacked
+        if arg_nodes or kw is None:
+            arg_nodes = [ast.Starred(value=args, ctx=ast.Load())]
+        else:
+            keywords = [ast.keyword(arg=None, value=kw)]
     f.push(ast.Call(func=fexpr, args=arg_nodes, keywords=keywords))
 
 

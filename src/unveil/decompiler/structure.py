@@ -931,7 +931,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if len(f.stack) != depth + 1 and not starts_chain:
             # the next link of a chained comparison consumes the kept operand
             if not (len(f.stack) == depth and depth and isinstance(top, ast.Compare)
-                    and top.left is frame.stack[-1]):
+                    and top.left is frame.stack[-1]) and not self.tests_kept_operand_for_none(
+                        last, f, frame, depth):
                 return None
         sub = self.condition_from(test_block, f)
         if not statements_fit_test(f.stmts, f.stack):
@@ -950,6 +951,13 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                              or isinstance(sub.false, tuple)):
             return None  # (a chain that does not end inside the candidate)
         return sub
+
+    def tests_kept_operand_for_none(self, last, f, frame, depth):
+        """Whether the link is ``... is None`` / ``... is not None`` ending a chained
+        comparison: >=3.11 tests the kept operand with POP_JUMP_IF_(NOT_)NONE, no
+        comparison (``0 == k is not None``)."""
+        return (last.op in ("POP_JUMP_IF_NONE", "POP_JUMP_IF_NOT_NONE") and depth
+                and len(f.stack) == depth and f.stack[-1] is frame.stack[-1])
 
     def chain_link_operand(self, b: Block, f):
         """Walk, in ``f``, the operand of the chained comparison's link that
