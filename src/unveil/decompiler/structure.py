@@ -869,7 +869,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             if key in self._reduced:
                 return self._reduced[key][0]
         sub = self._reduce_condition(b, frame, keeps)
-        self._reduced[key] = (sub, frame)  # (the frame keeps the ids in the key alive)
+        # (the values whose ids are in the key are kept alive with it, not only the frame: the
+        # frame's stack changes later, and a freed value's id may be reused by another)
+        self._reduced[key] = (sub, frame, tuple(frame.stack), tuple(frame.pending))
         return sub
 
     def chain_link(self, b: Block) -> bool:
