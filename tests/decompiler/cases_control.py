@@ -1841,3 +1841,25 @@ def while_test_chain_or_false_constant(a, b, c, log):
 CASES += [
     (while_test_chain_or_false_constant, [(0, 1, 2, []), (0, 0, 2, []), (0, 1, 1, [])]),
 ]
+
+
+# a while loop with an else clause inside a for loop: its test's chained
+# comparison cleanup falls into the loop's exit, which is no break (taken for
+# one while fixing the above: the else clause vanished; fuzz 43:842)
+def for_while_chain_test_break_else(a, b, c):
+    out = []
+    for i in range(2):
+        n = 0
+        while n < 1 and c < (1 if 0 else b) <= 3:
+            n += 1
+            if a:
+                break
+        else:
+            out.append(n)
+        out.append(i)
+    return out
+
+
+CASES += [
+    (for_while_chain_test_break_else, [(0, 1, 0), (1, 1, 0), (0, 0, 0), (0, 5, 0), (1, 2, 1)]),
+]

@@ -2637,6 +2637,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         else y``: the conditional expression's jump to the raise), not the
         end: the code goes on at its target."""
         carried = 0  # values pushed since ``block`` (None: not plain expression steps)
+        first = block
         for _ in range(limit):
             last = self.instrs[block.end - 1]
             carried = self.values_pushed(block, carried)
@@ -2660,10 +2661,21 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             nxt = self.cfg.at(block.end)
             if nxt.start in natural:
                 return None
-            if nxt.start == normal_exit:
+            if nxt.start == normal_exit and self.drops_iterator_before(first, nxt.start, natural):
                 return normal_exit
             block = nxt
         return None
+
+    def drops_iterator_before(self, block, end, natural):
+        """Whether the straight code from ``block`` to ``end`` drops the
+        iterator of the for loop of ``natural`` (a ``break``; a chained
+        comparison's cleanup that falls into the loop's exit drops its kept
+        operand, not the iterator)."""
+        header = min(natural)
+        if self.instrs[header].op != "FOR_ITER":
+            return False
+        return self.stack_kept_below(self.without_with_exit_calls(block.start, end),
+                                     1 if block.start == header + 1 else 0) is False
 
     def values_pushed(self, block, before):
         """How many values the plain expression steps of ``block`` leave
