@@ -1749,3 +1749,117 @@ def for_body_nested_try_finally_never_loops(xs, log):
 CASES += [
     (for_body_nested_try_finally_never_loops, [([], []), ([1], []), ([0], []), ([2, 3], [])]),
 ]
+
+
+# ---------------------------------------------------- loops (tryloops8)
+# a for body that ends in ``break`` inside a with statement: the break's drop
+# of the iterator falls into the loop's exit, whose code (the with's exit call
+# and its jump) was taken for the break's (3.8-3.10: "loop body leaves the
+# loop"; fuzz 3300:1054)
+def for_break_ends_body_in_with(xs, log):
+    from cases_exceptions import Rec
+    with Rec(log, "a") as v0, Rec(log, "b"):
+        for x in xs:
+            log.append(x)
+            break
+    return log, v0
+
+
+# a for body whose with statement is followed by ``return``: 3.8-3.10 copy the
+# return (with the drop of the iterator first) into each way out of the with,
+# and the jump that keeps the iterator to the with's normal exit was taken for
+# a break; 3.12/3.13 took the jumps of the with's handlers (``__exit__``
+# swallowed the exception) to the return for breaks ("loop body leaves the
+# loop"; fuzz 3300:854)
+def for_with_continue_then_return(xs, log):
+    from cases_exceptions import Rec
+    for x in xs:
+        with Rec(log, "a", (ZeroDivisionError,)), Rec(log, "b", (KeyError,)):
+            log.append(10 // x)
+            if x > 1:
+                continue
+        return 5, log
+    return log
+
+
+CASES += [
+    (for_break_ends_body_in_with, [([], []), ([1], []), ([1, 2], [])]),
+    (for_with_continue_then_return, [([], []), ([1], []), ([0], []), ([-1], []), ([2, 3, 1], []),
+                                     ([2, 0], [])]),
+]
+
+
+# a finally body that ends in ``return`` after a with statement: the handler's
+# copy re-raises what the with's __exit__ does not swallow (no end of the
+# finally body), and its with's exits join at one return where the inlined copy
+# repeats the return in each (3.9/3.10: "finally handler does not end in
+# RERAISE"; fuzz 3300:348)
+def finally_with_then_return(a, log):
+    from cases_exceptions import Rec
+    try:
+        log.append(10 // a)
+    finally:
+        with Rec(log, "w", (KeyError,)):
+            if a < 0:
+                raise KeyError(a)
+            log.append(2)
+        return 0, log
+
+
+# a while loop whose test ends in ``or 0``: the entry test's way out is a jump
+# to where the bottom test's goes (inside a with statement, whose exit call and
+# jump were taken for the code a break goes to: "loop else clause ends in an
+# unexpected place", 3.10; fuzz 3300:1455)
+def while_test_or_false_constant_in_with(a, log):
+    from cases_exceptions import Rec
+    n = 0
+    with Rec(log, "w"):
+        while n < 2 and (not a or 0):
+            n += 1
+    log.append(n)
+    return log
+
+
+CASES += [
+    (finally_with_then_return, [(1, []), (0, []), (-1, [])]),
+    (while_test_or_false_constant_in_with, [(0, []), (1, [])]),
+]
+
+
+# a while test whose last operand is a chained comparison ``or 0``: its false
+# way out jumps past the loop's own exit to a copy of the ``return`` after the
+# loop (3.12/3.13), which was taken for where ``break`` goes ("loop else clause
+# ends in an unexpected place"; fuzz 3300:89 on 3.13)
+def while_test_chain_or_false_constant(a, b, c, log):
+    n = 0
+    while n < 3 and (a != b != c or 0):
+        n += 1
+        yield n
+        continue
+
+
+CASES += [
+    (while_test_chain_or_false_constant, [(0, 1, 2, []), (0, 0, 2, []), (0, 1, 1, [])]),
+]
+
+
+# a while loop with an else clause inside a for loop: its test's chained
+# comparison cleanup falls into the loop's exit, which is no break (taken for
+# one while fixing the above: the else clause vanished; fuzz 43:842)
+def for_while_chain_test_break_else(a, b, c):
+    out = []
+    for i in range(2):
+        n = 0
+        while n < 1 and c < (1 if 0 else b) <= 3:
+            n += 1
+            if a:
+                break
+        else:
+            out.append(n)
+        out.append(i)
+    return out
+
+
+CASES += [
+    (for_while_chain_test_break_else, [(0, 1, 0), (1, 1, 0), (0, 0, 0), (0, 5, 0), (1, 2, 1)]),
+]

@@ -880,17 +880,28 @@ class LegacyBlocks:
         # (a ``break``/``continue`` of the loop around the statement goes
         # there from every copy; a jump out elsewhere goes on elsewhere)
         loop_exits = set(loop.continue_targets) | {loop.break_target} if loop is not None else set()
-        if not seq or any(x.op == "RERAISE" or x.target is not None and not H <= x.target < end
+        if not seq or any(x.op == "RERAISE" and not self._legacy_nested_reraise(x.index, seq)
+                          or x.target is not None and not H <= x.target < end
                           and x.target not in loop_exits and self._legacy_reached(x.index) for x in seq):
             return None
         # (the unwinding before a ``return`` in an else branch is a jump target)
         patterns = [self._legacy_copy_pattern(seq, H, (), at_targets) for at_targets in (False, True)]
         starts = set()
         for p in self._legacy_pops(blk):
-            if all(self._legacy_match(p + 1, pattern, True) is None for pattern in patterns):
+            if (all(self._legacy_match(p + 1, pattern, True) is None for pattern in patterns)
+                    and self._legacy_match_by_flow(H, hdom, p + 1, (), dead=True) is None):
                 return None
             starts.add(p + 1)
         return starts
+
+    def _legacy_nested_reraise(self, index, seq):
+        """Whether the RERAISE at ``index`` belongs to the handler of a with
+        or try statement inside the finally body whose copy is ``seq`` (it
+        passes on what that statement did not swallow): it does not end the
+        finally body."""
+        b = self.cfg.containing(index)
+        return any(self.dominated_by(self.cfg.at(x.target))(b.start) for x in seq
+                   if x.op.startswith("SETUP_") and self.cfg.at(x.target) is not None)
 
     def _legacy_reached(self, index):
         """Whether the block at ``index`` is reachable from the entry."""
@@ -1016,14 +1027,18 @@ class LegacyBlocks:
             return q if exit_ is None else exit_
         return match(q, 0, None)
 
-    def _legacy_match_by_flow(self, H, hdom, q, completes):
+    def _legacy_match_by_flow(self, H, hdom, q, completes, dead=False):
         """:meth:`_legacy_match` for a copy laid out differently from the
         handler's: the compiler repeats a small tail (a chained comparison's
         cleanup, the re-raise after it) in each branch of the handler's copy
         where the inlined copy shares one. Both copies are walked side by
         side along their jumps; they must match instruction by instruction.
         ``completes``: the handler copy's re-raises known to end the finally
-        body; so does any other reached outside a handler inside the body."""
+        body; so does any other reached outside a handler inside the body.
+        With ``dead``, the body never completes (see :meth:`_legacy_dead_copies`):
+        ``q`` when the copies match and no branch goes on (the inlined copy
+        repeats a ``return`` where the handler's branches join to one, after
+        a with statement, say)."""
         ins = self.instrs
         todo, seen, exits = [(H, q, False)], set(), []
         limit = 4 * len(ins)
@@ -1068,6 +1083,8 @@ class LegacyBlocks:
                 # (a handler inside the body: its re-raises are its own)
                 todo.append((ins[i].target, ins[j].target, nested or ins[i].op.startswith("SETUP_")))
             todo.append((i + 1, j + 1, nested and ins[i].op != "POP_EXCEPT"))
+        if dead:
+            return q if not exits else None
         if not exits:
             return None
         first = min(exits)

@@ -2506,18 +2506,20 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             for s in b.succs:
                 if s.start in natural or s.start == normal_exit:
                     continue
-                if normal_exit is not None and s.start != self.follow_jumps(s.start) == self.follow_jumps(normal_exit):
-                    continue  # (3.11+: the bottom test's own jump to where the entry test's exit jumps)
+                if normal_exit is not None and self.follow_jumps(s.start) == self.follow_jumps(normal_exit):
+                    # (3.11+: the bottom test's own jump to where the entry test's exit
+                    # jumps; the entry test's exit may be the jump: ``while a and (b or 0)``)
+                    continue
                 s = self.past_chain_cleanup(b, s, natural)
                 past = self.past_kept_operand_drop(s)
                 if past.start != normal_exit and past.start not in natural:
                     s = past  # (a chain's false path to the loop's exit is the test's, as it was)
-                t = self.jump_at_end(s, natural)
+                t = self.jump_at_end(s, natural, normal_exit)
                 if t is None:
                     t = self.async_break_falls_to(s, natural, normal_exit)
                 if t is not None and t not in natural:
                     t = self.through_outer_breaks(b, s, t, natural)
-                    if self.drops_then_jumps_to(t, normal_exit):
+                    if self.drops_then_jumps_to(t, normal_exit) or self.copy_of_exit(t, normal_exit):
                         t = normal_exit
                     keeps = self.jump_keeps_iterator(s, natural)
                     if not (keeps and (self.runs_to_return(t) or not self.drops_iterator_at(t))
@@ -2531,6 +2533,16 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if normal_exit in targets:
             return normal_exit
         return max(set(targets), key=targets.count)
+
+    def copy_of_exit(self, target, normal_exit):
+        """Whether the code at ``target`` is where the loop's normal exit
+        jumps, or a copy of it, a small ``return``/``raise`` (3.10+ copies those
+        into each path that reaches them): a test's way out that jumps past the
+        others (``while a and (b != c or 0)``)."""
+        if target is None or normal_exit is None or target == normal_exit:
+            return False
+        a, b = self.follow_jumps(target), self.follow_jumps(normal_exit)
+        return a == b or self.exit_copy(a) is not None and self.exit_copy(a) == self.exit_copy(b)
 
     def drops_then_jumps_to(self, target, normal_exit):
         """Whether the code at ``target`` only drops values and jumps to the
@@ -2669,10 +2681,31 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         # ``a and 1``'s constant test to a return that drops the iterator itself)
         if k >= self.n:
             return False
-        kept = self.stack_kept_below(self.instrs[block.start:k], 1 if block.start == header + 1 else 0)
+        kept = self.stack_kept_below(self.without_with_exit_calls(block.start, k),
+                                     1 if block.start == header + 1 else 0)
         if kept is not None:
             return kept
         return self.instrs[k - 1].op != "POP_TOP"
+
+    def without_with_exit_calls(self, start, end):
+        """The instructions from ``start`` to ``end`` without the ``POP_BLOCK``s
+        and ``__exit__(None, None, None)`` calls that close with statements:
+        an exit call consumes the with's ``__exit__``, which lies above a for
+        loop's iterator when the with is inside the loop (one outside it could
+        not be called with the iterator still above it)."""
+        out, k = [], start
+        while k < end:
+            after, swap = self._legacy_exit_call(k)
+            if after is None or swap:
+                after = self.after_exit_call(k)
+            if self.instrs[k].op == "POP_BLOCK":
+                k += 1
+            elif after is not None and after <= end:
+                k = after
+            else:
+                out.append(self.instrs[k])
+                k += 1
+        return out
 
     @staticmethod
     def stack_kept_below(instrs, depth):
@@ -2726,7 +2759,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         # the rest of the function, too much to walk for every loop)
         after = None
         work = [self.cfg.at(s).handler for s in natural]
-        seen, jumps = set(), []
+        seen, jumps, suppressed = set(), [], set()
         while work:
             i = work.pop()
             if i is None or i >= self.n or i in seen or i in natural or not in_loop(i):
@@ -2736,6 +2769,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             if i in after:
                 continue
             seen.add(i)
+            if self.is_with_handler(i):
+                suppressed.add(self.after_suppressed(i))
             b = self.cfg.at(i)
             last = self.instrs[b.end - 1]
             if last.op == "JUMP" and not self.jump_inside_handler(b, last.target, in_loop):
@@ -2746,7 +2781,10 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 work.append(b.handler)
         # a target that leads back to the header is still inside the loop;
         # a finally body's jump to its own re-raise is no break
-        return [t for t in jumps if t not in natural and t not in seen
+        # (nor is a with statement's jump, when ``__exit__`` swallows an
+        # exception, to the code after it: a ``return`` there that drops the
+        # iterator is in the loop's body)
+        return [t for t in jumps if t not in natural and t not in seen and t not in suppressed
                 and self.instrs[t].op != "RERAISE"
                 and header.start not in self.blocks_reachable_from(t)]
 
@@ -2776,14 +2814,17 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 work.append(b.handler)
         return seen
 
-    def jump_at_end(self, block, natural, limit=8):
+    def jump_at_end(self, block, natural, normal_exit=None, limit=8):
         """Follow straight-line blocks from ``block``; the target of the
-        unconditional jump that ends them, or the block itself when it is
-        reached by falling out of straight-line code. A jump that carries
+        unconditional jump that ends them, or ``normal_exit`` when they fall
+        into it (a ``break`` that ends the body of a loop that never loops
+        back: its drop of the iterator runs into the loop's exit, 3.8-3.10,
+        and the code there is after the loop, not the break's). A jump that carries
         values its code pushed is inside an expression (``assert 0, x if 1
         else y``: the conditional expression's jump to the raise), not the
         end: the code goes on at its target."""
         carried = 0  # values pushed since ``block`` (None: not plain expression steps)
+        first = block
         for _ in range(limit):
             last = self.instrs[block.end - 1]
             carried = self.values_pushed(block, carried)
@@ -2807,8 +2848,21 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             nxt = self.cfg.at(block.end)
             if nxt.start in natural:
                 return None
+            if nxt.start == normal_exit and self.drops_iterator_before(first, nxt.start, natural):
+                return normal_exit
             block = nxt
         return None
+
+    def drops_iterator_before(self, block, end, natural):
+        """Whether the straight code from ``block`` to ``end`` drops the
+        iterator of the for loop of ``natural`` (a ``break``; a chained
+        comparison's cleanup that falls into the loop's exit drops its kept
+        operand, not the iterator)."""
+        header = min(natural)
+        if self.instrs[header].op != "FOR_ITER":
+            return False
+        return self.stack_kept_below(self.without_with_exit_calls(block.start, end),
+                                     1 if block.start == header + 1 else 0) is False
 
     def values_pushed(self, block, before):
         """How many values the plain expression steps of ``block`` leave
@@ -3071,9 +3125,20 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         continue nor a break: falling off the body's end would loop again.
         A copy of an exit (3.12+ copies ``return`` into each path that
         reaches it) ends the body there; anything else is refused."""
-        if self.exit_copy(target) is None:
+        if self.exit_copy(self.past_iterator_drops(target, body)) is None:
             self.fail("loop body leaves the loop", min(target, self.n - 1))
         self.walk(target, body, lambda i: True, loop)
+
+    def past_iterator_drops(self, index, frame):
+        """Past the ``POP_TOP``s at ``index`` that drop loop iterators on top
+        of ``frame``'s stack: a ``return`` copied into the ways out of a with
+        statement inside a for loop (3.8-3.10) first drops the iterator."""
+        k = len(frame.stack)
+        while (index < self.n and self.instrs[index].op == "POP_TOP" and k > 0
+               and isinstance(frame.stack[k - 1], V.Iterator)):
+            index += 1
+            k -= 1
+        return index
 
     def inverted_while(self, c: Cond, frame, region, loop):
         """3.10+ writes ``while c: body`` as ``if c: do body while c`` (and
@@ -4188,6 +4253,13 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                and below >= 0 and isinstance(frame.stack[below], V.Iterator)):
             k, below = k + 2, below - 1  # (inside for loops: their iterators are dropped too)
         return k < self.n and ins[k].op == "RETURN_VALUE"
+
+    def is_with_handler(self, handler):
+        """Whether ``handler`` is a with statement's (3.9+: it calls
+        ``__exit__`` with the exception first)."""
+        ins = self.instrs
+        k = handler + 1 if handler < self.n and ins[handler].op == "PUSH_EXC_INFO" else handler
+        return k < self.n and ins[k].op == "WITH_EXCEPT_START"
 
     def after_suppressed(self, handler):
         """Where control goes when the with block's ``__exit__`` (handler at
