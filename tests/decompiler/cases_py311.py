@@ -437,3 +437,29 @@ def walrus_item_of_tuple_assignment(a, b, c):
 CASES += [
     (walrus_item_of_tuple_assignment, [(0, 1, 2), (1, -1, 0), (2, 0, -1)]),
 ]
+
+
+# a break out of an inner loop in an except* statement's else clause: it jumps where
+# the inner loop's normal exit goes, and was taken for that exit (3.12/3.13: "if
+# branches end in different places"; fuzz 43:2141)
+def inner_break_in_except_star_else(a, b, c):
+    log = []
+    for i1 in c:
+        for i2 in c:
+            try:
+                if a:
+                    log.append(1)
+            except* TypeError:
+                pass
+            else:
+                if i1:
+                    break
+                if b == len(c) > i2:
+                    continue
+            log.append((i1, i2))
+    return log
+
+
+CASES += [
+    (inner_break_in_except_star_else, [(0, 2, [0, 1]), (1, 2, [0, 0]), (0, 3, [1, 0]), (1, 0, [])]),
+]

@@ -2542,7 +2542,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if target is None or normal_exit is None or target == normal_exit:
             return False
         a, b = self.follow_jumps(target), self.follow_jumps(normal_exit)
-        return a == b or self.exit_copy(a) is not None and self.exit_copy(a) == self.exit_copy(b)
+        # (not merely the same place: an inner loop's break jumps where its normal exit goes)
+        return self.exit_copy(a) is not None and self.exit_copy(a) == self.exit_copy(b)
 
     def drops_then_jumps_to(self, target, normal_exit):
         """Whether the code at ``target`` only drops values and jumps to the
