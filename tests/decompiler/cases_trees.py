@@ -408,21 +408,6 @@ CASES += [
 ]
 
 
-# difflib.HtmlDiff._collect_lines (stdlib): ``a, b = [], []`` came back as two assignments
-# (a list display was not taken for the next value of a tuple assignment; 3.12+: in
-# reverse order, the compiler's stores being swapped)
-def tuple_assignment_of_lists(a):
-    fromlist, tolist = [], []
-    head, tail = "", [a]
-    fromlist.append(a)
-    return fromlist, tolist, head, tail
-
-
-CASES += [
-    (tuple_assignment_of_lists, [(1,), ("x",)]),
-]
-
-
 # site._init_pathinfo (stdlib, 3.8/3.9): ``except E: continue`` as the loop body's last
 # statement; the clause's own exit follows the continue, unreached, which ``pass`` would
 # run into (it came back as ``pass``)
