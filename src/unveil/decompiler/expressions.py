@@ -958,12 +958,12 @@ def _target_list(f, depth, ins):
     return None
 
 
-def _unpacked_display(v, lst) -> bool:
+def _unpacked_display(v) -> bool:
     """Whether extending with ``v`` is the source unpacking a list display (``f(x, *[a, b])``),
-    written ``*[a, b]``. Not an empty list, nor into a list that may change later by
-    index: Dynamo's code extends its lists with empty ones and then stores into them by
+    written ``*[a, b]``: its items written in place would be built another way. Not an
+    empty list: Dynamo's code extends its lists with empty ones and then stores into them by
     position, which a starred item would shift."""
-    return isinstance(v, V.SymList) and bool(v.elts) and lst is None
+    return isinstance(v, V.SymList) and bool(v.elts)
 
 
 def _list_extend(f, ins):
@@ -971,7 +971,7 @@ def _list_extend(f, ins):
     lst = _target_list(f, ins.arg, ins)
     # a list or tuple display extended into another is one the source unpacked
     # (``f(x, *[a, b])``): its items written in place would be built another way
-    extra = None if isinstance(v, ast.Tuple) or _unpacked_display(v, lst) else _elements(v)
+    extra = None if isinstance(v, ast.Tuple) or _unpacked_display(v) else _elements(v)
     if extra is None:
         extra = [ast.Starred(value=f.expr(v, ins), ctx=ast.Load())]
     if lst is not None:
