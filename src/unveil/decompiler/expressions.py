@@ -958,12 +958,29 @@ def _target_list(f, depth, ins):
     return None
 
 
-def _unpacked_display(v) -> bool:
-    """Whether extending with ``v`` is the source unpacking a list display (``f(x, *[a, b])``),
-    written ``*[a, b]``: its items written in place would be built another way. Not an
-    empty list: Dynamo's code extends its lists with empty ones and then stores into them by
-    position, which a starred item would shift."""
-    return isinstance(v, V.SymList) and bool(v.elts)
+def _unpacked_display(f, v, ins) -> bool:
+    """Whether extending with ``v`` is the source unpacking a list display (``f(x, *[a, b])``,
+    ``(x, *[a, b])``), written ``*[a, b]``: its items written in place would be built another
+    way. Only where the list becomes a tuple next: Dynamo's code extends lists that it then
+    changes by position (``STORE_SUBSCR`` at constant indices), which a starred item would
+    shift; a list turned into a tuple is never changed again."""
+    instrs = f.ctx.instrs
+    if not isinstance(v, V.SymList) or not v.elts or ins is None or instrs is None:
+        return False
+    for k in range(ins.index + 1, min(ins.index + 200, len(instrs))):
+        op = instrs[k].op
+        if op == "CALL_INTRINSIC_1" and instrs[k].arg == "INTRINSIC_LIST_TO_TUPLE":
+            return True  # (3.9-3.11's LIST_TO_TUPLE, named as 3.12+ does: instructions.py)
+        if op in _REACHES_INTO_STACK:
+            return False
+    return False
+
+
+# what Dynamo's code does to the lists it builds between extending and using them (and no
+# call's argument list does before it becomes a tuple, but a walrus in a later argument)
+_REACHES_INTO_STACK = frozenset(["SWAP", "COPY", "DUP_TOP", "DUP_TOP_TWO", "ROT_TWO", "ROT_THREE",
+                                 "ROT_FOUR", "ROT_N", "STORE_SUBSCR", "DELETE_SUBSCR", "POP_TOP",
+                                 "RETURN_VALUE", "STORE_FAST", "STORE_NAME", "STORE_GLOBAL", "STORE_DEREF"])
 
 
 def _list_extend(f, ins):
@@ -971,7 +988,7 @@ def _list_extend(f, ins):
     lst = _target_list(f, ins.arg, ins)
     # a list or tuple display extended into another is one the source unpacked
     # (``f(x, *[a, b])``): its items written in place would be built another way
-    extra = None if isinstance(v, ast.Tuple) or _unpacked_display(v) else _elements(v)
+    extra = None if isinstance(v, ast.Tuple) or _unpacked_display(f, v, ins) else _elements(v)
     if extra is None:
         extra = [ast.Starred(value=f.expr(v, ins), ctx=ast.Load())]
     if lst is not None:
