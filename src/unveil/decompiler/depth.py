@@ -17,7 +17,6 @@ import contextvars
 import sys
 
 from .errors import DecompilationError
-from .nodes import child_nodes
 
 #: Python frames one level of nesting may cost (an ``elif`` branch: walk,
 #: _walk, block, branch, if_, walk_branch; 3.13's and/or values pass through
@@ -74,21 +73,6 @@ def _unparse_frames(node):
     if isinstance(node, ast.expr_context):
         return 0
     return 4 if isinstance(node, _LEVEL_OF_FOUR) else 3
-
-
-def check_tree_depth(node, name=None):
-    """Refuse a tree the unparsers cannot write within Python's recursion
-    limit (they recurse once per level; measured here without recursion).
-    (``emit.to_source`` makes the same count inside its one walk over the tree.)"""
-    budget = unparse_budget()
-    todo = [(node, _unparse_frames(node), 1)]
-    while todo:
-        n, cost, depth = todo.pop()
-        if cost > budget:
-            raise too_deep_to_unparse(depth, name)
-        for c in child_nodes(n):  # (_unparse_frames inlined: this runs once per node)
-            todo.append((c, cost + (0 if isinstance(c, ast.expr_context) else 4
-                                    if isinstance(c, _LEVEL_OF_FOUR) else 3), depth + 1))
 
 
 def unparse_budget():

@@ -2,7 +2,7 @@
 unparser on 3.8.
 
 Every text the decompiler hands out is made here, so this is where the tree is
-checked (:func:`unveil.decompiler.safety.check_tree`): names, constants and flags
+checked (:func:`unveil.decompiler.safety.check_node`, in :func:`_finish`): names, constants and flags
 taken from a code object are data until they pass."""
 import ast
 import sys
@@ -75,12 +75,14 @@ _CONTEXTS = frozenset((ast.Load, ast.Store, ast.Del))
 def _finish(tree):
     """The one walk over the finished tree before it is written (for 10,000 ifs each
     separate walk cost about 5% of the decompile): in each node, top down,
-    :func:`flatten_bool_ops`' and :func:`spell_ellipsis_in_tuples`' rewrites, the count of
-    the unparsers' frames (``depth.check_tree_depth``: a tree too deep to write is refused
-    first, as when the checks were separate walks), the check of names, constants and flags
-    (``safety.check_tree``: its first problem is raised once the walk is done) and a line
-    number for each statement (``ast.unparse`` reads it). The nodes come in the order each
-    separate walk took."""
+    ``a and (b and c)`` flattened to ``a and b and c`` (:func:`_flatten`: the same bytecode;
+    structure.bool_op leaves right operands whole), tuple constants holding ``...`` written
+    as tuple displays (:func:`_spell_ellipsis`: the unparsers write a tuple constant's items by
+    ``repr``, and ``Ellipsis`` is a global name), the count of the unparsers' frames (a tree
+    too deep to write is refused first), the check of names, constants and flags
+    (``safety.check_node``: its first problem is raised once the walk is done) and a line
+    number for each statement (``ast.unparse`` reads it). Iterative: the tree may nest as
+    deep as the input allows."""
     budget = unparse_budget()
     todo = [(tree, None, _frames(tree), 1, _frames(tree))]
     unsafe = None
@@ -119,18 +121,6 @@ def _finish(tree):
         raise unsafe
 
 
-def flatten_bool_ops(node):
-    """``a and (b and c)`` as ``a and b and c`` everywhere in ``node`` (the
-    same bytecode; structure.bool_op leaves right operands whole), without
-    recursion: a long chain nests as deep as it is long. (In :func:`_finish`.)"""
-    todo = [node]
-    while todo:
-        n = todo.pop()
-        if isinstance(n, ast.BoolOp):
-            _flatten(n)
-        todo.extend(child_nodes(n))
-
-
 def _flatten(n):
     flat, parts = [], list(reversed(n.values))
     while parts:
@@ -140,19 +130,6 @@ def _flatten(n):
         else:
             flat.append(v)
     n.values = flat
-
-
-def spell_ellipsis_in_tuples(node):
-    """A tuple constant that holds ``...`` (``x[..., 0]`` loads the constant
-    ``(Ellipsis, 0)``) as a tuple display of constants: the unparsers write the
-    items of a tuple constant by ``repr``, and ``Ellipsis`` is a global name that
-    can be rebound, not the constant. Iterative: constants may nest deeply.
-    (In :func:`_finish`.)"""
-    todo = [node]
-    while todo:
-        n = todo.pop()
-        _spell_ellipsis(n)
-        todo.extend(child_nodes(n))
 
 
 def _spell_ellipsis(n):
@@ -179,5 +156,5 @@ def _holds_ellipsis(node):
 
 def _tuple_display(node):
     """``node`` (a tuple constant) as a tuple of constants; the walk in
-    spell_ellipsis_in_tuples splits the nested tuple constants in turn."""
+    :func:`_finish` splits the nested tuple constants in turn."""
     return ast.Tuple(elts=[ast.Constant(value=v) for v in node.value], ctx=ast.Load())

@@ -58,7 +58,7 @@ def chain_into(a, b):
 def bool_op(op, a, b):
     """``a op b`` with same-operator operands flattened (same bytecode). A
     right operand with the same operator stays whole until the text is
-    written (emit.flatten_bool_ops): a chain reduced from its end would copy
+    written (emit._flatten): a chain reduced from its end would copy
     every tail, n^2 operands for n links."""
     vals = []
     if isinstance(a, ast.BoolOp) and isinstance(a.op, op) and not getattr(a, "_paren", False):

@@ -4,7 +4,7 @@ A code object is data, and ``code.replace`` or a crafted ``.pyc`` can put anythi
 a local variable named ``x = 1; import os; y``, an attribute name holding a newline, a
 keyword as a name, a constant whose type has its own ``__repr__``. Every such string
 ends up in the text through the final ``ast``, so the tree is checked in one place,
-:func:`check_tree`, right before it becomes text (``emit.to_source``): what is not an
+:func:`check_node` on each node, right before it becomes text (``emit.to_source``): what is not an
 identifier, a literal of a type marshal can write, or a field ``ast.unparse`` writes
 safely, is refused with :class:`UnsafeInput`.
 
@@ -107,22 +107,11 @@ _FLAG_FIELDS = {
 MAX_IMPORT_LEVEL = 256  # ``from ....x import y``: the dots are written out one by one
 
 
-def check_tree(tree):
-    """Raise :class:`UnsafeInput` unless every name, constant and flag in ``tree``
-    (a module, or a statement or expression) is one that unparsing writes as itself.
-
-    The one check between the data of a code object and text; iterative (the tree may
-    be as deep as the input allows). (``emit.to_source`` runs :func:`check_node` inside
-    its one walk over the finished tree.)"""
-    todo = [(tree, None)]
-    while todo:
-        node, where = todo.pop()
-        inner, children = check_node(node, where)
-        todo.extend((child, inner) for child in children)
-
-
 def check_node(node, where):
-    """:func:`check_tree`'s check of one node (the function holding it: ``where``):
+    """Raise :class:`UnsafeInput` unless every name, constant and flag of ``node`` is one that
+    unparsing writes as itself -- the one check between the data of a code object and text
+    (``emit._finish`` runs it on every node of the finished tree; ``where``: the function
+    holding ``node``). Returns
     (the function its children are in, its children in ``ast.iter_child_nodes``' order)."""
     plan = _PLANS.get(type(node))
     if plan is None:
