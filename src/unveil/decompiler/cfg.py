@@ -1,4 +1,5 @@
 """Basic blocks, edges, dominators and loops of a normalized instruction stream."""
+import bisect
 from typing import Dict, List, Optional, Set
 
 from .instructions import CONDITIONAL_JUMPS, TERMINATORS, Program
@@ -59,7 +60,21 @@ class CFG:
             if b.handler is not None and b.handler < n:
                 self.block_at[b.handler].exc_preds.append(b)
         self._dominators()
-        self._back_edges: Dict[int, tuple] = {}  # header id -> back_edge_sources(header)
+        self._back_edges = self._find_back_edges()  # header id -> back_edge_sources(header)
+        # (the structurer asks for the block at an index some 30 times per statement: the
+        # dict's own lookup, without a method call around it)
+        self.at = self.block_at.get
+
+    def _find_back_edges(self) -> Dict[int, tuple]:
+        """Header id -> the blocks that jump back to it and that it dominates, for every
+        header at once (one pass over the edges, not one per visit of a block)."""
+        found: Dict[int, Set[int]] = {}
+        for b in self.blocks:
+            for s in b.succs:
+                if b.start >= s.start and self.dominates(s, b):
+                    found.setdefault(s.id, set()).add(b.id)
+        # (in each header's order of predecessors, as before)
+        return {h: tuple(p for p in self.blocks[h].preds if p.id in ids) for h, ids in found.items()}
 
     def _assign_handlers(self, handlers):
         """Each block's handler: that of the first range (in table order)
@@ -67,7 +82,6 @@ class CFG:
         they hold, found by bisection (the ranges do not overlap, so this is
         linear; a test of every range per block is quadratic in a run of try
         statements)."""
-        import bisect
         starts = self._starts
         for h in reversed(handlers):
             k = bisect.bisect_left(starts, h.start)
@@ -75,12 +89,11 @@ class CFG:
                 self.blocks[k].handler = h.target
                 k += 1
 
-    def at(self, index) -> Optional[Block]:
+    def at(self, index) -> Optional[Block]:  # (replaced in __init__ by block_at.get)
         return self.block_at.get(index)
 
     def containing(self, index) -> Block:
         """The block holding instruction ``index``."""
-        import bisect
         k = bisect.bisect_right(self._starts, index) - 1
         return self.blocks[k]
 
@@ -209,12 +222,8 @@ class CFG:
 
     def back_edge_sources(self, header: Block) -> List[Block]:
         """Blocks that jump back to ``header`` and are dominated by it (a new list each
-        time; found once per header: the structurer asks at each visit of a block)."""
-        found = self._back_edges.get(header.id)
-        if found is None:
-            found = self._back_edges[header.id] = tuple(
-                p for p in header.preds if self.dominates(header, p) and p.start >= header.start)
-        return list(found)
+        time; all found in __init__: the structurer asks at each visit of a block)."""
+        return list(self._back_edges.get(header.id, ()))
 
     def loop_body(self, header: Block) -> Set[int]:
         """Block ids of the natural loop of ``header``."""
