@@ -294,6 +294,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         self._pred_span = {}  # see pred_outside_extent
         # (match_finally_copy skips a CLEANUP_THROW in an inlined copy: no window lookup then)
         self._has_cleanup_throw = any(x.op == "CLEANUP_THROW" for x in self.instrs)
+        # (short_circuit_ahead looks for one in each block it passes: none before 3.12)
+        self._has_clear = any(x.op == "LOAD_FAST_AND_CLEAR" for x in self.instrs)
         self.assert_tests = assert_tests_under_if(self.instrs)
         self._value_branch_at = None  # see value_branch
 
@@ -403,8 +405,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 i = nxt
                 first = False
                 continue
-            if (block.start != skip_header and self.is_loop_header(block)
-                    and block.start not in self.active_loops):
+            if is_header:  # (as found above: nothing in between changes it)
                 nxt = self.loop(block, frame, loop)
                 if nxt is None:
                     return END
@@ -1005,17 +1006,17 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         empty result (in blocks of their own where the cleanup handler's
         range starts), falls into the loop's header. A test's operand that
         holds one spans the loop's blocks."""
-        prologue = False
+        passed = []  # (their instructions are read only once a loop's header follows)
         for _ in range(limit):
-            prologue = prologue or any(x.op == "LOAD_FAST_AND_CLEAR" or x.op in _COMPREHENSION_RESULTS
-                                       and x.arg == 0 for x in self.instrs[b.start:b.end])
+            passed.append(b)
             if self.instrs[b.end - 1].target is not None or b.end >= self.n:
                 return False
             b = self.cfg.at(b.end)
             if b is None:
                 return False
             if self.is_loop_header(b):
-                return prologue
+                return any(x.op == "LOAD_FAST_AND_CLEAR" or x.op in _COMPREHENSION_RESULTS and x.arg == 0
+                           for p in passed for x in self.instrs[p.start:p.end])
         return False
 
     def stops_at_test(self, frame):
@@ -1101,7 +1102,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             last = self.instrs[b.end - 1]
             if last.op in ("JUMP_IF_FALSE_OR_POP", "JUMP_IF_TRUE_OR_POP"):
                 return True
-            if any(x.op == "LOAD_FAST_AND_CLEAR" for x in self.instrs[b.start:b.end]):
+            if self._has_clear and any(x.op == "LOAD_FAST_AND_CLEAR" for x in self.instrs[b.start:b.end]):
                 return True  # (3.12+: an inlined comprehension, loop and all, in the operand)
             if b is not first and last.op in POP_JUMPS:
                 return True
