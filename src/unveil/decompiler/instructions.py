@@ -30,6 +30,7 @@ import bisect
 import contextlib
 import contextvars
 import dis
+import functools
 import sys
 from typing import Dict, List, NamedTuple, Optional
 
@@ -165,7 +166,112 @@ def _linear_get_instructions():
     return names["get_instructions"]
 
 
+def _instructions_311(copy):
+    """3.11: ``copy`` (dis.get_instructions as :func:`_linear_get_instructions` makes it) in
+    one loop, the same ``Instruction`` tuples as a list. dis builds each through two
+    generators and two named tuples' ``__new__`` in Python (for 10,000 ifs, a tenth of
+    the decompile; the code is read once, see :func:`disassembly_kept`). Whatever this
+    does not handle (other arguments, an exception from malformed bytecode) is left to
+    ``copy``, so the result and the errors stay dis's own; tests/decompiler/test_scale.py
+    compares the two on the standard library."""
+    names = copy.__globals__
+    instruction, positions_of = dis.Instruction, dis.Positions
+    new = tuple.__new__
+    deop_of = [names["_deoptop"](op) for op in range(256)]
+    caches_of = [names["_inline_cache_entries"][d] for d in deop_of]
+    opname_of = names["_all_opname"]
+    have_argument, extended = dis.HAVE_ARGUMENT, dis.EXTENDED_ARG
+    overflow = names["_INT_OVERFLOW"]
+    hasconst, hasname, hasjabs, hasjrel = (frozenset(names[k]) for k in (
+        "hasconst", "hasname", "hasjabs", "hasjrel"))
+    haslocal_or_free = frozenset(names["haslocal"]) | frozenset(names["hasfree"])
+    hascompare, cmp_op = frozenset(names["hascompare"]), names["cmp_op"]
+    load_global, load_const = dis.opmap["LOAD_GLOBAL"], dis.opmap["LOAD_CONST"]
+    backward = frozenset(op for op in range(256) if "JUMP_BACKWARD" in dis.opname[op])
+    format_value, make_function, binary_op = (dis.opmap[k] for k in (
+        "FORMAT_VALUE", "MAKE_FUNCTION", "BINARY_OP"))
+    converters, function_flags, nb_ops = (names[k] for k in (
+        "FORMAT_VALUE_CONVERTERS", "MAKE_FUNCTION_FLAGS", "_nb_ops"))
+    unknown = names["UNKNOWN"]
+    no_positions = (None, None, None, None)
+
+    def read(code):
+        raw = code.co_code
+        linestarts = dict(dis.findlinestarts(code))
+        positions = code.co_positions()
+        consts, co_names, varname = code.co_consts, code.co_names, code._varname_from_oparg
+        out = []
+        extended_arg = 0
+        caches = 0
+        for offset in range(0, len(raw), 2):
+            if caches:
+                caches -= 1
+                next(positions, None)
+                continue
+            op = raw[offset]
+            deop = deop_of[op]
+            caches = caches_of[deop]
+            argval = None
+            argrepr = ""
+            if deop >= have_argument:
+                arg = raw[offset + 1] | extended_arg
+                extended_arg = (arg << 8) if deop == extended else 0
+                if extended_arg >= overflow:
+                    extended_arg -= 2 * overflow
+                argval = arg
+                if deop in hasconst:
+                    if deop == load_const:
+                        argval = consts[arg]
+                        argrepr = repr(argval)
+                    else:
+                        argval = unknown  # (KW_NAMES)
+                elif deop in hasname:
+                    argval = argrepr = co_names[arg // 2 if deop == load_global else arg]
+                    if deop == load_global and arg & 1 and argrepr:
+                        argrepr = "NULL + " + argrepr
+                elif deop in hasjabs:
+                    argval = arg * 2
+                    argrepr = "to " + repr(argval)
+                elif deop in hasjrel:
+                    argval = offset + 2 + (-arg if deop in backward else arg) * 2
+                    argrepr = "to " + repr(argval)
+                elif deop in haslocal_or_free:
+                    argval = argrepr = varname(arg)
+                elif deop in hascompare:
+                    argval = argrepr = cmp_op[arg]
+                elif deop == format_value:
+                    argval, argrepr = converters[arg & 0x3]
+                    argval = (argval, bool(arg & 0x4))
+                    if argval[1]:
+                        argrepr += (", " if argrepr else "") + "with format"
+                elif deop == make_function:
+                    argrepr = ", ".join(s for i, s in enumerate(function_flags) if arg & (1 << i))
+                elif deop == binary_op:
+                    argrepr = nb_ops[arg][1]
+            else:
+                arg = None
+                extended_arg = 0
+            out.append(new(instruction, (opname_of[op], op, arg, argval, argrepr, offset,
+                                         linestarts.get(offset), True,
+                                         new(positions_of, next(positions, no_positions)))))
+        return out
+
+    def get_instructions(x, **kwargs):
+        if kwargs.get("show_caches", False) or kwargs.get("adaptive", False) \
+                or kwargs.get("first_line") is not None or type(x) is not type(read.__code__):
+            return copy(x, **kwargs)
+        try:
+            out = read(x)
+        except Exception:  # noqa: BLE001 - dis says what is wrong, in its words
+            out = None
+        return copy(x, **kwargs) if out is None else out
+
+    return get_instructions
+
+
 _disassemble = _linear_get_instructions()
+if PY == (3, 11) and _disassemble is not dis.get_instructions:
+    _disassemble = _instructions_311(_disassemble)
 
 #: code objects disassembled inside :func:`disassembly_kept` (None outside): id -> (code, instructions)
 _KEPT = contextvars.ContextVar("unveil_disassembly", default=None)
@@ -215,6 +321,7 @@ def _raw(code):
         yield ins, line
 
 
+@functools.lru_cache(maxsize=None)  # (asked once per instruction; a few dozen names)
 def _binary_name(opname):
     if opname.startswith("BINARY_") and opname[7:] in _OLD_BINARY:
         return _OLD_BINARY[opname[7:]]
@@ -458,9 +565,15 @@ def _rewrite(instrs: List[Instr]) -> List[Instr]:
     i = 0
     remap: Dict[int, int] = {}
     n = len(instrs)
+    # the ops the rewrites below start at (asked first: at most instructions none starts)
+    heads = {"COPY", "PUSH_EXC_INFO", "LIST_APPEND"} | (set() if LONE_JUMP_IS_BODY else set(NEGATED_JUMP))
     while i < n:
         ins = instrs[i]
         remap[i] = len(out)
+        if ins.op not in heads:
+            out.append(ins)
+            i += 1
+            continue
         # COPY 1; POP_JUMP_IF_X L; POP_TOP  ->  JUMP_IF_X_OR_POP L
         if (ins.op == "COPY" and ins.arg == 1 and i + 2 < n
                 and instrs[i + 1].op in ("POP_JUMP_IF_FALSE", "POP_JUMP_IF_TRUE")
