@@ -108,7 +108,7 @@ def _finish(tree):
             t = type(c)
             if t in _CONTEXTS:
                 continue  # (what check_node, the count and the numbering would find in it: nothing)
-            if t is ast.Constant and _holds_ellipsis(c):
+            if t is ast.Constant and type(c.value) is tuple and _holds_ellipsis(c):
                 del todo[mark:]
                 _spell_ellipsis(node)
                 todo.extend((c, where, cost + _frames(c), depth, _frames(c)) for c in child_nodes(node))

@@ -106,6 +106,8 @@ def unbound_locals(code, body, source_name=lambda n: n):
     stores were unreachable. ``source_name`` maps a cell to its name in the source."""
     nargs = (code.co_argcount + code.co_kwonlyargcount
              + bool(code.co_flags & 0x04) + bool(code.co_flags & 0x08))
+    if len(code.co_varnames) == nargs and not code.co_cellvars:
+        return []  # (no local but the arguments, which are always bound: no walk needed)
     args = set(code.co_varnames[:nargs])
     reads, binds, comp_binds, inner = names_by_scope(body)
     missing = []
