@@ -462,3 +462,22 @@ def return_none_written_twice(a, b):
 CASES += [
     (return_none_written_twice, [("", "x"), ("x", "x"), ("y", "x")]),
 ]
+
+
+# configparser._read, cookiejar._really_load (stdlib): ``if x in y: continue`` in a loop; the
+# ``not`` of ``if not x in y:`` around the rest of the body compiles as ``not in`` (another
+# instruction argument), so it came back with the operator turned round
+def continue_on_membership(xs, seen, log):
+    for x in xs:
+        if x in seen:
+            continue
+        log.append(x)
+        if x is log:
+            continue
+        seen.append(x)
+    return log
+
+
+CASES += [
+    (continue_on_membership, [([1, 2, 1, 3], [], []), ([1], [1], [])]),
+]

@@ -1400,6 +1400,16 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             return w
         return self.if_(c, frame, region, loop)
 
+    @staticmethod
+    def is_flipping_continue(t, test, region, loop):
+        """Whether a test that jumps back to the loop's start when true is
+        ``if <test>: continue`` rather than ``if not <test>:`` around the rest
+        of the body: the two compile alike except for an ``is``/``in`` test,
+        whose ``not`` the compiler folds into ``is not``/``not in`` (another
+        instruction argument), so the source said ``continue``."""
+        return (loop is not None and t in loop.continue_targets and not region(t)
+                and flips(test))
+
     def walk_branch(self, start, frame, region, loop):
         """Walk one branch of an ``if`` from ``start``."""
         branch = self.branch_region(start, region)
@@ -1444,7 +1454,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         # the compiler puts an if's body right after its test: the branch
         # that falls through is the body (``if not x`` jumps when x is true)
         fall = c.blocks.end
-        if fl == fall and t != fall:
+        if fl == fall and t != fall and not self.is_flipping_continue(t, test, region, loop):
             t, fl, test = fl, t, negate(test)
         split = self.copied_exit_split(c, t, fl, region, frame)
         if split is not None:
