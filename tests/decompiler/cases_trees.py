@@ -448,9 +448,9 @@ CASES += [
 ]
 
 
-# argparse._parse_optional (stdlib, 3.8/3.9): ``return None`` written in two ifs; before
-# 3.10 nothing copies a return, so two return blocks are two returns (it came back as
-# ``if not a or b: return None``)
+# argparse._parse_optional (stdlib): ``return None`` written in two ifs; before 3.10
+# nothing copies a return, so two return blocks are two returns; 3.10+ lays each right
+# after its test (see return_none_right_after_test) (it came back as ``if not a or b: return None``)
 def return_none_written_twice(a, b):
     if not a:
         return None
@@ -480,4 +480,22 @@ def continue_on_membership(xs, seen, log):
 
 CASES += [
     (continue_on_membership, [([1, 2, 1, 3], [], []), ([1], [1], [])]),
+]
+
+
+# email/_header_value_parser-like guards, sndhdr._aiff, http.client._read_and_discard_trailer
+# (stdlib, 3.10+): ``if not x: return None`` lies right after its test, which jumps over
+# it; the compiler's copies of the implicit ``return None`` lie where jumps go. Taken for
+# one of those copies, it merged with the next test (``if x and y: return 1``)
+def return_none_right_after_test(h, n):
+    if not h.startswith("F"):
+        return None
+    if h[1:3] in ("AI", "AF"):
+        return "aiff"
+    else:
+        return None
+
+
+CASES += [
+    (return_none_right_after_test, [("FAI", 0), ("FXX", 0), ("G", 0)]),
 ]

@@ -724,9 +724,20 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 # two places, not ``if a or b``; only the implicit ``return None``
                 # gets each copy its own line (that of the jump to it); before 3.10
                 # nothing is copied: two return blocks are two written returns
-                line = a.line if a.arg is not None or not COPIES_EXIT_BLOCKS else None
+                written = a.arg is not None or not COPIES_EXIT_BLOCKS or self.is_jumped_over(b)
+                line = a.line if written else None
                 return ("return", type(a.arg).__name__, repr(a.arg), line)
         return index
+
+    def is_jumped_over(self, b):
+        """Whether block ``b`` is reached only by falling out of a test that
+        jumps past it: an if statement's body written there (``if not x:
+        return``), where the compiler lays it out; its copies of the implicit
+        ``return None`` lie where the jumps to them go, never so."""
+        if len(b.preds) != 1 or b.exc_preds:
+            return False
+        last = self.instrs[b.preds[0].end - 1]
+        return b.preds[0].end == b.start and last.op in CONDITIONAL_JUMPS and last.target == b.end
 
     def exit_copy(self, index):
         """A key for the code at ``index`` when it is a short straight run
