@@ -499,3 +499,24 @@ def return_none_right_after_test(h, n):
 CASES += [
     (return_none_right_after_test, [("FAI", 0), ("FXX", 0), ("G", 0)]),
 ]
+
+
+# ipaddress._BaseNetwork.__getitem__, plistlib._read_ints (stdlib, 3.8/3.9): ``if c: ... return a``
+# / ``else: ... if d: raise E`` / ``return b``: the dead ``return None`` after the last statement
+# shows an if/else; the else belongs to the outer if, not to the inner ``if d: raise E`` (an if
+# with an else keeps a dead jump after its raise)
+def else_holds_raise_then_return(n, log):
+    if n >= 0:
+        if n > 5:
+            raise IndexError("too big")
+        return n + 1
+    else:
+        log.append(n)
+        if n < -5:
+            raise IndexError("too small")
+        return log
+
+
+CASES += [
+    (else_holds_raise_then_return, [(a, []) for a in (-7, -1, 0, 3, 9)]),
+]
