@@ -520,3 +520,28 @@ def else_holds_raise_then_return(n, log):
 CASES += [
     (else_holds_raise_then_return, [(a, []) for a in (-7, -1, 0, 3, 9)]),
 ]
+
+
+# gettext.c2py, argparse.HelpFormatter._format_actions_usage, http.cookies.Morsel.OutputString
+# (stdlib, 3.11+ most): an if/elif chain ending a loop body, an inner if's test in one branch;
+# the jumps to the end of the chain go straight back to the loop's start, which came back as
+# ``continue`` closing the branch and the elif as an if after it
+def elif_chain_ends_loop_body(xs, log):
+    depth = 0
+    for c in xs:
+        if c == "(":
+            depth += 1
+            if depth > 2:
+                raise ValueError(depth)
+        elif c == ")":
+            if log:
+                log.append(depth)
+            depth -= 1
+        else:
+            log.append(c)
+    return log
+
+
+CASES += [
+    (elif_chain_ends_loop_body, [("(()x)", []), ("((()))", []), (")x", [0])]),
+]

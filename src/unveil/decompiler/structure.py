@@ -445,11 +445,14 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 or self.instrs[block.start].op in ("GET_ANEXT", "SETUP_FINALLY")
                 and self.async_for_header(block) is not None)
 
-    def transfer(self, target: int, frame, region, loop) -> object:
-        """A jump to ``target``: a continue, a break, or just the next place."""
+    def transfer(self, target: int, frame, region, loop, tested=False) -> object:
+        """A jump to ``target``: a continue, a break, or just the next place
+        (``tested``: a test's jump, see :func:`continues_as_else`)."""
         if loop is not None:
             if target in loop.continue_targets and not region(target):
-                frame.emit(ast.Continue())
+                node = ast.Continue()
+                node._tested = tested
+                frame.emit(node)
                 return END
             if target == loop.break_target and not region(target):
                 frame.emit(ast.Break())
@@ -1428,7 +1431,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 and (start in loop.continue_targets or start == loop.break_target)):
             # the branch goes straight back to the loop's test (3.12+ folds
             # ``else: continue`` into the condition's jump) or out of the loop
-            return self.transfer(start, frame, branch, loop)
+            return self.transfer(start, frame, branch, loop, tested=True)
         return self.walk(start, frame, branch, loop)
 
     def walk_dominated(self, start, frame, region, loop):
@@ -1577,7 +1580,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             if nxt is not None:
                 return nxt
             frame.emit(self.make_if(test, then.stmts, []))
-            return self.transfer(fl, frame, region, loop) if not region(fl) else fl
+            return self.transfer(fl, frame, region, loop, tested=True) if not region(fl) else fl
         f_exit = self.walk_branch(fl, other, region, loop)
         if (f_exit.kind == "leave" and not self.same_place(f_exit.target, t_exit.target)
                 and self.branch_returns_outside(fl, f_exit.target, assigned_names(other.stmts))):
@@ -3060,7 +3063,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if not target_box:
             self.fail("for loop target not found", body_start)
         target = target_box[0].elts[0]
-        stmts = strip_trailing_continue(body.stmts)
+        stmts = strip_trailing_continue(continues_as_else(body.stmts))
         orelse, follow = self.loop_else(exit_, brk, frame, outer)
         frame.emit(node_type(target=target, iter=it.expr, body=stmts or [ast.Pass()], orelse=orelse,
                              type_comment=None))
@@ -3121,7 +3124,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             brk = ex.target
         elif ex.kind == "leave" and not self.leaves_loop_as_expected(ex.target, conts, exit_, brk):
             self.body_leaves_loop(ex.target, body, loop)
-        stmts = strip_trailing_continue(body.stmts)
+        stmts = strip_trailing_continue(continues_as_else(body.stmts))
         orelse, follow = self.loop_else(exit_, brk, frame, None)
         frame.emit(ast.While(test=test if test is not None else E.const(True),
                              body=stmts or [ast.Pass()], orelse=orelse))
@@ -4661,6 +4664,27 @@ def in_progress(frame):
 def is_return_none(s):
     return isinstance(s, ast.Return) and (
         s.value is None or isinstance(s.value, ast.Constant) and s.value.value is None)
+
+
+def continues_as_else(stmts):
+    """A loop body's ``if c: A`` / ``continue`` / ``B`` (down to the body's
+    end) where that ``continue`` is a test's jump straight back to the loop's
+    start, not a jump of its own: the source was ``if c: A`` / ``else: B``
+    (an if/elif chain ending the body). The compiler sends the jumps to the
+    end of that statement straight back (3.11+: it has no backward
+    conditional jump, so a test inside ``A`` jumps over a ``JUMP_BACKWARD``);
+    a written ``continue`` is a jump with a line of its own, which the jumps
+    inside ``A`` go to. A body that is only the ``continue`` stays written."""
+    for k, st in enumerate(stmts):
+        if (isinstance(st, ast.If) and not st.orelse and len(st.body) > 1 and k + 1 < len(stmts)
+                and isinstance(st.body[-1], ast.Continue) and getattr(st.body[-1], "_tested", False)):
+            st.body = continues_as_else(st.body[:-1])
+            st.orelse = continues_as_else(stmts[k + 1:])
+            return stmts[:k + 1]
+    if stmts and isinstance(stmts[-1], ast.If):
+        stmts[-1].body = continues_as_else(stmts[-1].body)
+        stmts[-1].orelse = continues_as_else(stmts[-1].orelse)
+    return stmts
 
 
 def strip_trailing_continue(stmts):
