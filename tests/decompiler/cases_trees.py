@@ -545,3 +545,26 @@ def elif_chain_ends_loop_body(xs, log):
 CASES += [
     (elif_chain_ends_loop_body, [("(()x)", []), ("((()))", []), (")x", [0])]),
 ]
+
+
+# http.cookies.Morsel.OutputString (stdlib, 3.12): the same chain after two ``continue``
+# tests; each branch's own jump to the end of the chain goes on to the loop's start
+def elif_chain_after_continues(items, keys, log):
+    for k, v in items:
+        if v == "":
+            continue
+        if k not in keys:
+            continue
+        if k == "a":
+            log.append(v)
+        elif k == "b":
+            if v:
+                log.append(k)
+        else:
+            log.append(0)
+    return log
+
+
+CASES += [
+    (elif_chain_after_continues, [([("a", 1), ("b", 0), ("b", 2), ("c", ""), ("d", 3)], "abd", [])]),
+]

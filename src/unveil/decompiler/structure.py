@@ -445,13 +445,13 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 or self.instrs[block.start].op in ("GET_ANEXT", "SETUP_FINALLY")
                 and self.async_for_header(block) is not None)
 
-    def transfer(self, target: int, frame, region, loop, tested=False) -> object:
+    def transfer(self, target: int, frame, region, loop, implied=False) -> object:
         """A jump to ``target``: a continue, a break, or just the next place
-        (``tested``: a test's jump, see :func:`continues_as_else`)."""
+        (``implied``: no ``continue`` of its own, see :func:`continues_as_else`)."""
         if loop is not None:
             if target in loop.continue_targets and not region(target):
                 node = ast.Continue()
-                node._tested = tested
+                node._implied = implied
                 frame.emit(node)
                 return END
             if target == loop.break_target and not region(target):
@@ -516,7 +516,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 # forward to the loop's test is the end of the body (of an
                 # if/else's first branch, say)
                 return Exit("leave", last.target)
-            return self.transfer(last.target, frame, region, loop)
+            return self.transfer(last.target, frame, region, loop, implied=self.ends_statement(block))
         if (op in POP_JUMPS and self._stops and self._stops[-1][0] is frame and self.stops_at_test(frame)
                 and self.conditional_value_join(block) is None):
             return Exit("stop", block.end - 1)  # see short_circuit_operand
@@ -1424,6 +1424,13 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         return (loop is not None and t in loop.continue_targets and not region(t)
                 and flips(test))
 
+    def ends_statement(self, block):
+        """Whether the jump ending ``block`` has the line of the code before
+        it: the compiler's jump at the end of a statement (an if body's jump
+        past its else, threaded on), not a ``continue`` on a line of its own."""
+        k = block.end - 1
+        return k > block.start and self.instrs[k].line is not None and self.instrs[k].line == self.instrs[k - 1].line
+
     def walk_branch(self, start, frame, region, loop):
         """Walk one branch of an ``if`` from ``start``."""
         branch = self.branch_region(start, region)
@@ -1431,7 +1438,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 and (start in loop.continue_targets or start == loop.break_target)):
             # the branch goes straight back to the loop's test (3.12+ folds
             # ``else: continue`` into the condition's jump) or out of the loop
-            return self.transfer(start, frame, branch, loop, tested=True)
+            return self.transfer(start, frame, branch, loop, implied=True)
         return self.walk(start, frame, branch, loop)
 
     def walk_dominated(self, start, frame, region, loop):
@@ -1580,7 +1587,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             if nxt is not None:
                 return nxt
             frame.emit(self.make_if(test, then.stmts, []))
-            return self.transfer(fl, frame, region, loop, tested=True) if not region(fl) else fl
+            return self.transfer(fl, frame, region, loop, implied=True) if not region(fl) else fl
         f_exit = self.walk_branch(fl, other, region, loop)
         if (f_exit.kind == "leave" and not self.same_place(f_exit.target, t_exit.target)
                 and self.branch_returns_outside(fl, f_exit.target, assigned_names(other.stmts))):
@@ -4669,15 +4676,16 @@ def is_return_none(s):
 def continues_as_else(stmts):
     """A loop body's ``if c: A`` / ``continue`` / ``B`` (down to the body's
     end) where that ``continue`` is a test's jump straight back to the loop's
-    start, not a jump of its own: the source was ``if c: A`` / ``else: B``
-    (an if/elif chain ending the body). The compiler sends the jumps to the
-    end of that statement straight back (3.11+: it has no backward
-    conditional jump, so a test inside ``A`` jumps over a ``JUMP_BACKWARD``);
-    a written ``continue`` is a jump with a line of its own, which the jumps
-    inside ``A`` go to. A body that is only the ``continue`` stays written."""
+    start (or ``A``'s own closing jump, threaded there), not a ``continue``
+    of its own: the source was ``if c: A`` / ``else: B`` (an if/elif chain
+    ending the body). The compiler sends the jumps to the end of that
+    statement straight back (3.11+: it has no backward conditional jump, so
+    a test inside ``A`` jumps over a ``JUMP_BACKWARD``); a written
+    ``continue`` is a jump with a line of its own, which the jumps inside
+    ``A`` go to. A body that is only the ``continue`` stays written."""
     for k, st in enumerate(stmts):
         if (isinstance(st, ast.If) and not st.orelse and len(st.body) > 1 and k + 1 < len(stmts)
-                and isinstance(st.body[-1], ast.Continue) and getattr(st.body[-1], "_tested", False)):
+                and isinstance(st.body[-1], ast.Continue) and getattr(st.body[-1], "_implied", False)):
             st.body = continues_as_else(st.body[:-1])
             st.orelse = continues_as_else(stmts[k + 1:])
             return stmts[:k + 1]
