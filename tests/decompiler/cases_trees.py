@@ -568,3 +568,17 @@ def elif_chain_after_continues(items, keys, log):
 CASES += [
     (elif_chain_after_continues, [([("a", 1), ("b", 0), ("b", 2), ("c", ""), ("d", 3)], "abd", [])]),
 ]
+
+
+# bdb.Bdb.dispatch_exception (stdlib, 3.10+): ``if not (a and b is c and d is None)``; De Morgan
+# turned the ``is`` test round (``b is not c``), which compiles to another IS_OP argument
+def not_of_and_with_is_test(a, b, d, log):
+    if not (a & 3 and b is StopIteration and d is None):
+        log.append(1)
+    return log
+
+
+CASES += [
+    (not_of_and_with_is_test, [(1, StopIteration, None, []), (1, StopIteration, 0, []), (0, None, None, []),
+                               (1, ValueError, None, [])]),
+]

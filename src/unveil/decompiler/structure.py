@@ -23,7 +23,7 @@ from . import values as V
 from .cfg import CFG, Block
 from .depth import Nested
 from .regions import (END, Exit, Loop, bool_op, chain_compare, chain_into, is_chain, leaves_reraise,
-                      negate, strip_name_cleanup, strip_tail_reraise)
+                      negate, strip_name_cleanup, strip_tail_reraise, unflip_negations)
 from .errors import DecompilationError
 from .function import last_return_into_else
 from .asyncs import ASYNC_OPS, AsyncConstructs
@@ -2302,7 +2302,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             exc = body[0].exc
             msg = exc.args[0] if isinstance(exc, ast.Call) and exc.args else None
             return ast.Assert(test=negate(test), msg=msg)
-        return ast.If(test=test, body=body, orelse=orelse)
+        return ast.If(test=unflip_negations(test), body=body, orelse=orelse)
 
     def crosses_assert_test(self, c: Cond):
         """Whether the test ``c`` holds the test of an assert under an if
