@@ -448,9 +448,9 @@ CASES += [
 ]
 
 
-# argparse._parse_optional (stdlib, 3.8/3.9): ``return None`` written in two ifs; before
-# 3.10 nothing copies a return, so two return blocks are two returns (it came back as
-# ``if not a or b: return None``)
+# argparse._parse_optional (stdlib): ``return None`` written in two ifs; before 3.10
+# nothing copies a return, so two return blocks are two returns; 3.10+ lays each right
+# after its test (see return_none_right_after_test) (it came back as ``if not a or b: return None``)
 def return_none_written_twice(a, b):
     if not a:
         return None
@@ -461,4 +461,124 @@ def return_none_written_twice(a, b):
 
 CASES += [
     (return_none_written_twice, [("", "x"), ("x", "x"), ("y", "x")]),
+]
+
+
+# configparser._read, cookiejar._really_load (stdlib): ``if x in y: continue`` in a loop; the
+# ``not`` of ``if not x in y:`` around the rest of the body compiles as ``not in`` (another
+# instruction argument), so it came back with the operator turned round
+def continue_on_membership(xs, seen, log):
+    for x in xs:
+        if x in seen:
+            continue
+        log.append(x)
+        if x is log:
+            continue
+        seen.append(x)
+    return log
+
+
+CASES += [
+    (continue_on_membership, [([1, 2, 1, 3], [], []), ([1], [1], [])]),
+]
+
+
+# email/_header_value_parser-like guards, sndhdr._aiff, http.client._read_and_discard_trailer
+# (stdlib, 3.10+): ``if not x: return None`` lies right after its test, which jumps over
+# it; the compiler's copies of the implicit ``return None`` lie where jumps go. Taken for
+# one of those copies, it merged with the next test (``if x and y: return 1``)
+def return_none_right_after_test(h, n):
+    if not h.startswith("F"):
+        return None
+    if h[1:3] in ("AI", "AF"):
+        return "aiff"
+    else:
+        return None
+
+
+CASES += [
+    (return_none_right_after_test, [("FAI", 0), ("FXX", 0), ("G", 0)]),
+]
+
+
+# ipaddress._BaseNetwork.__getitem__, plistlib._read_ints (stdlib, 3.8/3.9): ``if c: ... return a``
+# / ``else: ... if d: raise E`` / ``return b``: the dead ``return None`` after the last statement
+# shows an if/else; the else belongs to the outer if, not to the inner ``if d: raise E`` (an if
+# with an else keeps a dead jump after its raise)
+def else_holds_raise_then_return(n, log):
+    if n >= 0:
+        if n > 5:
+            raise IndexError("too big")
+        return n + 1
+    else:
+        log.append(n)
+        if n < -5:
+            raise IndexError("too small")
+        return log
+
+
+CASES += [
+    (else_holds_raise_then_return, [(a, []) for a in (-7, -1, 0, 3, 9)]),
+]
+
+
+# gettext.c2py, argparse.HelpFormatter._format_actions_usage, http.cookies.Morsel.OutputString
+# (stdlib, 3.11+ most): an if/elif chain ending a loop body, an inner if's test in one branch;
+# the jumps to the end of the chain go straight back to the loop's start, which came back as
+# ``continue`` closing the branch and the elif as an if after it
+def elif_chain_ends_loop_body(xs, log):
+    depth = 0
+    for c in xs:
+        if c == "(":
+            depth += 1
+            if depth > 2:
+                raise ValueError(depth)
+        elif c == ")":
+            if log:
+                log.append(depth)
+            depth -= 1
+        else:
+            log.append(c)
+    return log
+
+
+CASES += [
+    (elif_chain_ends_loop_body, [("(()x)", []), ("((()))", []), (")x", [0])]),
+]
+
+
+# http.cookies.Morsel.OutputString (stdlib, 3.12): the same chain after two ``continue``
+# tests; each branch's own jump to the end of the chain goes on to the loop's start
+def elif_chain_after_continues(items, keys, log):
+    for k, v in items:
+        if v == "":
+            continue
+        if k not in keys:
+            continue
+        if k == "a":
+            log.append(v)
+        elif k == "b":
+            if v:
+                log.append(k)
+        else:
+            log.append(0)
+    return log
+
+
+CASES += [
+    (elif_chain_after_continues, [([("a", 1), ("b", 0), ("b", 2), ("c", ""), ("d", 3)], "abd", [])]),
+]
+
+
+# bdb.Bdb.dispatch_exception (stdlib, 3.10+): ``if not (a and b is c and d is None)``; De Morgan
+# turned the ``is`` test round (``b is not c``), which compiles to another IS_OP argument
+def not_of_and_with_is_test(a, b, d, log):
+    if not (a & 3 and b is StopIteration and d is None):
+        log.append(1)
+    return log
+
+
+CASES += [
+    (not_of_and_with_is_test, [(1, StopIteration, None, []), (1, StopIteration, 0, []), (0, None, None, []),
+                               (1, ValueError, None, [])]),
 ]

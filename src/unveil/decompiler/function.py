@@ -552,9 +552,11 @@ def last_return_into_else(body):
         for k in range(len(body) - 2, -1, -1):
             st = body[k]
             # (the nearest such if: ``if c: return a`` / ``i = 1`` / ``return b``
-            # was if/else too, all after the if being its else clause)
+            # was if/else too, all after the if being its else clause; not one
+            # whose body ends in ``raise``: with an else it keeps a dead jump
+            # after the raise, which the structurer reads as that else)
             if (isinstance(st, ast.If) and not st.orelse and st.body
-                    and isinstance(st.body[-1], (ast.Return, ast.Raise))):
+                    and isinstance(st.body[-1], ast.Return)):
                 st.orelse = body[k + 1:]
                 return body[:k + 1]
             if isinstance(st, ast.Try):

@@ -31,8 +31,38 @@ def negate(e):
         flip = {ast.Is: ast.IsNot, ast.IsNot: ast.Is, ast.In: ast.NotIn, ast.NotIn: ast.In}
         t = type(e.ops[0])
         if t in flip:
-            return ast.Compare(left=e.left, ops=[flip[t]()], comparators=e.comparators)
+            out = ast.Compare(left=e.left, ops=[flip[t]()], comparators=e.comparators)
+            out._flipped = not getattr(e, "_flipped", False)  # (see unflip_negations)
+            return out
     return ast.UnaryOp(op=ast.Not(), operand=e)
+
+
+def unflip_negations(test):
+    """``not a or b is not c``, every operand a negation and one an ``is``/``in``
+    test that :func:`negate` turned round: ``not (a and b is c)`` (De Morgan:
+    the same operands, the same jumps). The compiler writes ``not`` of an
+    ``is``/``in`` test as ``is not``/``not in``, another instruction argument:
+    only this form keeps the comparison as compiled. (``is not None`` tests
+    compile to a jump either way.)"""
+    if not isinstance(test, ast.BoolOp) or getattr(test, "_paren", False):
+        return test
+    values, todo = [], list(reversed(test.values))
+    while todo:  # (a right operand with the same operator is not flattened yet)
+        v = todo.pop()
+        if isinstance(v, ast.BoolOp) and type(v.op) is type(test.op) and not getattr(v, "_paren", False):
+            todo.extend(reversed(v.values))
+        else:
+            values.append(v)
+    flipped = [getattr(v, "_flipped", False) for v in values]
+    if not any(flipped):
+        return test
+    for v, f in zip(values, flipped):
+        if not (f or isinstance(v, ast.UnaryOp) and isinstance(v.op, ast.Not)
+                or isinstance(v, ast.Compare) and len(v.ops) == 1 and isinstance(v.ops[0], ast.IsNot)
+                and isinstance(v.comparators[0], ast.Constant) and v.comparators[0].value is None):
+            return test
+    op = ast.Or if isinstance(test.op, ast.And) else ast.And
+    return ast.UnaryOp(op=ast.Not(), operand=ast.BoolOp(op=op(), values=[negate(v) for v in values]))
 
 
 def chain_compare(a, b):

@@ -23,7 +23,7 @@ from . import values as V
 from .cfg import CFG, Block
 from .depth import Nested
 from .regions import (END, Exit, Loop, bool_op, chain_compare, chain_into, is_chain, leaves_reraise,
-                      negate, strip_name_cleanup, strip_tail_reraise)
+                      negate, strip_name_cleanup, strip_tail_reraise, unflip_negations)
 from .errors import DecompilationError
 from .function import last_return_into_else
 from .asyncs import ASYNC_OPS, AsyncConstructs
@@ -446,11 +446,14 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 or self.instrs[block.start].op in ("GET_ANEXT", "SETUP_FINALLY")
                 and self.async_for_header(block) is not None)
 
-    def transfer(self, target: int, frame, region, loop) -> object:
-        """A jump to ``target``: a continue, a break, or just the next place."""
+    def transfer(self, target: int, frame, region, loop, implied=False) -> object:
+        """A jump to ``target``: a continue, a break, or just the next place
+        (``implied``: no ``continue`` of its own, see :func:`continues_as_else`)."""
         if loop is not None:
             if target in loop.continue_targets and not region(target):
-                frame.emit(ast.Continue())
+                node = ast.Continue()
+                node._implied = implied
+                frame.emit(node)
                 return END
             if target == loop.break_target and not region(target):
                 frame.emit(ast.Break())
@@ -514,7 +517,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 # forward to the loop's test is the end of the body (of an
                 # if/else's first branch, say)
                 return Exit("leave", last.target)
-            return self.transfer(last.target, frame, region, loop)
+            return self.transfer(last.target, frame, region, loop, implied=self.ends_statement(block))
         if (op in POP_JUMPS and self._stops and self._stops[-1][0] is frame and self.stops_at_test(frame)
                 and self.conditional_value_join(block) is None):
             return Exit("stop", block.end - 1)  # see short_circuit_operand
@@ -725,9 +728,20 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 # two places, not ``if a or b``; only the implicit ``return None``
                 # gets each copy its own line (that of the jump to it); before 3.10
                 # nothing is copied: two return blocks are two written returns
-                line = a.line if a.arg is not None or not COPIES_EXIT_BLOCKS else None
+                written = a.arg is not None or not COPIES_EXIT_BLOCKS or self.is_jumped_over(b)
+                line = a.line if written else None
                 return ("return", type(a.arg).__name__, repr(a.arg), line)
         return index
+
+    def is_jumped_over(self, b):
+        """Whether block ``b`` is reached only by falling out of a test that
+        jumps past it: an if statement's body written there (``if not x:
+        return``), where the compiler lays it out; its copies of the implicit
+        ``return None`` lie where the jumps to them go, never so."""
+        if len(b.preds) != 1 or b.exc_preds:
+            return False
+        last = self.instrs[b.preds[0].end - 1]
+        return b.preds[0].end == b.start and last.op in CONDITIONAL_JUMPS and last.target == b.end
 
     def exit_copy(self, index):
         """A key for the code at ``index`` when it is a short straight run
@@ -1401,6 +1415,23 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             return w
         return self.if_(c, frame, region, loop)
 
+    @staticmethod
+    def is_flipping_continue(t, test, region, loop):
+        """Whether a test that jumps back to the loop's start when true is
+        ``if <test>: continue`` rather than ``if not <test>:`` around the rest
+        of the body: the two compile alike except for an ``is``/``in`` test,
+        whose ``not`` the compiler folds into ``is not``/``not in`` (another
+        instruction argument), so the source said ``continue``."""
+        return (loop is not None and t in loop.continue_targets and not region(t)
+                and flips(test))
+
+    def ends_statement(self, block):
+        """Whether the jump ending ``block`` has the line of the code before
+        it: the compiler's jump at the end of a statement (an if body's jump
+        past its else, threaded on), not a ``continue`` on a line of its own."""
+        k = block.end - 1
+        return k > block.start and self.instrs[k].line is not None and self.instrs[k].line == self.instrs[k - 1].line
+
     def walk_branch(self, start, frame, region, loop):
         """Walk one branch of an ``if`` from ``start``."""
         branch = self.branch_region(start, region)
@@ -1408,7 +1439,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 and (start in loop.continue_targets or start == loop.break_target)):
             # the branch goes straight back to the loop's test (3.12+ folds
             # ``else: continue`` into the condition's jump) or out of the loop
-            return self.transfer(start, frame, branch, loop)
+            return self.transfer(start, frame, branch, loop, implied=True)
         return self.walk(start, frame, branch, loop)
 
     def walk_dominated(self, start, frame, region, loop):
@@ -1445,7 +1476,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         # the compiler puts an if's body right after its test: the branch
         # that falls through is the body (``if not x`` jumps when x is true)
         fall = c.blocks.end
-        if fl == fall and t != fall:
+        if fl == fall and t != fall and not self.is_flipping_continue(t, test, region, loop):
             t, fl, test = fl, t, negate(test)
         split = self.copied_exit_split(c, t, fl, region, frame)
         if split is not None:
@@ -1557,7 +1588,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             if nxt is not None:
                 return nxt
             frame.emit(self.make_if(test, then.stmts, []))
-            return self.transfer(fl, frame, region, loop) if not region(fl) else fl
+            return self.transfer(fl, frame, region, loop, implied=True) if not region(fl) else fl
         f_exit = self.walk_branch(fl, other, region, loop)
         if (f_exit.kind == "leave" and not self.same_place(f_exit.target, t_exit.target)
                 and self.branch_returns_outside(fl, f_exit.target, assigned_names(other.stmts))):
@@ -2272,7 +2303,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             exc = body[0].exc
             msg = exc.args[0] if isinstance(exc, ast.Call) and exc.args else None
             return ast.Assert(test=negate(test), msg=msg)
-        return ast.If(test=test, body=body, orelse=orelse)
+        return ast.If(test=unflip_negations(test), body=body, orelse=orelse)
 
     def crosses_assert_test(self, c: Cond):
         """Whether the test ``c`` holds the test of an assert under an if
@@ -3040,7 +3071,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if not target_box:
             self.fail("for loop target not found", body_start)
         target = target_box[0].elts[0]
-        stmts = strip_trailing_continue(body.stmts)
+        stmts = strip_trailing_continue(continues_as_else(body.stmts))
         orelse, follow = self.loop_else(exit_, brk, frame, outer)
         frame.emit(node_type(target=target, iter=it.expr, body=stmts or [ast.Pass()], orelse=orelse,
                              type_comment=None))
@@ -3101,7 +3132,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             brk = ex.target
         elif ex.kind == "leave" and not self.leaves_loop_as_expected(ex.target, conts, exit_, brk):
             self.body_leaves_loop(ex.target, body, loop)
-        stmts = strip_trailing_continue(body.stmts)
+        stmts = strip_trailing_continue(continues_as_else(body.stmts))
         orelse, follow = self.loop_else(exit_, brk, frame, None)
         frame.emit(ast.While(test=test if test is not None else E.const(True),
                              body=stmts or [ast.Pass()], orelse=orelse))
@@ -4641,6 +4672,28 @@ def in_progress(frame):
 def is_return_none(s):
     return isinstance(s, ast.Return) and (
         s.value is None or isinstance(s.value, ast.Constant) and s.value.value is None)
+
+
+def continues_as_else(stmts):
+    """A loop body's ``if c: A`` / ``continue`` / ``B`` (down to the body's
+    end) where that ``continue`` is a test's jump straight back to the loop's
+    start (or ``A``'s own closing jump, threaded there), not a ``continue``
+    of its own: the source was ``if c: A`` / ``else: B`` (an if/elif chain
+    ending the body). The compiler sends the jumps to the end of that
+    statement straight back (3.11+: it has no backward conditional jump, so
+    a test inside ``A`` jumps over a ``JUMP_BACKWARD``); a written
+    ``continue`` is a jump with a line of its own, which the jumps inside
+    ``A`` go to. A body that is only the ``continue`` stays written."""
+    for k, st in enumerate(stmts):
+        if (isinstance(st, ast.If) and not st.orelse and len(st.body) > 1 and k + 1 < len(stmts)
+                and isinstance(st.body[-1], ast.Continue) and getattr(st.body[-1], "_implied", False)):
+            st.body = continues_as_else(st.body[:-1])
+            st.orelse = continues_as_else(stmts[k + 1:])
+            return stmts[:k + 1]
+    if stmts and isinstance(stmts[-1], ast.If):
+        stmts[-1].body = continues_as_else(stmts[-1].body)
+        stmts[-1].orelse = continues_as_else(stmts[-1].orelse)
+    return stmts
 
 
 def strip_trailing_continue(stmts):
