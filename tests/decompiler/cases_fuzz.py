@@ -535,3 +535,99 @@ def starred_set_display_in_loop(a, b, c):
 CASES += [
     (starred_set_display_in_loop, ABC),
 ]
+
+
+# a ``while True`` whose body breaks both ways never loops back: the compiler
+# drops the loop, and the ``break`` that ends an if is a jump to where the
+# other branch goes on, the end of the if, not the start of its body (refused:
+# "if branches end in different places"; fuzz 4200:284 on 3.11-3.13)
+def loop_never_loops_breaks_both_ways(a, b, c):
+    log = []
+    if a:
+        while True:
+            log.append(b)
+            if b > 1:
+                break
+            log.append(c)
+            break
+        x = y = 2
+        log.append(x + y)
+    return log
+
+
+# the false way out of a chained comparison ending in ``is not None`` jumps
+# to another jump, to the else clause of a loop that never loops back (its
+# body ends in ``break``): both jumps lead to the branch's code (refused: "if
+# branches end in different places"; fuzz 4200:892 on 3.11)
+def while_chain_is_not_none_body_breaks(a, b, c):
+    log = []
+    n = 0
+    while n < a and (c <= b is not None or 0):
+        n += 1
+        break
+    else:
+        log.append('else')
+    return n, log
+
+
+# a loop whose bottom test is a chained comparison, with an else clause: the
+# chain's cleanup on the way out goes to the loop's normal exit, no ``break``
+# (the real break goes past the else clause) (refused: "loop body leaves the
+# loop"; fuzz 4200:119, all versions)
+def while_else_chain_test_inner_break(a, b, c):
+    log = []
+    n1 = n2 = 0
+    while n1 < 3:
+        n1 += 1
+        while 0 != b < 3 and n2 < 4:
+            n2 += 1
+            if n2 == a:
+                break
+        else:
+            log.append(n1)
+    return log, n1, n2
+
+
+# a ``while True`` with a break and an assert of a conditional expression of
+# constants: the expression jumps straight to the assert's raise, which is
+# no break target (refused: "loop body leaves the loop"; fuzz 4200:576 on
+# 3.11)
+def while_true_break_then_assert_ifexp(a, b, c):
+    n = 0
+    d = [a]
+    if a:
+        while True:
+            n += 1
+            if n > b:
+                break
+            assert 0 if c else 1
+    d[0] //= 1
+    return n, d
+
+
+# an ``async for`` that ends a ``while True`` body: its END_ASYNC_FOR, reached
+# from the for loop's code by an exception edge, goes back to the header, so
+# that code is in the loop and the ``break`` before it leaves it (refused: "if
+# branches end in different places"; fuzz 4200:1358 on 3.10-3.13)
+async def while_true_ends_in_async_for(a, b, c):
+    from cases_async import ARange
+    log = []
+    n = m = 0
+    while n < 3 and 0 == (log.append(n) or 0) <= c + 1:
+        n += 1
+        while True:
+            m += 1
+            if m > a:
+                break
+            async for i in ARange(2):
+                log.append(i)
+    return log, n, m
+
+
+CASES += [
+    (loop_never_loops_breaks_both_ways, ABC),
+    (while_chain_is_not_none_body_breaks, ABC + [(1, None, 0)]),
+    (while_else_chain_test_inner_break, ABC),
+    (while_true_break_then_assert_ifexp, ABC),
+    (while_true_ends_in_async_for, ABC),
+]

@@ -24,6 +24,4 @@ REFUSED = {
     # (3.8-3.10's with statements: a with body that ends in ``break``, refused by legacy.py's with)
     'tests/decompiler/test_differential.py::test_differential[fuzz:with_body_breaks_inside_loop]': ('3.8', '3.9'),
     'tests/decompiler/test_differential.py::test_differential[fuzz:nested_with_body_breaks_inside_for]': ('3.10',),
-    # (3.8/3.9: "loop body leaves the loop", as on main before tryloops8)
-    'tests/decompiler/test_differential.py::test_differential[control:for_while_chain_test_break_else]': ('3.8', '3.9'),
 }

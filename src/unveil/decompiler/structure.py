@@ -1471,11 +1471,17 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         # be structured once here and its code walked again after the if
         t_block = self.cfg.at(t)
         jump_body = self.is_jump_body(c, t)
-        if (not jump_body and t_block is not None and t_block.end - t_block.start == 1
+        hopped, hops = c.blocks, 0
+        # (a lone jump to another: a chained comparison's false way out of its
+        # cleanup, ``while a and b < c is not None``)
+        while (not jump_body and t_block is not None and t_block.end - t_block.start == 1 and hops < 8
                 and self.instrs[t].op == "JUMP" and self.jump_body_start(self.instrs[t].target, fl, region, frame)
                 and (loop is None or self.instrs[t].target not in loop.continue_targets)
-                and not self.shared_try(self.instrs[t].target, c.blocks | BlockIds(t_block))):
+                and not self.shared_try(self.instrs[t].target, hopped | BlockIds(t_block))
+                and not self.reached_past(fl, self.instrs[t].target, hopped | BlockIds(t_block), region)):
+            hopped, hops = hopped | BlockIds(t_block), hops + 1
             t = self.instrs[t].target
+            t_block = self.cfg.at(t)
         then = frame.copy()
         then.stmts = []
         t_exit = self.walk_branch(t, then, region, loop) if t != fl else Exit("leave", t)
@@ -2056,6 +2062,24 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         return (b is not None and self.new_try(b) is not None
                 and any(not block_ids.holds(p) for p in b.preds))
 
+    def reached_past(self, start, target, avoid: BlockIds, region):
+        """Whether the code at ``start`` runs on into ``target`` (through
+        blocks of ``region``, not through ``avoid``): then ``target`` is where
+        two ways meet, e.g. the end of an if whose empty branch jumps there
+        (a ``break`` out of a loop that never loops back: the loop is gone),
+        not a branch's own code."""
+        seen, work = set(), [start]
+        while work:
+            i = work.pop()
+            if i == target:
+                return True
+            b = self.cfg.at(i)
+            if i in seen or b is None or avoid.holds(b) or not region(i):
+                continue
+            seen.add(i)
+            work.extend(x.start for x in b.succs)
+        return False
+
     def dead_jump_else(self, test, then, t, fl, frame, region, loop):
         """An if statement whose body never falls through, with the
         ``else`` clause the bytecode shows (see :meth:`legacy_else_end`):
@@ -2512,6 +2536,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                     continue
                 s = self.past_chain_cleanup(b, s, natural)
                 past = self.past_kept_operand_drop(s)
+                if past is not s and past.start == normal_exit:
+                    continue  # (the bottom test's chain drops its operand on the way out: no break)
                 if past.start != normal_exit and past.start not in natural:
                     s = past  # (a chain's false path to the loop's exit is the test's, as it was)
                 t = self.jump_at_end(s, natural, normal_exit)
@@ -2532,6 +2558,12 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             return None
         if normal_exit in targets:
             return normal_exit
+        going_on = [t for t in targets if t >= self.n or self.straight_raise_end(t) is None]
+        if going_on and len(going_on) < len(targets):
+            # a jump to code that only raises, beside a way out to code that
+            # goes on, is the loop's own (``assert 0 if o else 1``: its
+            # conditional expression jumps straight to the raise), no break
+            targets = going_on
         return max(set(targets), key=targets.count)
 
     def copy_of_exit(self, target, normal_exit):
