@@ -631,3 +631,116 @@ CASES += [
     (while_true_break_then_assert_ifexp, ABC),
     (while_true_ends_in_async_for, ABC),
 ]
+
+
+# the bottom test of a 3.11+ ``while`` whose first link holds a walrus, or
+# whose operand is a conditional expression: its start was not found, the
+# loop came back as ``if`` + ``while True`` or was refused ("if branches end
+# in different places", "loop body leaves the loop"; fuzz 4200:1387, 759, 40
+# on 3.10-3.13)
+def while_test_walrus_and_ifexp_operand(a, b, c):
+    log = []
+    n1 = 0
+    s0 = [a, c]
+    v2 = b
+    if a is not None:
+        while (n1 := (n1 + 1)) <= 2 and (a if c else v2) in s0:
+            v2 -= 4
+            log.append(v2)
+        log.append(n1)
+        d = {}
+        v0 = v2 = d['k'] = b == 2 > c
+        log.append((v0, v2, d))
+    return log
+
+
+def while_test_walrus_and_continue(a, b, c):
+    log = []
+    n1 = n2 = 0
+    while n1 < 2:
+        n1 += 1
+        while (n2 := (n2 + 1)) <= 3 and b:
+            if n2 == c:
+                continue
+            log.append([q for q in range(n2) if n1])
+    return log, n2
+
+
+def while_test_chain_of_chain(a, b, c):
+    log = []
+    for i in range(2):
+        n = 0
+        while n <= 2 and (a <= b not in [c]) != a > c - 3:
+            n += 1
+            log.append(n)
+        log.append(i)
+    return log
+
+
+CASES += [
+    (while_test_walrus_and_ifexp_operand, ABC + [(None, 1, 1)]),
+    (while_test_walrus_and_continue, ABC),
+    (while_test_chain_of_chain, ABC),
+]
+
+
+# an if whose chained-comparison test falls (through its cleanup) into a try
+# statement the true path jumps to as well: that try is the body, not code
+# other paths share (refused: "if branches end in different places"; fuzz
+# 4200:607, 401 on 3.11-3.13)
+def if_chain_test_body_is_try(a, b, c):
+    log = []
+    for i1 in [a, b]:
+        if not b >= c in [-1, 2]:
+            try:
+                log.append(i1)
+            finally:
+                log.append(0)
+        elif i1:
+            log.append(1)
+        log.append(2)
+    return log
+
+
+# ``return`` in an except clause's inner try/finally (empty finally): the way
+# out clears the clause's ``as`` name before it returns (refused: "if branches
+# end in different places"; fuzz 4200:919 on 3.11, 3.12)
+def return_in_try_in_named_clause(a, b, c):
+    try:
+        1 // a
+    except ZeroDivisionError as e2:
+        try:
+            if b <= c > 1 // b:
+                return
+        finally:
+            pass
+
+
+CASES += [
+    (if_chain_test_body_is_try, ABC),
+    (return_in_try_in_named_clause, ABC + [(0, 0, 2)]),
+]
+
+
+# a for loop whose body ends in ``break`` never loops back, with an else
+# clause: the body's way out is a break to where the else clause goes on
+# (refused: "loop body leaves the loop"; fuzz 4201:328 on 3.9, 3.10; 3.11
+# still refuses it: known_gaps.py)
+def for_never_loops_with_else(a, b, c):
+    log = []
+    for i2 in [a, b][c % 2:]:
+        try:
+            log.append(i2)
+        finally:
+            log.append(0)
+        break
+    else:
+        if b:
+            log.append(1)
+    log.append(3)
+    return log
+
+
+CASES += [
+    (for_never_loops_with_else, ABC),
+]
