@@ -535,3 +535,212 @@ def starred_set_display_in_loop(a, b, c):
 CASES += [
     (starred_set_display_in_loop, ABC),
 ]
+
+
+# a ``while True`` whose body breaks both ways never loops back: the compiler
+# drops the loop, and the ``break`` that ends an if is a jump to where the
+# other branch goes on, the end of the if, not the start of its body (refused:
+# "if branches end in different places"; fuzz 4200:284 on 3.11-3.13)
+def loop_never_loops_breaks_both_ways(a, b, c):
+    log = []
+    if a:
+        while True:
+            log.append(b)
+            if b > 1:
+                break
+            log.append(c)
+            break
+        x = y = 2
+        log.append(x + y)
+    return log
+
+
+# the false way out of a chained comparison ending in ``is not None`` jumps
+# to another jump, to the else clause of a loop that never loops back (its
+# body ends in ``break``): both jumps lead to the branch's code (refused: "if
+# branches end in different places"; fuzz 4200:892 on 3.11)
+def while_chain_is_not_none_body_breaks(a, b, c):
+    log = []
+    n = 0
+    while n < a and (c <= b is not None or 0):
+        n += 1
+        break
+    else:
+        log.append('else')
+    return n, log
+
+
+# a loop whose bottom test is a chained comparison, with an else clause: the
+# chain's cleanup on the way out goes to the loop's normal exit, no ``break``
+# (the real break goes past the else clause) (refused: "loop body leaves the
+# loop"; fuzz 4200:119, all versions)
+def while_else_chain_test_inner_break(a, b, c):
+    log = []
+    n1 = n2 = 0
+    while n1 < 3:
+        n1 += 1
+        while 0 != b < 3 and n2 < 4:
+            n2 += 1
+            if n2 == a:
+                break
+        else:
+            log.append(n1)
+    return log, n1, n2
+
+
+# a ``while True`` with a break and an assert of a conditional expression of
+# constants: the expression jumps straight to the assert's raise, which is
+# no break target (refused: "loop body leaves the loop"; fuzz 4200:576 on
+# 3.11)
+def while_true_break_then_assert_ifexp(a, b, c):
+    n = 0
+    d = [a]
+    if a:
+        while True:
+            n += 1
+            if n > b:
+                break
+            assert 0 if c else 1
+    d[0] //= 1
+    return n, d
+
+
+# an ``async for`` that ends a ``while True`` body: its END_ASYNC_FOR, reached
+# from the for loop's code by an exception edge, goes back to the header, so
+# that code is in the loop and the ``break`` before it leaves it (refused: "if
+# branches end in different places"; fuzz 4200:1358 on 3.10-3.13)
+async def while_true_ends_in_async_for(a, b, c):
+    from cases_async import ARange
+    log = []
+    n = m = 0
+    while n < 3 and 0 == (log.append(n) or 0) <= c + 1:
+        n += 1
+        while True:
+            m += 1
+            if m > a:
+                break
+            async for i in ARange(2):
+                log.append(i)
+    return log, n, m
+
+
+CASES += [
+    (loop_never_loops_breaks_both_ways, ABC),
+    (while_chain_is_not_none_body_breaks, ABC + [(1, None, 0)]),
+    (while_else_chain_test_inner_break, ABC),
+    (while_true_break_then_assert_ifexp, ABC),
+    (while_true_ends_in_async_for, ABC),
+]
+
+
+# the bottom test of a 3.11+ ``while`` whose first link holds a walrus, or
+# whose operand is a conditional expression: its start was not found, the
+# loop came back as ``if`` + ``while True`` or was refused ("if branches end
+# in different places", "loop body leaves the loop"; fuzz 4200:1387, 759, 40
+# on 3.10-3.13)
+def while_test_walrus_and_ifexp_operand(a, b, c):
+    log = []
+    n1 = 0
+    s0 = [a, c]
+    v2 = b
+    if a is not None:
+        while (n1 := (n1 + 1)) <= 2 and (a if c else v2) in s0:
+            v2 -= 4
+            log.append(v2)
+        log.append(n1)
+        d = {}
+        v0 = v2 = d['k'] = b == 2 > c
+        log.append((v0, v2, d))
+    return log
+
+
+def while_test_walrus_and_continue(a, b, c):
+    log = []
+    n1 = n2 = 0
+    while n1 < 2:
+        n1 += 1
+        while (n2 := (n2 + 1)) <= 3 and b:
+            if n2 == c:
+                continue
+            log.append([q for q in range(n2) if n1])
+    return log, n2
+
+
+def while_test_chain_of_chain(a, b, c):
+    log = []
+    for i in range(2):
+        n = 0
+        while n <= 2 and (a <= b not in [c]) != a > c - 3:
+            n += 1
+            log.append(n)
+        log.append(i)
+    return log
+
+
+CASES += [
+    (while_test_walrus_and_ifexp_operand, ABC + [(None, 1, 1)]),
+    (while_test_walrus_and_continue, ABC),
+    (while_test_chain_of_chain, ABC),
+]
+
+
+# an if whose chained-comparison test falls (through its cleanup) into a try
+# statement the true path jumps to as well: that try is the body, not code
+# other paths share (refused: "if branches end in different places"; fuzz
+# 4200:607, 401 on 3.11-3.13)
+def if_chain_test_body_is_try(a, b, c):
+    log = []
+    for i1 in [a, b]:
+        if not b >= c in [-1, 2]:
+            try:
+                log.append(i1)
+            finally:
+                log.append(0)
+        elif i1:
+            log.append(1)
+        log.append(2)
+    return log
+
+
+# ``return`` in an except clause's inner try/finally (empty finally): the way
+# out clears the clause's ``as`` name before it returns (refused: "if branches
+# end in different places"; fuzz 4200:919 on 3.11, 3.12)
+def return_in_try_in_named_clause(a, b, c):
+    try:
+        1 // a
+    except ZeroDivisionError as e2:
+        try:
+            if b <= c > 1 // b:
+                return
+        finally:
+            pass
+
+
+CASES += [
+    (if_chain_test_body_is_try, ABC),
+    (return_in_try_in_named_clause, ABC + [(0, 0, 2)]),
+]
+
+
+# a for loop whose body ends in ``break`` never loops back, with an else
+# clause: the body's way out is a break to where the else clause goes on
+# (refused: "loop body leaves the loop"; fuzz 4201:328 on 3.9, 3.10; 3.11
+# still refuses it: known_gaps.py)
+def for_never_loops_with_else(a, b, c):
+    log = []
+    for i2 in [a, b][c % 2:]:
+        try:
+            log.append(i2)
+        finally:
+            log.append(0)
+        break
+    else:
+        if b:
+            log.append(1)
+    log.append(3)
+    return log
+
+
+CASES += [
+    (for_never_loops_with_else, ABC),
+]

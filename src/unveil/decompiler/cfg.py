@@ -226,7 +226,11 @@ class CFG:
         return list(self._back_edges.get(header.id, ()))
 
     def loop_body(self, header: Block) -> Set[int]:
-        """Block ids of the natural loop of ``header``."""
+        """Block ids of the natural loop of ``header``. An ``async for``
+        inside the loop ends through its END_ASYNC_FOR handler, reached by an
+        exception edge: the for loop's code, on the way back, is in the loop
+        too (other handlers' edges stay out: a try body's normal way out is
+        then no exit of the loop, a ``break``)."""
         body = {header.id}
         work = [b for b in self.back_edge_sources(header)]
         while work:
@@ -235,6 +239,8 @@ class CFG:
                 continue
             body.add(b.id)
             work.extend(p for p in b.preds if p.id not in body)
+            if self.program.instrs[b.start].op == "END_ASYNC_FOR":
+                work.extend(p for p in b.exc_preds if p.id not in body)
         return body
 
     def is_conditional(self, b: Block) -> bool:

@@ -31,7 +31,7 @@ from .exceptstar import ExceptStarClauses
 from .inline import InlinedComprehensions
 from .instructions import (COPIES_EXIT_BLOCKS, CONDITIONAL_JUMPS, HANDLERS_LAID_OUT_LAST,
                            LONE_JUMP_IS_BODY, TERMINATORS, WHILE_BODY_FALLS_FROM_TEST,
-                           operand_pops_pushes, pops_pushes)
+                           is_walrus_store, operand_pops_pushes, pops_pushes)
 from .legacy import LegacyBlocks
 from .match import MATCH_OPS, MatchStatements
 
@@ -684,9 +684,17 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if b is None or index >= self.n or not self.dominated_by(b)(self.cfg.containing(index).start):
             return False
         k = index
-        while k < self.n and (self.instrs[k].op in ("POP_EXCEPT", "POP_TOP", "SWAP", "NOP", "LOAD_CONST")
-                              or self.instrs[k].op == "LOAD_FAST" and self.instrs[k].arg in bound):
-            k += 1
+        while k < self.n:
+            ins = self.instrs[k]
+            if (k + 2 < self.n and (ins.op, ins.arg) == ("LOAD_CONST", None)
+                    and self.instrs[k + 1].op.startswith("STORE_") and self.instrs[k + 2].op.startswith("DELETE_")
+                    and self.instrs[k + 1].arg == self.instrs[k + 2].arg):
+                k += 3  # (the clause's ``as`` name cleared, as returns_at)
+            elif (ins.op in ("POP_EXCEPT", "POP_TOP", "SWAP", "NOP", "LOAD_CONST")
+                  or ins.op == "LOAD_FAST" and ins.arg in bound):
+                k += 1
+            else:
+                break
         return k < self.n and self.instrs[k].op == "RETURN_VALUE" and k >= index
 
     def thread(self, index):
@@ -1503,11 +1511,18 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         # be structured once here and its code walked again after the if
         t_block = self.cfg.at(t)
         jump_body = self.is_jump_body(c, t)
-        if (not jump_body and t_block is not None and t_block.end - t_block.start == 1
+        # (a lone jump to another: a chained comparison's false way out of its
+        # cleanup, ``while a and b < c is not None``; the cleanup that falls
+        # where the jump goes is the condition's own, ``if not a < b in c: try:``)
+        hopped, hops = union(c.blocks, c.cleanups), 0
+        while (not jump_body and t_block is not None and t_block.end - t_block.start == 1 and hops < 8
                 and self.instrs[t].op == "JUMP" and self.jump_body_start(self.instrs[t].target, fl, region, frame)
                 and (loop is None or self.instrs[t].target not in loop.continue_targets)
-                and not self.shared_try(self.instrs[t].target, c.blocks | BlockIds(t_block))):
+                and not self.shared_try(self.instrs[t].target, hopped | BlockIds(t_block))
+                and not self.reached_past(fl, self.instrs[t].target, hopped | BlockIds(t_block), region)):
+            hopped, hops = hopped | BlockIds(t_block), hops + 1
             t = self.instrs[t].target
+            t_block = self.cfg.at(t)
         then = frame.copy()
         then.stmts = []
         t_exit = self.walk_branch(t, then, region, loop) if t != fl else Exit("leave", t)
@@ -2088,6 +2103,24 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         return (b is not None and self.new_try(b) is not None
                 and any(not block_ids.holds(p) for p in b.preds))
 
+    def reached_past(self, start, target, avoid: BlockIds, region):
+        """Whether the code at ``start`` runs on into ``target`` (through
+        blocks of ``region``, not through ``avoid``): then ``target`` is where
+        two ways meet, e.g. the end of an if whose empty branch jumps there
+        (a ``break`` out of a loop that never loops back: the loop is gone),
+        not a branch's own code."""
+        seen, work = set(), [start]
+        while work:
+            i = work.pop()
+            if i == target:
+                return True
+            b = self.cfg.at(i)
+            if i in seen or b is None or avoid.holds(b) or not region(i):
+                continue
+            seen.add(i)
+            work.extend(x.start for x in b.succs)
+        return False
+
     def dead_jump_else(self, test, then, t, fl, frame, region, loop):
         """An if statement whose body never falls through, with the
         ``else`` clause the bytecode shows (see :meth:`legacy_else_end`):
@@ -2544,6 +2577,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                     continue
                 s = self.past_chain_cleanup(b, s, natural)
                 past = self.past_kept_operand_drop(s)
+                if past is not s and past.start == normal_exit:
+                    continue  # (the bottom test's chain drops its operand on the way out: no break)
                 if past.start != normal_exit and past.start not in natural:
                     s = past  # (a chain's false path to the loop's exit is the test's, as it was)
                 t = self.jump_at_end(s, natural, normal_exit)
@@ -2564,6 +2599,12 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             return None
         if normal_exit in targets:
             return normal_exit
+        going_on = [t for t in targets if t >= self.n or self.straight_raise_end(t) is None]
+        if going_on and len(going_on) < len(targets):
+            # a jump to code that only raises, beside a way out to code that
+            # goes on, is the loop's own (``assert 0 if o else 1``: its
+            # conditional expression jumps straight to the raise), no break
+            targets = going_on
         return max(set(targets), key=targets.count)
 
     def copy_of_exit(self, target, normal_exit):
@@ -2672,7 +2713,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         return None
 
     def async_else_goes_to(self, normal_exit, target, natural):
-        """Whether the normal exit of the async for loop of ``natural``
+        """Whether the normal exit of the (async) for loop of ``natural``
         (``END_ASYNC_FOR``, then the else clause) reaches ``target`` without
         passing the loop's header: the code after the loop, where a
         ``break`` goes."""
@@ -3053,11 +3094,12 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         loop = Loop(frozenset({header.start}), brk if brk is not None else exit_, header.start)
         region = self.loop_region(header, {exit_, brk}, natural)
         ex = self.walk(body_start, body, region, loop)
-        if (ex.kind == "leave" and brk is None and node_type is ast.AsyncFor
+        if (ex.kind == "leave" and brk is None and exit_ is not None
                 and not any(x is it for x in body.stack) and not self.async_for_exits_to(exit_, ex.target)
                 and self.async_else_goes_to(exit_, ex.target, natural)):
-            # (3.11+: a body that never loops back drops the iterator and falls into
-            # the code after the loop, which the else clause jumps to: there break goes)
+            # (a body that never loops back drops the iterator and goes to the code
+            # after the loop, which the else clause reaches too: there break goes;
+            # 3.11+ async for falls there, a for loop's ``break`` jumps)
             brk = ex.target
         if ex.kind == "leave" and not any(x is it for x in body.stack) and (self.same_place(
                 ex.target, loop.break_target) or ex.target == brk or self.async_for_exits_to(exit_, ex.target)):
@@ -3265,6 +3307,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         operands_start = None
         while len(chain) < limit and b.start > 0:
             r = self.value_operand_start(b, body_starts)
+            if r is None and self.test_depth(b, 0) is None:
+                r = self.ifexp_operand_test(b, body_starts)
             if r is not None:
                 # (the link's operand holds an and/or: see short_circuit_operand; the
                 # operands computed before it are blocks of their own, condition_starts)
@@ -3326,6 +3370,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                     return None
                 depth += ins.op == "COPY"
                 continue
+            if is_walrus_store(self.instrs, k):
+                depth -= 1  # (``(n := n + 1) <= 3``: the store takes the copy)
+                continue
             pp = operand_pops_pushes(ins)
             if pp is None or pp[0] > depth:
                 return None
@@ -3356,6 +3403,26 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 break
             cur, limit = q, limit - 1
         return found
+
+    def ifexp_operand_test(self, b: Block, body_starts, limit=16):
+        """The block ending in the test of a conditional expression laid out
+        just before ``b`` (among ``body_starts``) whose value ``b`` goes on
+        with (``while n and (x if c else y) in s``: one arm jumps to ``b``,
+        the other falls into it); or None."""
+        joined, cur = False, b
+        while limit and cur.start > 0:
+            q = self.cfg.containing(cur.start - 1)
+            if q.start not in body_starts:
+                return None
+            last = self.instrs[q.end - 1]
+            if last.op == "JUMP" and last.target == b.start:
+                joined = True
+            elif last.op in CONDITIONAL_JUMPS and last.target is not None:
+                return q if joined and q.end < last.target < b.start else None
+            elif last.target is not None or last.op in TERMINATORS:
+                return None
+            cur, limit = q, limit - 1
+        return None
 
     def before_chain_cleanup(self, block: Block) -> Block:
         """When ``block`` is a chained comparison's cleanup (``POP_TOP``
