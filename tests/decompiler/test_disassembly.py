@@ -67,9 +67,9 @@ def _sample(a, b=2, *c, **d):
     h = lambda: e  # noqa: E731
     print(a, b, sep=e, end=g)
     try:
-        return a[b] + -b @ e is not None or global_name.attr
+        return a[b] + -b @ e is not None or os.sep.attr
     except (KeyError, IndexError) as err:
-        del e
+        del g
         return err, h, d
     finally:
         for i in range(3):
