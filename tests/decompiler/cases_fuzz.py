@@ -535,3 +535,34 @@ def starred_set_display_in_loop(a, b, c):
 CASES += [
     (starred_set_display_in_loop, ABC),
 ]
+
+
+# a walrus in a comprehension binds in the function around it: the comprehension's
+# store to a free variable made that function lose its ``nonlocal`` (3.8-3.11, where
+# a comprehension is a code object of its own; fuzz 43:421 on 3.11)
+def comprehension_walrus_binds_nonlocal(a, b, c):
+    v = a
+
+    def h(k):
+        nonlocal v
+        return [(v := v + q) for q in range(k)]
+    return h(c + 1), v
+
+
+# a generator whose only yield the compiler removed (in a branch never taken) and which
+# defines a generator function: that function's yield was taken for its own, and the text
+# was no generator (all versions; fuzz 43:2540)
+def generator_dead_yield_defines_generator(a, b, c):
+    if 5:
+        def g(p):
+            yield from range(p)
+        c = list(g(a % 3 + 1))
+    else:
+        c = (yield 0)
+    return c
+
+
+CASES += [
+    (comprehension_walrus_binds_nonlocal, ABC),
+    (generator_dead_yield_defines_generator, ABC),
+]
