@@ -549,6 +549,54 @@ def comprehension_walrus_binds_nonlocal(a, b, c):
     return h(c + 1), v
 
 
+# 3.10+: a ``continue`` ending a ``while c:`` body jumps to the top test, the body's end
+# to a copy of the test at the bottom: the written ``continue`` was dropped (fuzz 43:498)
+def while_body_ends_in_continue(a, b, c):
+    s0 = [a, b, c, a, b]
+    n = 0
+    while (n := n + 1) <= 3:
+        del s0[:len(s0) - 4:-1]
+        continue
+    return s0, n
+
+
+# a walrus in the first operand of a ``while`` test's ``and``: the bottom copy of the test
+# was not seen as one (the loop became ``if t: while u: ... if t: continue``; 3.10+,
+# fuzz 43:862 on 3.12)
+def while_test_and_after_walrus(a, b, c):
+    s0 = [a]
+    n = 0
+    while (n := n + 1) <= 2 and a < b:
+        s0 = [*s0, n]
+    return s0, n
+
+
+# a ``while`` test ending in a chained comparison (whose cleanup the body's start jumps
+# over) and a body ending in ``if x: continue``: the top test was not seen as the copy of
+# the bottom one, and the body became a ``while True`` loop of its own (3.10+; fuzz 43:649)
+def while_chain_test_body_ends_in_if_continue(a, b, c):
+    log, g = [], ()
+    n = 0
+    while (n := n + 1) <= 3 and b != c < 4:
+        g = (q for q in log[:3] if b > len(log))
+        log.append(n)
+        if a > n:
+            continue
+    return log, n, list(g)
+
+
+# 3.10+: a body ending in ``if x: continue`` (to the top test; the other way goes through
+# the bottom copy of the test): it was written ``if not x: pass``
+def while_body_ends_in_if_continue(a, b, c):
+    log = []
+    n = 0
+    while (n := n + 1) <= 3:
+        log.append(n)
+        if a > n:
+            continue
+    return log, n
+
+
 # a generator whose only yield the compiler removed (in a branch never taken) and which
 # defines a generator function: that function's yield was taken for its own, and the text
 # was no generator (all versions; fuzz 43:2540)
@@ -562,7 +610,45 @@ def generator_dead_yield_defines_generator(a, b, c):
     return c
 
 
+# a ``continue`` ending a finally body at the end of a loop body swallows the exception the
+# finally would re-raise: it was dropped as implied (fuzz 4000:255, 4000:535 on 3.12)
+def finally_ends_in_continue(a, b, c):
+    log = []
+    for i in range(3):
+        try:
+            log.append(10 // (i - a))
+        finally:
+            log.append(i)
+            if b:
+                continue
+    n = 0
+    while n < 2:
+        n += 1
+        try:
+            log.append(c // (n - 1))
+        finally:
+            continue
+    return log
+
+
+# a ``while`` body of only ``continue`` (3.10+: the test jumps back to itself): the body
+# was walked from the test again, ``if not t: break`` in it (fuzz 4000:606 on 3.12)
+def while_body_only_continue(a, b, c):
+    log = []
+    n = 0
+    while (n := n + 1) <= 2:
+        continue
+    log.append(n)
+    return log
+
+
 CASES += [
     (comprehension_walrus_binds_nonlocal, ABC),
+    (while_body_ends_in_continue, ABC),
+    (while_test_and_after_walrus, ABC),
+    (while_chain_test_body_ends_in_if_continue, ABC),
+    (while_body_ends_in_if_continue, ABC),
     (generator_dead_yield_defines_generator, ABC),
+    (finally_ends_in_continue, ABC),
+    (while_body_only_continue, ABC),
 ]
