@@ -571,6 +571,32 @@ def while_test_and_after_walrus(a, b, c):
     return s0, n
 
 
+def call_args(*args, **kw):
+    return args, sorted(kw.items())
+
+
+# a list display unpacked into a call's arguments before a conditional expression whose
+# test is a chained comparison (or before a comprehension inlined, 3.12+): the stack shuffles
+# of the later arguments (on their own operands) were taken for code changing the argument
+# list, and ``*[c]`` was written ``c`` (3.9+; fuzz 43:698, 4000:13)
+def starred_display_before_chained_ifexp(a, b, c):
+    return (call_args(*[c], 1 if a < b < c else b, **{"k": a}), (*[a, b], c < b < a),
+            call_args(*[b], len({q for q in range(a % 3 + 1) if q}), **{"k": c}))
+
+
+# an and/or decided by its constant first operand inside an operation: 3.10+ drops it after
+# folding the source's constants, and ``(1 or a) * 3`` was written ``1 * 3``, which the
+# compiler folds (fuzz 4000:418, 4000:657, 4000:22 on 3.12)
+def decided_bool_op_in_operation(a, b, c):
+    out = []
+    for i in range(2):
+        v = (1 or a) * 3
+        w = -(2 and b)
+        x = 0 ^ (0 and c * 4)
+        out.append((v, w, x, i))
+    return out
+
+
 # a ``while`` test ending in a chained comparison (whose cleanup the body's start jumps
 # over) and a body ending in ``if x: continue``: the top test was not seen as the copy of
 # the bottom one, and the body became a ``while True`` loop of its own (3.10+; fuzz 43:649)
@@ -646,6 +672,8 @@ CASES += [
     (comprehension_walrus_binds_nonlocal, ABC),
     (while_body_ends_in_continue, ABC),
     (while_test_and_after_walrus, ABC),
+    (starred_display_before_chained_ifexp, ABC),
+    (decided_bool_op_in_operation, ABC),
     (while_chain_test_body_ends_in_if_continue, ABC),
     (while_body_ends_in_if_continue, ABC),
     (generator_dead_yield_defines_generator, ABC),
