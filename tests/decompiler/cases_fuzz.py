@@ -738,9 +738,149 @@ def for_never_loops_with_else(a, b, c):
         if b:
             log.append(1)
     log.append(3)
+
+
+# a walrus in a comprehension binds in the function around it: the comprehension's
+# store to a free variable made that function lose its ``nonlocal`` (3.8-3.11, where
+# a comprehension is a code object of its own; fuzz 43:421 on 3.11)
+def comprehension_walrus_binds_nonlocal(a, b, c):
+    v = a
+
+    def h(k):
+        nonlocal v
+        return [(v := v + q) for q in range(k)]
+    return h(c + 1), v
+
+
+# 3.10+: a ``continue`` ending a ``while c:`` body jumps to the top test, the body's end
+# to a copy of the test at the bottom: the written ``continue`` was dropped (fuzz 43:498)
+def while_body_ends_in_continue(a, b, c):
+    s0 = [a, b, c, a, b]
+    n = 0
+    while (n := n + 1) <= 3:
+        del s0[:len(s0) - 4:-1]
+        continue
+    return s0, n
+
+
+# a walrus in the first operand of a ``while`` test's ``and``: the bottom copy of the test
+# was not seen as one (the loop became ``if t: while u: ... if t: continue``; 3.10+,
+# fuzz 43:862 on 3.12)
+def while_test_and_after_walrus(a, b, c):
+    s0 = [a]
+    n = 0
+    while (n := n + 1) <= 2 and a < b:
+        s0 = [*s0, n]
+    return s0, n
+
+
+def call_args(*args, **kw):
+    return args, sorted(kw.items())
+
+
+# a list display unpacked into a call's arguments before a conditional expression whose
+# test is a chained comparison (or before a comprehension inlined, 3.12+): the stack shuffles
+# of the later arguments (on their own operands) were taken for code changing the argument
+# list, and ``*[c]`` was written ``c`` (3.9+; fuzz 43:698, 4000:13)
+def starred_display_before_chained_ifexp(a, b, c):
+    return (call_args(*[c], 1 if a < b < c else b, **{"k": a}), (*[a, b], c < b < a),
+            call_args(*[b], len({q for q in range(a % 3 + 1) if q}), **{"k": c}))
+
+
+# an and/or decided by its constant first operand inside an operation: 3.10+ drops it after
+# folding the source's constants, and ``(1 or a) * 3`` was written ``1 * 3``, which the
+# compiler folds (fuzz 4000:418, 4000:657, 4000:22 on 3.12)
+def decided_bool_op_in_operation(a, b, c):
+    out = []
+    for i in range(2):
+        v = (1 or a) * 3
+        w = -(2 and b)
+        x = 0 ^ (0 and c * 4)
+        out.append((v, w, x, i))
+    return out
+
+
+# a ``while`` test ending in a chained comparison (whose cleanup the body's start jumps
+# over) and a body ending in ``if x: continue``: the top test was not seen as the copy of
+# the bottom one, and the body became a ``while True`` loop of its own (3.10+; fuzz 43:649)
+def while_chain_test_body_ends_in_if_continue(a, b, c):
+    log, g = [], ()
+    n = 0
+    while (n := n + 1) <= 3 and b != c < 4:
+        g = (q for q in log[:3] if b > len(log))
+        log.append(n)
+        if a > n:
+            continue
+    return log, n, list(g)
+
+
+# 3.10+: a body ending in ``if x: continue`` (to the top test; the other way goes through
+# the bottom copy of the test): it was written ``if not x: pass``
+def while_body_ends_in_if_continue(a, b, c):
+    log = []
+    n = 0
+    while (n := n + 1) <= 3:
+        log.append(n)
+        if a > n:
+            continue
+    return log, n
+
+
+# a generator whose only yield the compiler removed (in a branch never taken) and which
+# defines a generator function: that function's yield was taken for its own, and the text
+# was no generator (all versions; fuzz 43:2540)
+def generator_dead_yield_defines_generator(a, b, c):
+    if 5:
+        def g(p):
+            yield from range(p)
+        c = list(g(a % 3 + 1))
+    else:
+        c = (yield 0)
+    return c
+
+
+# a ``continue`` ending a finally body at the end of a loop body swallows the exception the
+# finally would re-raise: it was dropped as implied (fuzz 4000:255, 4000:535 on 3.12)
+def finally_ends_in_continue(a, b, c):
+    log = []
+    for i in range(3):
+        try:
+            log.append(10 // (i - a))
+        finally:
+            log.append(i)
+            if b:
+                continue
+    n = 0
+    while n < 2:
+        n += 1
+        try:
+            log.append(c // (n - 1))
+        finally:
+            continue
+    return log
+
+
+# a ``while`` body of only ``continue`` (3.10+: the test jumps back to itself): the body
+# was walked from the test again, ``if not t: break`` in it (fuzz 4000:606 on 3.12)
+def while_body_only_continue(a, b, c):
+    log = []
+    n = 0
+    while (n := n + 1) <= 2:
+        continue
+    log.append(n)
     return log
 
 
 CASES += [
     (for_never_loops_with_else, ABC),
+    (comprehension_walrus_binds_nonlocal, ABC),
+    (while_body_ends_in_continue, ABC),
+    (while_test_and_after_walrus, ABC),
+    (starred_display_before_chained_ifexp, ABC),
+    (decided_bool_op_in_operation, ABC),
+    (while_chain_test_body_ends_in_if_continue, ABC),
+    (while_body_ends_in_if_continue, ABC),
+    (generator_dead_yield_defines_generator, ABC),
+    (finally_ends_in_continue, ABC),
+    (while_body_only_continue, ABC),
 ]

@@ -5,6 +5,7 @@ far. :func:`execute` runs one instruction that does not transfer control;
 control flow is the structurer's job.
 """
 import ast
+import dis
 import re
 from typing import List
 
@@ -649,7 +650,31 @@ def _binary_op(f, ins):
     left = f.expr(left_v, ins)
     if op == "%" and _folded_by_compiler(left, right):
         left = ast.JoinedStr(values=[left])   # f'...' is the same constant, not folded
-    f.push(ast.BinOp(left=left, op=BINOPS[op](), right=right))
+    node = ast.BinOp(left=left, op=BINOPS[op](), right=right)
+    if _would_fold(node):
+        node.right = _decided_bool_op(right)
+    f.push(node)
+
+
+def _would_fold(node) -> bool:
+    """Whether the compiler folds ``node``, an operation on constants, into one constant
+    (where the bytecode shows it was not: the source's operand was an and/or that the
+    constant first operand decides, which 3.10+ drops after the folding, ``(1 or x) * 1``)."""
+    operands = [node.operand] if isinstance(node, ast.UnaryOp) else [node.left, node.right]
+    if not I.DROPS_DECIDED_BOOL_OPS or not all(isinstance(x, ast.Constant) for x in operands):
+        return False
+    try:
+        code = compile(ast.fix_missing_locations(ast.Expression(body=node)), "<fold>", "eval")
+    except (SyntaxError, ValueError, TypeError):
+        return False
+    return not any(ins.opname.startswith(("BINARY_", "UNARY_")) for ins in dis.get_instructions(code))
+
+
+def _decided_bool_op(c):
+    """``(c or c)`` (``c and c`` for a false ``c``): the constant ``c``, which the compiler
+    does not fold into an operation on it (see :func:`_would_fold`)."""
+    op = ast.Or() if c.value else ast.And()
+    return ast.BoolOp(op=op, values=[c, ast.Constant(value=c.value)])
 
 
 _PERCENT_SPEC = re.compile(r"%(.)", re.S)
@@ -803,7 +828,10 @@ def _delete_subscr(f, ins):
 
 def _unary(f, ins):
     v = f.pop_expr(ins)
-    f.push(ast.UnaryOp(op=UNARY[ins.op](), operand=v))
+    node = ast.UnaryOp(op=UNARY[ins.op](), operand=v)
+    if _would_fold(node):
+        node.operand = _decided_bool_op(v)
+    f.push(node)
 
 
 def _compare(f, ins):
@@ -967,20 +995,68 @@ def _unpacked_display(f, v, ins) -> bool:
     instrs = f.ctx.instrs
     if not isinstance(v, V.SymList) or not v.elts or ins is None or instrs is None:
         return False
-    for k in range(ins.index + 1, min(ins.index + 200, len(instrs))):
-        op = instrs[k].op
-        if op == "CALL_INTRINSIC_1" and instrs[k].arg == "INTRINSIC_LIST_TO_TUPLE":
-            return True  # (3.9-3.11's LIST_TO_TUPLE, named as 3.12+ does: instructions.py)
-        if op in _REACHES_INTO_STACK:
+    return _becomes_tuple_untouched(instrs, ins.index + 1)
+
+
+def _becomes_tuple_untouched(instrs, start, limit=200) -> bool:
+    """Whether the list on top of the stack before ``instrs[start]`` becomes a tuple next
+    (``LIST_TO_TUPLE``) on every path, the code in between touching only the values above
+    it: a call's later arguments (a conditional expression's branches, a chained
+    comparison's ``SWAP``/``COPY`` of its own operands, a walrus's store of its copy)."""
+    work, seen = [(start, 0)], set()
+    while work:
+        k, height = work.pop()   # ``height``: values above the list
+        if (k, height) in seen:
+            continue
+        seen.add((k, height))
+        if len(seen) > limit or k >= len(instrs):
             return False
-    return False
+        ins = instrs[k]
+        if ins.op == "CALL_INTRINSIC_1" and ins.arg == "INTRINSIC_LIST_TO_TUPLE" and height == 0:
+            continue  # (3.9-3.11's LIST_TO_TUPLE, named as 3.12+ does: instructions.py)
+        if ins.op == "JUMP":
+            work.append((ins.target, height))
+            continue
+        if ins.op == "FOR_ITER":  # (an inlined comprehension's loop, 3.12+)
+            if height < 1:
+                return False
+            work.append((ins.target, height - 1))
+            work.append((k + 1, height + 1))
+            continue
+        if ins.op in I.CONDITIONAL_JUMPS:
+            if height < 1:
+                return False
+            keeps = ins.op in ("JUMP_IF_FALSE_OR_POP", "JUMP_IF_TRUE_OR_POP")
+            work.append((ins.target, height if keeps else height - 1))
+            work.append((k + 1, height - 1))
+            continue
+        reach, pops, pushes = _stack_step(ins)
+        if reach is None or reach > height or pops > height:
+            return False  # (Dynamo's code shuffles and changes the lists it builds by position)
+        work.append((k + 1, height + pushes - pops))
+    return True
 
 
-# what Dynamo's code does to the lists it builds between extending and using them (and no
-# call's argument list does before it becomes a tuple, but a walrus in a later argument)
-_REACHES_INTO_STACK = frozenset(["SWAP", "COPY", "DUP_TOP", "DUP_TOP_TWO", "ROT_TWO", "ROT_THREE",
-                                 "ROT_FOUR", "ROT_N", "STORE_SUBSCR", "DELETE_SUBSCR", "POP_TOP",
-                                 "RETURN_VALUE", "STORE_FAST", "STORE_NAME", "STORE_GLOBAL", "STORE_DEREF"])
+def _stack_step(ins):
+    """(deepest value reached, values popped, values pushed) of a straight-line step that
+    may run between a list display and its ``LIST_TO_TUPLE``; (None, 0, 0) for others."""
+    if ins.op in _SHUFFLES:
+        return (ins.arg if isinstance(ins.arg, int) else None), 0, _SHUFFLES[ins.op]
+    pp = _COLLECTION_STEPS.get(ins.op) or pops_pushes(ins)
+    if pp is None:
+        return None, 0, 0
+    return pp[0], pp[0], pp[1]
+
+
+#: stack shuffles as instructions.read names them (their argument: the deepest value they
+#: reach) and the values they push
+_SHUFFLES = {"SWAP": 0, "COPY": 1, "ROT": 0}
+#: steps adding the top value to a collection below it, and stores (a walrus's copy)
+_COLLECTION_STEPS = {"LIST_APPEND": (1, 0), "LIST_EXTEND": (1, 0), "SET_ADD": (1, 0),
+                     "SET_UPDATE": (1, 0), "DICT_UPDATE": (1, 0), "DICT_MERGE": (1, 0),
+                     "MAP_ADD": (2, 0), "STORE_FAST": (1, 0), "STORE_NAME": (1, 0),
+                     "STORE_GLOBAL": (1, 0), "STORE_DEREF": (1, 0), "POP_TOP": (1, 0),
+                     "CALL_INTRINSIC_1": (1, 1), "GET_ITER": (1, 1), "LOAD_FAST_AND_CLEAR": (0, 1)}
 
 
 def _list_extend(f, ins):

@@ -254,7 +254,17 @@ class Context:
         if len(args) != 1 or not isinstance(args[0], V.Iterator):
             return None
         body, ctx = self.nested(func.code)
+        self.declare_comprehension_targets(ctx)
         return comprehension(func.code.co_name, body, args[0].expr, func.code.co_freevars)
+
+    def declare_comprehension_targets(self, comp_ctx):
+        """A walrus in a comprehension binds in the code around it: its ``global`` or
+        ``nonlocal`` names (stores to a global or to a free variable of the comprehension's
+        own code) are this code's declarations, or the walrus would make them local here."""
+        for n in comp_ctx.globals:
+            self.declare_global(n)
+        for n in comp_ctx.nonlocals:
+            self.declare_nonlocal(n)
 
 
 def mangle(class_code, n):
@@ -578,10 +588,20 @@ def has_docstring(code):
 
 
 def has_yield(body):
-    mod = ast.Module(body=list(body), type_ignores=[])
-    for node in ast.walk(mod):
+    """Whether ``body`` yields: a yield of its own, not one of the functions it defines
+    (only their defaults and decorators run here)."""
+    todo = list(body)
+    while todo:
+        node = todo.pop()
         if isinstance(node, (ast.Yield, ast.YieldFrom)):
             return True
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            todo.extend(node.args.defaults + [d for d in node.args.kw_defaults if d is not None]
+                        + getattr(node, "decorator_list", []))
+        elif isinstance(node, ast.ClassDef):
+            todo.extend(node.decorator_list + node.bases + [k.value for k in node.keywords])
+        else:
+            todo.extend(ast.iter_child_nodes(node))
     return False
 
 

@@ -54,6 +54,14 @@ LONE_JUMP_IS_BODY = PY <= (3, 10)
 #: test that falls into the way out is an ``if`` in a ``while True:`` body.
 WHILE_BODY_FALLS_FROM_TEST = PY <= (3, 10)
 
+#: 3.10+ drops an and/or that its constant first operand decides (``(1 or x)`` is ``1``),
+#: after the constant folding of the source: an operation on its value stays in the bytecode.
+DROPS_DECIDED_BOOL_OPS = PY >= (3, 10)
+
+#: 3.10+ compiles ``while c:`` with a copy of its test at the bottom of the body, where
+#: the body's end falls (or jumps); only a written ``continue`` jumps to the top test.
+WHILE_TEST_COPIED_AT_BOTTOM = PY >= (3, 10)
+
 #: <=3.10: ``break`` out of a for loop drops the iterator (``POP_TOP``) right
 #: before its jump; a jump out of the body without it goes to code that drops
 #: it itself (a ``return`` the jump was threaded to).

@@ -22,6 +22,9 @@ class Loop(NamedTuple):
     continue_targets: frozenset
     break_target: Optional[int]
     header: int
+    #: the top test of a ``while c:`` whose body ends through a bottom copy of the test
+    #: (3.10+): a jump here is a ``continue`` that was written, even at the body's end
+    written_continue_target: Optional[int] = None
 
 
 def negate(e):

@@ -31,6 +31,7 @@ from .exceptstar import ExceptStarClauses
 from .inline import InlinedComprehensions
 from .instructions import (COPIES_EXIT_BLOCKS, CONDITIONAL_JUMPS, HANDLERS_LAID_OUT_LAST,
                            LONE_JUMP_IS_BODY, TERMINATORS, WHILE_BODY_FALLS_FROM_TEST,
+                           WHILE_TEST_COPIED_AT_BOTTOM,
                            is_walrus_store, operand_pops_pushes, pops_pushes)
 from .legacy import LegacyBlocks
 from .match import MATCH_OPS, MatchStatements
@@ -451,8 +452,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         (``implied``: no ``continue`` of its own, see :func:`continues_as_else`)."""
         if loop is not None:
             if target in loop.continue_targets and not region(target):
-                node = ast.Continue()
-                node._implied = implied
+                node = continue_to(target, loop)
+                # (a jump the loop's shape makes written is never an implied one)
+                node._implied = implied and not is_written_continue(node)
                 frame.emit(node)
                 return END
             if target == loop.break_target and not region(target):
@@ -3026,7 +3028,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                         exit_ = c.false if inside_t else c.true
                         # 3.10+: a ``continue`` jumps back to this top test,
                         # while the body also loops through a bottom test
-                        body = self.cfg.at(start)
+                        body = self.past_cleanup_jump(start, c)
                         found = self.find_latch(body, exit_, probe) if body is not None else None
                         if found is not None and not same_test(test, found[1]):
                             found = None  # the bottom test is another one: not a copy of this
@@ -3147,7 +3149,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         conts = {header.start}
         if latch is not None:
             conts.add(latch)
-        loop = Loop(frozenset(conts), brk if brk is not None else exit_, header.start)
+        loop = Loop(frozenset(conts), brk if brk is not None else exit_, header.start,
+                    header.start if test is not None and WHILE_TEST_COPIED_AT_BOTTOM else None)
         inside = self.loop_region(header, {exit_, brk}, natural)
         if test is None:
             region = lambda i: inside(i) or i == header.start
@@ -3158,7 +3161,12 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             self.active_latches.add(latch)
             try:
                 # an empty body: the loop's top is its bottom test (``while c: pass``)
-                ex = Exit("leave", start) if start == latch else self.walk(start, body, region, loop)
+                if start == header.start and latch is None:
+                    # the top test jumps back to itself: the body only goes on looping
+                    body.emit(continue_to(start, loop))
+                    ex = END
+                else:
+                    ex = Exit("leave", start) if start == latch else self.walk(start, body, region, loop)
             finally:
                 self.active_latches.discard(latch)
         if (ex.kind == "leave" and ex.target not in conts and loop.break_target is not None
@@ -3221,10 +3229,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if isinstance(c.true, tuple) or isinstance(c.false, tuple):
             return None
         for body_start, exit_ in ((c.true, c.false), (c.false, c.true)):
-            h = self.cfg.at(body_start)
-            if (h is not None and h.end - h.start == 1 and self.instrs[h.start].op == "JUMP"
-                    and not self.is_loop_header(h) and self.jump_over_cleanup(h.start, c.blocks)):
-                h = self.cfg.at(self.instrs[h.start].target)  # a chained comparison's jump over its cleanup
+            h = self.past_cleanup_jump(body_start, c)
             if h is None or h.start in self.active_loops:
                 continue
             found = self.find_latch(h, exit_, frame)
@@ -3251,6 +3256,15 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             finally:
                 self.active_loops.discard(h.start)
         return None
+
+    def past_cleanup_jump(self, start, c: Cond):
+        """The block at ``start``, where test ``c`` goes into a loop's body; past it when it is
+        only a chained comparison's jump over its cleanup."""
+        h = self.cfg.at(start)
+        if (h is not None and h.end - h.start == 1 and self.instrs[h.start].op == "JUMP"
+                and not self.is_loop_header(h) and self.jump_over_cleanup(h.start, c.blocks)):
+            h = self.cfg.at(self.instrs[h.start].target)
+        return h
 
     def find_latch(self, h, exit_, frame):
         """When ``h`` heads a loop closed by a test that goes back to ``h``
@@ -3370,10 +3384,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                     return None
                 depth += ins.op == "COPY"
                 continue
-            if is_walrus_store(self.instrs, k):
-                depth -= 1  # (``(n := n + 1) <= 3``: the store takes the copy)
-                continue
-            pp = operand_pops_pushes(ins)
+            # (a walrus in the test, ``COPY 1; STORE_X``, stores the copy it made)
+            pp = (1, 0) if is_walrus_store(self.instrs, k) else operand_pops_pushes(ins)
             if pp is None or pp[0] > depth:
                 return None
             depth += pp[1] - pp[0]
@@ -4303,7 +4315,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 and isinstance(body.stack[below], V.Iterator)):
             t, pops = k + 1, True  # a for loop's ``break`` drops the iterator
         if t in loop.continue_targets and not region(t) and not pops:
-            body.emit(ast.Continue())
+            body.emit(continue_to(t, loop))
         elif loop.break_target is not None and not region(t) and (t == loop.break_target or (
                 COPIES_EXIT_BLOCKS and self.same_code(t, loop.break_target))):
             body.emit(ast.Break())  # (3.10+ copies a small exit block into the ``break``)
@@ -4763,16 +4775,41 @@ def continues_as_else(stmts):
     return stmts
 
 
+def continue_to(target, loop):
+    """The ``continue`` of a jump to ``target``, one of ``loop``'s continue targets; marked
+    as written where the loop's body would not end that way (see WHILE_TEST_COPIED_AT_BOTTOM)."""
+    node = ast.Continue()
+    if target == loop.written_continue_target:
+        node._written = True
+    return node
+
+
+def is_written_continue(s):
+    return isinstance(s, ast.Continue) and getattr(s, "_written", False)
+
+
+def ends_in_unwritten_continue(s):
+    """Whether ``s`` is an ``if`` without else whose body ends in a ``continue`` not marked written."""
+    return (isinstance(s, ast.If) and not s.orelse and isinstance(s.body[-1], ast.Continue)
+            and not getattr(s.body[-1], "_written", False))
+
+
 def strip_trailing_continue(stmts):
     """A ``continue`` at the very end of a loop body is implied (also at the
     end of a last statement's branches); not one the bytecode shows was
     written (see :meth:`_legacy_clauses_at`)."""
     if stmts and isinstance(stmts[-1], ast.Continue) and not getattr(stmts[-1], "_written", False):
         return strip_trailing_continue(stmts[:-1])
+    if len(stmts) >= 2 and is_written_continue(stmts[-1]) and ends_in_unwritten_continue(stmts[-2]):
+        # ``if t: <implied continue>`` then a written one: ``if not t: continue`` (the
+        # walk takes the branches as laid out, the bottom test's way first)
+        last = stmts[-2]
+        rest = strip_trailing_continue(last.body[:-1])
+        return stmts[:-2] + [ast.If(test=negate(last.test), body=[stmts[-1]], orelse=rest)]
     if stmts:
         last = stmts[-1]
-        for field in ("body", "orelse", "finalbody"):
-            sub = getattr(last, field, None)
+        for field in ("body", "orelse"):  # (not a finally body's: its ``continue`` swallows
+            sub = getattr(last, field, None)  # the exception it would re-raise)
             if isinstance(sub, list) and sub and not isinstance(last, (ast.For, ast.AsyncFor, ast.While)):
                 setattr(last, field, strip_trailing_continue(sub) or ([ast.Pass()] if field == "body" else []))
         for h in getattr(last, "handlers", None) or []:
