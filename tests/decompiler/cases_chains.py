@@ -254,3 +254,67 @@ def and_operand_conditional_constant_test(a, b, c, log):
 CASES += [
     (and_operand_conditional_constant_test, ABCLIST + [(1, 2, 0, []), (1, 0, 0, [])]),
 ]
+
+
+# a while loop's test whose last link is a chain ending in ``is None``: >=3.11's
+# bottom copy of the test jumps back with POP_JUMP_BACKWARD_IF_NONE on the kept
+# operand; the chain's operand walk took that jump for an if statement's and met
+# the loop's test again without end (refused: "the walk went past Python's
+# recursion limit", 3.11-3.13; fuzz 43:87)
+def while_test_chain_ends_in_is_none(a, b, c, log):
+    log = []  # (not the input's list: both runs get that one)
+    n1 = a
+    while n1 <= 1 and (0 < b is None):
+        n1 += 1
+    while n1 < 4 and (c <= b is not None):
+        n1 += 1
+        log.append(n1)
+    return n1, log
+
+
+CASES += [
+    (while_test_chain_ends_in_is_none, ABCLIST + [(0, None, 1, []), (-2, None, 0, []), (0, 1, 1, [])]),
+]
+
+
+# a loop whose body ends in a try/finally, the finally body holding a conditional
+# expression or a chained comparison: the jump of that expression in the finally's
+# exceptional copy was taken for a ``break`` out of the loop (refused: "stack
+# underflow", 3.9/3.10; fuzz 43:614, 43:997)
+def loop_finally_holds_expression_jumps(a, b, c, log):
+    log = []  # (not the input's list: both runs get that one)
+    while a < 3:
+        a += 1
+        try:
+            log.append(a)
+        finally:
+            log.append(a if 1 else b)
+            if 0 != c == a:
+                return 0, log
+    return 1, log
+
+
+CASES += [
+    (loop_finally_holds_expression_jumps, ABCLIST + [(0, 0, 2, []), (0, 1, 3, [])]),
+]
+
+
+# a chained comparison of three links (an operand with effects) and a test after
+# it: the last link, merged first with that test, goes on where the chain's
+# cleanup goes on into its own copy of the exit (3.10+ copies ``return None`` /
+# ``raise AssertionError`` there): the same place ("chained comparison that could
+# not be merged", 3.10-3.13; fuzz 43:58)
+def chain_then_and_with_copied_exits(a, b, c, log):
+    log = []  # (not the input's list: both runs get that one)
+    if 0 < a <= log.append(c) != b and not b:
+        raise ValueError(len(log))
+
+
+def assert_chain_then_and(a, b, c, log):
+    assert 0 < a <= (c and log.append(c)) != b and (not b), c
+
+
+CASES += [
+    (chain_then_and_with_copied_exits, ABCLIST + [(1, None, 2, []), (1, 0, 2, [])]),
+    (assert_chain_then_and, ABCLIST + [(1, None, 0, []), (1, 0, None, []), (1, 0, 0, [])]),
+]

@@ -979,3 +979,23 @@ def match_case_returns_in_try_finally(a, c, log):
 CASES += [
     (match_case_returns_in_try_finally, [(1, 1, []), (1, 0, []), ([0, 3], 0, []), ("x", 1, [])]),
 ]
+
+
+# an and/or as a statement whose right operand is an and/or of its own, in a
+# case body: each way out of the inner one drops the value and jumps past the
+# match ("short-circuit operand with statements", 3.11-3.13; fuzz 43:334)
+def and_of_or_statement_in_case(a, b, c):
+    log = []
+    for x in [a, [a, b], [c]]:
+        match x:
+            case [v2, *s0]:
+                (4 or 3) and (b or log.append(v2))
+            case _:
+                c or (b and log.append(x))
+        log.append(0)
+    return log
+
+
+CASES += [
+    (and_of_or_statement_in_case, [(0, 1, 2), (1, 0, 0), (0, 0, 1), ([], 3, 0)]),
+]

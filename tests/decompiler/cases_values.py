@@ -4,6 +4,7 @@ comparisons that the structurer used to refuse (bench/fuzz.py, issue 11:
 unbalanced branches", "stack underflow", "unrecognised comprehension body"),
 each a shrunk fuzzer reproducer; versions named."""
 from cases_async import ARange
+from cases_branches import CM
 
 ABCL = [(a, b, c, []) for a in (0, 1, 2) for b in (0, 1, 3) for c in (0, 1, 2)]
 EXC = [(a, b, c, []) for a in (0, KeyError) for b in (0, 1) for c in (0, IndexError)]
@@ -319,4 +320,97 @@ def assert_then_raise_in_finally(a, b, c, log):
 
 CASES += [
     (assert_then_raise_in_finally, ABCL),
+]
+
+
+# an and/or as a statement whose right operand is an and/or of its own: 3.11+
+# copies the statement's POP_TOP, and the jump after it, into each way out of the
+# inner one, whose walk wrote the statement itself; and ``return a or b`` in a
+# try body, where the value meets at the finally body's inlined copy ("short-circuit
+# operand with statements", 3.11-3.13; fuzz 43:264, 43:334, 43:430)
+def and_of_or_statement_in_loop(a, b, c, log):
+    log = []  # (not the input's list: both runs get that one)
+    for i in [a, b]:
+        c and (b or log.append(i))
+        if i:
+            a or (c and log.append(i))
+        else:
+            b and (a or log.append(-i))
+        log.append(9)
+    try:
+        return c or b, log
+    finally:
+        log.append(1)
+
+
+CASES += [
+    (and_of_or_statement_in_loop, ABCL),
+]
+
+
+# a conditional expression or and/or in a finally body, whose exit (a store, then
+# the re-raise that ends the body's exceptional copy) 3.10+ copies into a branch;
+# and ``return a or b`` under an if in a try body, whose value meets at a finally
+# copy that branches ("short-circuit operand with statements", "conditional
+# expression with unbalanced branches", 3.10-3.13; fuzz 43:2666, 43:2192, 43:264)
+def values_meeting_at_finally_copies(a, b, c, log):
+    log = []  # (not the input's list: both runs get that one)
+    try:
+        if a:
+            return len(log) or c
+        log.append(b)
+    finally:
+        v0 = c and (3 if b else 4)
+        v1 = a != b == c
+        log.append((v0, v1))
+
+
+def ifexp_value_ends_finally(a, b, c, log):
+    log = [b]
+    try:
+        log.append(a)
+    finally:
+        v0 = v1 = len({0 for q in log if q}) and (3 if c else 0)
+    return v0, v1
+
+
+CASES += [
+    (values_meeting_at_finally_copies, ABCL),
+    (ifexp_value_ends_finally, ABCL),
+]
+
+
+# ``return <value>`` inside a with statement inside a try/finally whose finally
+# body holds a conditional expression: the value goes through the with's exit and
+# the finally's copy (which branches) to its return ("conditional expression with
+# unbalanced branches", 3.11-3.13; fuzz 43:880); and ``b and f([...])`` as an
+# except clause's statement, its operand an inlined comprehension, the clause's
+# cleanup and ``return None`` copied into the operand's path ("short-circuit
+# operand with statements", 3.12/3.13; fuzz 43:2834)
+def return_in_with_through_branching_finally(a, b, c, log):
+    log = []  # (not the input's list: both runs get that one)
+    try:
+        with CM(log, 1):
+            if a:
+                return len(log), log
+    finally:
+        v0 = b if c else a
+        log.append(v0)
+    return 0, log
+
+
+def and_comprehension_statement_in_except(a, b, c, log):
+    G_LOG[:] = []  # (the outcome, as the function returns None; not the input's
+    try:           # list: both runs get that one)
+        G_LOG.append(10 // a)
+    except ZeroDivisionError as e1:
+        b and G_LOG.append(sum([1 for q in [a, b] if not c]))
+
+
+G_LOG = []
+
+
+CASES += [
+    (return_in_with_through_branching_finally, ABCL),
+    (and_comprehension_statement_in_except, ABCL),
 ]

@@ -19,8 +19,6 @@ REFUSED = {
     'tests/decompiler/test_differential.py::test_differential[legacy:finally_if_else_raise_in_loop]': ('3.10',),
     # (SETUP_FINALLY layouts: the value returned from the try/except/finally is left on the stack)
     'tests/decompiler/test_differential.py::test_differential[exceptions:clause_try_except_finally_returns_value]': ('3.9', '3.10'),
-    # (SETUP_FINALLY layouts: the finally handler's jump over the chain's cleanup is taken for a break)
-    'tests/decompiler/test_differential.py::test_differential[exceptions:finally_chain_return_in_loop]': ('3.9', '3.10'),
     # (3.8-3.10's with statements: a with body that ends in ``break``, refused by legacy.py's with)
     'tests/decompiler/test_differential.py::test_differential[fuzz:with_body_breaks_inside_loop]': ('3.8', '3.9'),
     'tests/decompiler/test_differential.py::test_differential[fuzz:nested_with_body_breaks_inside_for]': ('3.10',),

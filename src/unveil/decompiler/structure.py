@@ -523,6 +523,13 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if (op in POP_JUMPS and self._stops and self._stops[-1][0] is frame and self.stops_at_test(frame)
                 and self.conditional_value_join(block) is None):
             return Exit("stop", block.end - 1)  # see short_circuit_operand
+        if op in ("POP_JUMP_IF_NONE", "POP_JUMP_IF_NOT_NONE") and self.tests_kept_for_none(frame):
+            # ``0 < k is None`` (3.11+): the chain's last link tests the kept
+            # operand itself, with no comparison to stop at; the link is read
+            # by _reduce_condition (tests_kept_operand_for_none), while a walk
+            # on would take the jump for an if statement's (and, in a loop's
+            # test, find that same test again without end)
+            self.fail("chained comparison's operand tested for None", last.index)
         if op in CONDITIONAL_JUMPS:
             return self.branch(block, frame, region, loop)
         if op == "FOR_ITER":
@@ -663,11 +670,16 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             return None
         return k
 
-    def runs_to_return(self, index):
+    def runs_to_return(self, index, through_copies=False):
         """Whether the code at ``index`` runs straight (no jumps, no
-        raise) to a ``return``."""
+        raise) to a ``return``; with ``through_copies``, also past inlined
+        copies of finally bodies already decompiled (the walk skips them)."""
         k = index
         while k < self.n:
+            if through_copies and k in self.finally_copies:
+                k = self.past_finally_copies(k)
+                through_copies = False  # (once: a loop's copies may lead to each other)
+                continue
             if self.instrs[k].op == "GET_AWAITABLE" and self.await_end(k) is not None:
                 k = self.await_end(k)  # (an async with's exit call is awaited)
                 continue
@@ -1043,6 +1055,15 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                            for p in passed for x in self.instrs[p.start:p.end])
         return False
 
+    def tests_kept_for_none(self, frame):
+        """Whether the walk in ``frame`` is one of :meth:`chain_operand` and the
+        value on top of the stack is the operand the chain kept (see
+        :meth:`tests_kept_operand_for_none`)."""
+        if not (self._stops and self._stops[-1][0] is frame and frame.stack):
+            return False
+        kept = self._stops[-1][1]
+        return not isinstance(kept, TestStop) and frame.stack[-1] is kept
+
     def stops_at_test(self, frame):
         """Whether the conditional jump ending a block walked in ``frame`` by
         :meth:`short_circuit_operand` tests the operand's whole value, or the
@@ -1242,7 +1263,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             # through a copy of the ``return`` block another test jumps to
             # (only its own links drop the operand it kept before)
             copies = chain_into(c.expr, sub.expr) is not None or is_chain(sub.expr) and not isinstance(
-                c.false if side == "true" else c.true, tuple)
+                c.false if side == "true" else c.true, tuple) or keeps_operand(c.expr, frame) and (
+                    chain_into(c.expr, negate_test(sub.expr)) is not None)  # (the rest, see below)
             goes_to = lambda x: other == self.alias(x) or copies and self.same_code(other_at, x)
             true, false = stn, sfn
             # (only a link right after ``c``: an ``elif x: pass`` is reached by a jump)
@@ -1550,9 +1572,11 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             if copied is not None:
                 frame.push(ast.IfExp(test=test, body=then.pop_expr(), orelse=copied))
                 return t_exit.target
-            if not self.runs_to_return(t_exit.target) and t_exit.target not in self.dead_end_copies:
+            if (not self.runs_to_return(t_exit.target, through_copies=True)
+                    and t_exit.target not in self.dead_end_copies):
                 self.fail("conditional expression with unbalanced branches", self.cfg.at(t).start)
-        if t_exit.kind == "leave" and len(then.stack) == depth + 1 and self.runs_to_return(t_exit.target):
+        if (t_exit.kind == "leave" and len(then.stack) == depth + 1
+                and self.runs_to_return(t_exit.target, through_copies=True)):
             # ``return value`` in the branch, returned after the cleanup of an
             # enclosing with (or finally) that lies outside the region
             t_exit = self.walk(t_exit.target, then, lambda i: True, loop)
@@ -1574,7 +1598,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             return self.transfer(fl, frame, region, loop) if not region(fl) else fl
         other = frame.copy()
         other.stmts = []
-        if (t_exit.kind == "end" and self.ends_in_exit(then) and self.return_joined_from_before(fl)):
+        if (t_exit.kind == "end" and self.ends_in_exit(then, reraise=True) and self.return_joined_from_before(fl)):
             f_exit = self.walk(fl, other, self.branch_region(fl, region), loop)
             copied = self.exit_instead(then, t, f_exit.target, frame) if f_exit.kind == "leave" else None
             if copied is not None and len(other.stack) == depth + 1 and only_value(other):
@@ -2247,11 +2271,12 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
     def value_before_copied_exit(self, start, target, frame):
         """The value computed from ``start`` by plain expression steps that go
         on with a copy of the straight code from ``target`` to a ``return``
-        or ``raise <value>``, or None."""
-        end = self.straight_to_exit(target)
+        or ``raise <value>`` (or a finally body's closing re-raise, whose code
+        3.10+ copies too: ``finally: x = c and (1 if b else 2)``), or None."""
+        end = self.straight_to_exit(target, reraise=True)
         if end is None:
             return None
-        k = self.straight_to_exit(start)
+        k = self.straight_to_exit(start, reraise=True)
         split = None if k is None else k - (end - target)
         if split is None or split <= start or split not in set(self.expression_ends(start, k)):
             return None
@@ -2272,8 +2297,12 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         """Whether the straight code from ``start`` to its return or raise
         consumes a value computed before ``start`` (as where the branches of
         a conditional expression meet)."""
-        if self.instrs[start].op in ("STORE_FAST", "STORE_NAME", "STORE_GLOBAL", "STORE_DEREF"):
+        stores = ("STORE_FAST", "STORE_NAME", "STORE_GLOBAL", "STORE_DEREF")
+        if self.instrs[start].op in stores:
             return True  # ``x = <value>`` then the return: the value is stored
+        if ((self.instrs[start].op, self.instrs[start].arg) == ("COPY", 1) and start + 1 < self.n
+                and self.instrs[start + 1].op in stores):
+            return True  # ``x = y = <value>``
         depth = plain_steps_depth(self.instrs[start:self.straight_to_exit(start)], 0)
         return depth is BELOW or depth == 0  # (the return or raise takes one value)
 
@@ -2301,7 +2330,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if not hasattr(self, "_return_joins"):
             # (start, first predecessor) of each block that is only a return
             self._return_joins = [(b.start, min(p.start for p in b.preds)) for b in self.cfg.blocks
-                                  if b.preds and self.straight_to_exit(b.start) is not None
+                                  if b.preds and self.straight_to_exit(b.start, reraise=True) is not None
                                   and self.takes_value_from_below(b.start)]
         return any(start > index > first for start, first in self._return_joins)
 
@@ -2311,13 +2340,15 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         return (len(stmts) == 1 and isinstance(stmts[0], ast.Raise) and stmts[0].exc is not None
                 and stmts[0].cause is None and not getattr(stmts[0], "_reraise", False))
 
-    def ends_in_exit(self, frame):
+    def ends_in_exit(self, frame, reraise=False):
         """Whether ``frame``'s statements end in a ``return`` or ``raise <value>``
         (a copy of the code from where a conditional expression's branches meet
-        to its exit: ``x = 1 if b else 2; return x``)."""
+        to its exit: ``x = 1 if b else 2; return x``); with ``reraise``, or in
+        a finally body's closing re-raise (the compiler's, see :meth:`block`)."""
         stmts = live(frame.stmts)
         return bool(stmts) and (isinstance(stmts[-1], ast.Return) and stmts[-1].value is not None
-                                or isinstance(stmts[-1], ast.Raise) and stmts[-1].exc is not None)
+                                or isinstance(stmts[-1], ast.Raise) and stmts[-1].exc is not None
+                                or reraise and getattr(stmts[-1], "_reraise", False))
 
     def only_return(self, frame):
         """Whether ``frame`` holds nothing but one ``return <value>``."""
@@ -2404,6 +2435,10 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if filled is not None:
             frame.push(bool_op(op, left, filled))
             return self.transfer(target, frame, region, loop) if not region(target) else target
+        dropped = self.operand_dropped_by_walk(ex, right_frame, target, frame, loop)
+        if dropped is not None:
+            frame.push(bool_op(op, left, dropped))
+            return self.transfer(target, frame, region, loop) if not region(target) else target
         meet = self.short_circuit_meet(ex, target, last)
         if meet is None or not right_frame.stack:
             self.fail("short-circuit operand with statements", last.index)
@@ -2424,7 +2459,17 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             # puts it on a line of its own (emit)
             node._own_line = True
         frame.push(node)
-        return self.transfer(meet, frame, region, loop) if not region(meet) else meet
+        if not region(meet) and not self.returns_through_finally_copy(meet, frame):
+            return self.transfer(meet, frame, region, loop)
+        return meet
+
+    def returns_through_finally_copy(self, index, frame):
+        """Whether the code at ``index`` is an inlined copy of a finally body
+        that goes on to return the value on top of ``frame``'s stack: ``return
+        a or b`` in a try body, whose value meets at the copy (outside the try
+        body's range); the walk goes through the copy to the return (:meth:`walk`)."""
+        past = self.past_finally_copies(index)
+        return past != index and bool(frame.stack) and self.returns_at(past)
 
     def operand_in_copied_exit(self, ex, branch, target, frame):
         """The value of an and/or's right operand whose walk into ``branch``
@@ -2457,6 +2502,50 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             return None
         return value_of_exits(stmts, live(probe.stmts), hole)
 
+    def operand_dropped_by_walk(self, ex, branch, target, frame, loop):
+        """The right operand of an and/or whose value is dropped (``a and (b or
+        f())`` as a statement), when its walk into ``branch`` wrote that
+        expression statement itself: the operand holds an and/or of its own,
+        and 3.11+ copies the ``POP_TOP`` into each of that one's ways out. The
+        statement's value, when the walk then went where the code after the
+        ``POP_TOP`` at ``target`` (where the left operand goes) goes too: it
+        left for that place, or wrote the same ``continue`` / ``break``; else None."""
+        if target + 1 >= self.n or self.instrs[target].op != "POP_TOP":
+            return None
+        stmts = live(branch.stmts)
+        if not stmts or not isinstance(stmts[0], ast.Expr):
+            return None
+        after = self.follow_jumps(target + 1)
+        if ex.kind == "leave" and isinstance(ex.target, int) and len(stmts) == 1:
+            return (stmts[0].value if after == self.follow_jumps(ex.target)
+                    and len(branch.stack) == len(frame.stack) else None)
+        if ex.kind != "end" or len(stmts) < 2:
+            return None
+        if (len(stmts) == 2 and loop is not None
+                and (isinstance(stmts[1], ast.Continue) and after in loop.continue_targets
+                     or isinstance(stmts[1], ast.Break) and after == loop.break_target)):
+            return stmts[0].value
+        # (the statements after the value's drop, copied: 3.12+ copies an except
+        # clause's cleanup and ``return None`` too, where the operand holds an
+        # inlined comprehension whose jumps keep it from being one expression)
+        return stmts[0].value if self.walks_to(target + 1, frame, stmts[1:], loop) else None
+
+    def walks_to(self, index, frame, stmts, loop):
+        """Whether the code at ``index``, walked (a trial) in a copy of
+        ``frame``, ends (returns or raises) after writing just ``stmts``."""
+        probe = frame.copy()
+        probe.stmts = []
+        state = self.trial_state()
+        try:
+            ex = self.walk(index, probe, lambda i: True, loop)
+        except DecompilationError:
+            return False
+        finally:
+            self.restore_trial_state(state)
+        got = live(probe.stmts)
+        return (ex.kind == "end" and len(got) == len(stmts)
+                and all(ast.dump(a) == ast.dump(b) for a, b in zip(got, stmts)))
+
     def operand_region(self, start, target, region):
         """Where the walk of an and/or's right operand from ``start`` (its
         left operand jumping to ``target``) may go."""
@@ -2476,6 +2565,10 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             return None
         if ex.target == target or self.follow_jumps(ex.target) == self.follow_jumps(target):
             return target  # (``target`` may be a lone jump the right operand jumps past)
+        if self.past_finally_copies(target) == ex.target:
+            # ``return a or b`` in a try body: the value meets at the start of the
+            # finally body's inlined copy, which the right operand's walk skips
+            return target
         t = ex.target
         if (t < self.n and self.instrs[t].op == last.op
                 and self.follow_jumps(self.instrs[t].target) == self.follow_jumps(target)):
@@ -2496,7 +2589,11 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             if self.instrs[k].op != "POP_TOP":
                 continue
             key = self._legacy_key(k + 1)
-            return k if isinstance(key, tuple) and key == self._legacy_key(target + 1) else None
+            if key != self._legacy_key(target + 1):
+                return None
+            # (the same return or raise; or jumps to the same place: 3.12+ copies a
+            # loop body's jump back, ``for x in a: b or f()``)
+            return k if isinstance(key, tuple) or self.instrs[k + 1].op == "JUMP" else None
         return None
 
     def drops_kept_operand(self, target):
@@ -2869,10 +2966,25 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         still holding the exception (3.11+: under the same cleanup handler, one
         of the loop's own): a chained comparison's or an inlined comprehension's
         jump over its cleanup in a finally body, no ``break`` (that drops the
-        exception first, POP_EXCEPT, outside the cleanup's range)."""
+        exception first, POP_EXCEPT, outside the cleanup's range). Nor is a jump
+        that carries values its block pushed (a conditional expression's in a
+        finally body, <=3.9: ``f(x if 1 else y)``; see :meth:`jump_at_end`), nor
+        a chained comparison's jump over its cleanup there (<=3.10, no handler
+        covers it: ``if 0 != c == 4: return 0``)."""
+        if self.values_pushed(b, 0) or self.lone_jump_over_chain_cleanup(b):
+            return True
         h = b.handler
         return (h is not None and target < self.n and in_loop(h)
                 and self.cfg.containing(target).handler == h)
+
+    def lone_jump_over_chain_cleanup(self, b: Block) -> bool:
+        """Whether ``b`` is only a jump, reached by tests alone, over the
+        ``POP_TOP`` right after it: a chained comparison's true path jumping
+        over the cleanup of its false path (see :meth:`jump_over_cleanup`)."""
+        k = b.start
+        return (b.end - k == 1 and self.instrs[k].op == "JUMP" and k + 1 < self.n
+                and self.instrs[k + 1].op == "POP_TOP" and self.instrs[k].target > k + 1
+                and bool(b.preds) and all(self.cfg.is_conditional(p) for p in b.preds))
 
     def blocks_reachable_from(self, *starts):
         """Block starts reachable from ``starts`` (by jumps, falls and
