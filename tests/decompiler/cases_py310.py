@@ -979,3 +979,24 @@ def match_case_returns_in_try_finally(a, c, log):
 CASES += [
     (match_case_returns_in_try_finally, [(1, 1, []), (1, 0, []), ([0, 3], 0, []), ("x", 1, [])]),
 ]
+
+
+# a guard ``b and c`` whose true path falls into the subject's POP_TOP, alone
+# in its block before the body's first test: the pop starts the body, it is
+# no chained comparison's cleanup (3.12+)
+def match_guard_and_before_body_test(a, b, c, log):
+    match a:
+        case {"k": 1}:
+            log.append(0)
+        case 2 if b and c:
+            if log:
+                return
+        case v0:
+            log.append(v0)
+    return log
+
+
+CASES += [
+    (match_guard_and_before_body_test,
+     [({"k": 1}, 0, 0, []), (2, 1, 1, []), (2, 1, 1, [9]), (2, 0, 1, []), (2, 1, 0, []), (3, 1, 1, [])]),
+]
