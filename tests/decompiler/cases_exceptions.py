@@ -1650,3 +1650,35 @@ def finally_copy_ends_in_jump(a, b, log):
 CASES += [
     (finally_copy_ends_in_jump, [([1, 2], 0, []), ([1, 2, 3], 3, []), ([], 0, []), ([1], None, [])]),
 ]
+
+
+# a loop that ends a finally body and is left only by ``break``: the break
+# goes straight to the exceptional copy's re-raise (3.10+ puts no jump there)
+def finally_ends_in_loop_left_by_break(a, log):
+    try:
+        log.append(a[0])
+    finally:
+        n = 0
+        while True:
+            n += 1
+            log.append(n)
+            if n > 1:
+                break
+    return log
+
+
+def finally_ends_in_for_left_by_break(a, log):
+    try:
+        log.append(a[0])
+    finally:
+        for x in a:
+            if x > 1:
+                break
+            log.append(x)
+    return log
+
+
+CASES += [
+    (finally_ends_in_loop_left_by_break, [([1], []), ([], []), (None, [])]),
+    (finally_ends_in_for_left_by_break, [([1, 2, 3], []), ([], []), ([0, 1], []), ([5], [])]),
+]

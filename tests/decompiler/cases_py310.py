@@ -1000,3 +1000,30 @@ CASES += [
     (match_guard_and_before_body_test,
      [({"k": 1}, 0, 0, []), (2, 1, 1, []), (2, 1, 1, [9]), (2, 0, 1, []), (2, 1, 0, []), (3, 1, 1, [])]),
 ]
+
+
+# a match statement that ends a finally body: each case ends in the
+# exceptional copy's own re-raise, and the ``case _`` body runs on into
+# another; only a subject no case takes reaches it (3.11+)
+def match_case_default_ends_finally(a, b, c, log):
+    try:
+        log.append(0)
+    finally:
+        match a:
+            case [0, v2]:
+                pass
+            case {"k": 1} if b:
+                if c:
+                    return 4
+                log.append(3)
+            case _:
+                log.append(1)
+                if b:
+                    log.append(2)
+    return log
+
+
+CASES += [
+    (match_case_default_ends_finally,
+     [([0, 5], 0, 0, []), ({"k": 1}, 1, 0, []), ({"k": 1}, 1, 1, []), ({"k": 1}, 0, 0, []), (7, 1, 0, []), (7, 0, 0, [])]),
+]
