@@ -1863,3 +1863,80 @@ def for_while_chain_test_break_else(a, b, c):
 CASES += [
     (for_while_chain_test_break_else, [(0, 1, 0), (1, 1, 0), (0, 0, 0), (0, 5, 0), (1, 2, 1)]),
 ]
+
+
+# a loop's else clause inside try/finally: break goes to the finally body's
+# inlined copy, which the else clause's walk steps over (3.11+)
+def while_else_break_into_finally_copy(a, b, log):
+    try:
+        while a < 3:
+            if b:
+                break
+            a += 1
+        else:
+            log.append(1)
+    finally:
+        log.append(2)
+    return log
+
+
+def for_else_break_into_finally_copy(xs, b, log):
+    try:
+        for x in xs:
+            if x == b:
+                break
+            log.append(x)
+        else:
+            log.append(-1)
+    finally:
+        log.append(-2)
+    return log
+
+
+CASES += [
+    (while_else_break_into_finally_copy, [(0, 0, []), (0, 1, []), (5, 0, []), (0, None, [])]),
+    (for_else_break_into_finally_copy, [([1, 2], 2, []), ([1, 2], 3, []), ([], 0, []), (None, 0, [])]),
+]
+
+
+# a test whose two ways both go to the loop's bottom test (``assert b or -1``:
+# the true constant folded away) is no link of that test: the bottom test is
+# the copy of the top one, in a finally body too (3.12+)
+def while_bottom_test_after_folded_assert(a, b, log):
+    try:
+        log.append(0)
+    finally:
+        while a < 2:
+            a += 1
+            assert b or -1
+            log.append(a)
+    return log
+
+
+CASES += [
+    (while_bottom_test_after_folded_assert, [(0, 0, []), (0, 1, []), (5, 1, []), (0, [], [])]),
+]
+
+
+# a while loop's else clause that breaks out of the enclosing while loop
+# (whose way out continues the for loop around it)
+def while_else_breaks_enclosing_while(a, b, c, log):
+    for i in a:
+        while b < 3:
+            b += 1
+            while c <= 3:
+                c += 1
+                if c == log[0]:
+                    break
+            else:
+                if log[1]:
+                    break
+                raise ValueError
+            log.append((i, b, c))
+    return log
+
+
+CASES += [
+    (while_else_breaks_enclosing_while,
+     [([1, 2], 0, 0, [2, 1]), ([1], 0, 0, [9, 1]), ([1], 0, 0, [9, 0]), ([1, 2], 5, 0, [2, 0]), ([], 0, 0, [])]),
+]

@@ -1578,3 +1578,107 @@ def pass_or_reraise_in_named_clause(a, log):
 CASES += [
     (pass_or_reraise_in_named_clause, [(1, []), (0, []), ("x", [])]),
 ]
+
+
+# a try/except/else in a try/finally in a loop: the else clause ends in
+# ``continue`` (a jump back to the loop's top test through the finally body's
+# inlined copy), the except clause falls to the loop's bottom test (3.11+)
+def try_else_continues_in_finally_in_loop(a, b, c, log):
+    while a < 2:
+        a += 1
+        try:
+            try:
+                log.append(b[0])
+            except (TypeError, IndexError):
+                log.append(-1)
+            else:
+                if a < b[0] < c:
+                    continue
+                break
+        finally:
+            log.append(a)
+    return log
+
+
+CASES += [
+    (try_else_continues_in_finally_in_loop,
+     [(0, [1], 3, []), (0, [5], 3, []), (0, [], 3, []), (0, None, 3, []), (2, [1], 3, [])]),
+]
+
+
+# the same with break going to the function's end (its ``return None``), the
+# except clause's empty: the else clause's continue jumps back to the loop's
+# top test, the except clause goes on to the bottom one (3.12+)
+def try_else_continues_break_returns(a, b, c, log):
+    while a < 1:
+        a += 1
+        try:
+            try:
+                log.append(1)
+            except AttributeError:
+                pass
+            else:
+                if a < b < c:
+                    continue
+                break
+        finally:
+            log.append(2)
+
+
+CASES += [
+    (try_else_continues_break_returns, [(0, 1, 3, []), (0, 0, 3, []), (-1, 0, 3, []), (0, None, 3, None)]),
+]
+
+
+# a try/finally body whose ``while True`` never loops (its break goes to the
+# finally body's inlined copy, which ends in a jump to the code after the try
+# statement): the body ends where that jump goes (3.11+)
+def finally_copy_ends_in_jump(a, b, log):
+    for i in a:
+        try:
+            while True:
+                b += 1
+                if b > 3:
+                    break
+                return 0
+        finally:
+            log.append(i)
+        log.append(b)
+    return log
+
+
+CASES += [
+    (finally_copy_ends_in_jump, [([1, 2], 0, []), ([1, 2, 3], 3, []), ([], 0, []), ([1], None, [])]),
+]
+
+
+# a loop that ends a finally body and is left only by ``break``: the break
+# goes straight to the exceptional copy's re-raise (3.10+ puts no jump there)
+def finally_ends_in_loop_left_by_break(a, log):
+    try:
+        log.append(a[0])
+    finally:
+        n = 0
+        while True:
+            n += 1
+            log.append(n)
+            if n > 1:
+                break
+    return log
+
+
+def finally_ends_in_for_left_by_break(a, log):
+    try:
+        log.append(a[0])
+    finally:
+        for x in a:
+            if x > 1:
+                break
+            log.append(x)
+    return log
+
+
+CASES += [
+    (finally_ends_in_loop_left_by_break, [([1], []), ([], []), (None, [])]),
+    (finally_ends_in_for_left_by_break, [([1, 2, 3], []), ([], []), ([0, 1], []), ([5], [])]),
+]

@@ -996,6 +996,50 @@ def and_of_or_statement_in_case(a, b, c):
     return log
 
 
+# a guard ``b and c`` whose true path falls into the subject's POP_TOP, alone
+# in its block before the body's first test: the pop starts the body, it is
+# no chained comparison's cleanup (3.12+)
+def match_guard_and_before_body_test(a, b, c, log):
+    match a:
+        case {"k": 1}:
+            log.append(0)
+        case 2 if b and c:
+            if log:
+                return
+        case v0:
+            log.append(v0)
+    return log
+
+
 CASES += [
     (and_of_or_statement_in_case, [(0, 1, 2), (1, 0, 0), (0, 0, 1), ([], 3, 0)]),
+    (match_guard_and_before_body_test,
+     [({"k": 1}, 0, 0, []), (2, 1, 1, []), (2, 1, 1, [9]), (2, 0, 1, []), (2, 1, 0, []), (3, 1, 1, [])]),
+]
+
+
+# a match statement that ends a finally body: each case ends in the
+# exceptional copy's own re-raise, and the ``case _`` body runs on into
+# another; only a subject no case takes reaches it (3.11+)
+def match_case_default_ends_finally(a, b, c, log):
+    try:
+        log.append(0)
+    finally:
+        match a:
+            case [0, v2]:
+                pass
+            case {"k": 1} if b:
+                if c:
+                    return 4
+                log.append(3)
+            case _:
+                log.append(1)
+                if b:
+                    log.append(2)
+    return log
+
+
+CASES += [
+    (match_case_default_ends_finally,
+     [([0, 5], 0, 0, []), ({"k": 1}, 1, 0, []), ({"k": 1}, 1, 1, []), ({"k": 1}, 0, 0, []), (7, 1, 0, []), (7, 0, 0, [])]),
 ]

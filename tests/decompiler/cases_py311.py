@@ -463,3 +463,24 @@ def inner_break_in_except_star_else(a, b, c):
 CASES += [
     (inner_break_in_except_star_else, [(0, 2, [0, 1]), (1, 2, [0, 0]), (0, 3, [1, 0]), (1, 0, [])]),
 ]
+
+
+# an except* clause holding a try/except* whose body ends where the clause
+# does: 3.12+ copies the clause's exit (the name's cleanup, the append to the
+# list of raised groups, the jump) into the body's end and the inner clause's
+def except_star_clause_try_ends_clause(a, b, log):
+    try:
+        raise a
+    except* TypeError as e1:
+        try:
+            if b:
+                log.append(b[0])
+        except* KeyError:
+            log.append(-1)
+    return log
+
+
+CASES += [
+    (except_star_clause_try_ends_clause,
+     [(TypeError, 0, []), (TypeError, {0: 1}, []), (TypeError, {}, []), (ValueError, 0, [])]),
+]

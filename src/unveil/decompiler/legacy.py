@@ -36,7 +36,7 @@ import ast
 from . import expressions as E
 from . import values as V
 from .instructions import COPIES_EXIT_BLOCKS
-from .regions import END, Exit, leaves_reraise, strip_name_cleanup, strip_tail_reraise
+from .regions import END, Exit, ends_in_loop_left_by_break, leaves_reraise, strip_name_cleanup, strip_tail_reraise
 
 
 class SavedExc(V.Exception_):
@@ -838,6 +838,8 @@ class LegacyBlocks:
                 self.fail("finally body re-raises where no branch ends", H)
             # (3.9 leaves an unreachable jump to a re-raise after a raising branch)
             never_completes = fex.kind == "end" or not self._legacy_reached(fex.target)
+            if never_completes and ends_in_loop_left_by_break(fin):
+                never_completes = False  # (3.10: the loop's break is the re-raise)
             dead = self._legacy_dead_copies(blk, hdom, loop) if never_completes else None
             if dead is not None:
                 # every path of the finally body raises or returns: so does
@@ -921,7 +923,10 @@ class LegacyBlocks:
         # (the blocks the handler dominates: its subtree, not every block of the function)
         end = max(b.end for b in self.cfg.dominated_blocks(self.cfg.at(H)) if hdom(b.start))
         seq = ins[H:end]
-        if not seq or seq[-1].op != "RERAISE":
+        if not seq or seq[-1].op != "RERAISE" and not (
+                ends and seq[-1].op == "JUMP" and seq[-1].target < seq[-1].index):
+            # (a loop that ends the body, whose break is the re-raise, may end
+            # in its jump back)
             self.fail("finally handler does not end in RERAISE", H)
         # the last re-raise ends the finally body, unless it is the handler
         # of a try statement inside it (the body ended earlier, in ``ends``)

@@ -114,6 +114,10 @@ def strip_tail_reraise(stmts):
     stmts = list(stmts)
     while stmts and getattr(stmts[-1], "_reraise", False):
         stmts.pop()
+    if stmts and isinstance(stmts[-1], (ast.While, ast.For, ast.AsyncFor)) and not stmts[-1].orelse:
+        # the way out of a loop that ends the body is the re-raise (3.10+ puts
+        # no jump there): ``break``
+        stmts[-1].body = reraise_as_break(stmts[-1].body)
     for k, st in enumerate(stmts[:-1]):
         if isinstance(st, ast.If) and not st.orelse and ends_in_reraise(st.body):
             st.body = strip_tail_reraise(st.body) or [ast.Pass()]
@@ -121,6 +125,14 @@ def strip_tail_reraise(stmts):
             return stmts[:k + 1]
         if type(st).__name__ == "Match":
             drop_copied_tails(st.cases, stmts[k + 1:])
+            if ends_match_in_reraise(st):
+                # ``case P: A; <re-raise>`` in every case: only a subject that no
+                # case takes reaches the code after the match, its ``case _``
+                for case in st.cases:
+                    case.body = strip_tail_reraise(case.body) or [ast.Pass()]
+                st.cases.append(ast.match_case(pattern=ast.MatchAs(pattern=None, name=None), guard=None,
+                                               body=strip_tail_reraise(stmts[k + 1:]) or [ast.Pass()]))
+                return stmts[:k + 1]
     if stmts:
         last = stmts[-1]
         if isinstance(last, (ast.If, ast.Try)):
@@ -132,6 +144,51 @@ def strip_tail_reraise(stmts):
             for case in last.cases:
                 case.body = strip_tail_reraise(case.body) or [ast.Pass()]
     return stmts
+
+
+def reraise_as_break(stmts):
+    """``stmts`` (a loop's body) with the compiler's re-raises in it made
+    ``break`` statements: in the statements of ifs and match cases, not in
+    inner loops (a break there leaves them), functions or try statements."""
+    out = []
+    for st in stmts:
+        if getattr(st, "_reraise", False):
+            st = ast.Break()
+        elif isinstance(st, ast.If):
+            st.body = reraise_as_break(st.body)
+            st.orelse = reraise_as_break(st.orelse)
+        elif type(st).__name__ == "Match":
+            for case in st.cases:
+                case.body = reraise_as_break(case.body)
+        out.append(st)
+    return out
+
+
+def ends_in_loop_left_by_break(stmts):
+    """Whether the last of ``stmts`` is a loop that a ``break`` of its own
+    leaves (see reraise_as_break): the statements complete that way."""
+    if not stmts or not isinstance(stmts[-1], (ast.While, ast.For, ast.AsyncFor)):
+        return False
+    todo = list(stmts[-1].body)
+    while todo:
+        st = todo.pop()
+        if isinstance(st, ast.Break):
+            return True
+        if isinstance(st, ast.If):
+            todo += st.body + st.orelse
+        elif type(st).__name__ == "Match":
+            todo += [x for case in st.cases for x in case.body]
+    return False
+
+
+def ends_match_in_reraise(match):
+    """Whether no case of ``match`` completes, the compiler's re-raise ends
+    one of them, and a subject may fall through them all (no last case that
+    takes every subject)."""
+    last = match.cases[-1]
+    takes_all = last.guard is None and type(last.pattern).__name__ == "MatchAs" and last.pattern.pattern is None
+    return not takes_all and all(never_completes(c.body) or ends_in_reraise(c.body) for c in match.cases) and any(
+        ends_in_reraise(c.body) for c in match.cases)
 
 
 def drop_copied_tails(cases, rest):

@@ -34,7 +34,7 @@ from .instructions import (COPIES_EXIT_BLOCKS, CONDITIONAL_JUMPS, HANDLERS_LAID_
                            WHILE_TEST_COPIED_AT_BOTTOM,
                            is_walrus_store, operand_pops_pushes, pops_pushes)
 from .legacy import LegacyBlocks
-from .match import MATCH_OPS, MatchStatements
+from .match import MATCH_OPS, MatchStatements, Poison
 
 
 class BlockIds:
@@ -565,7 +565,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         """A block that only drops the value a chained comparison kept
         (``POP_TOP; JUMP X``) counts as a jump to X."""
         b = self.cfg.at(target)
-        if b is None or not frame.stack:
+        if b is None or not frame.stack or isinstance(frame.stack[-1], Poison):
+            # (a match statement's subject under a guard: its POP_TOP starts
+            # the case's body, ``case 2 if b and c:``)
             return target
         ins = self.instrs[b.start:b.end]
         single = len(b.preds) == 1 or self.chain_cleanup(b, frame)
@@ -3141,7 +3143,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                         # 3.10+: a ``continue`` jumps back to this top test,
                         # while the body also loops through a bottom test
                         body = self.past_cleanup_jump(start, c)
-                        found = self.find_latch(body, exit_, probe) if body is not None else None
+                        found = self.find_latch(body, exit_, probe, test) if body is not None else None
                         if found is not None and not same_test(test, found[1]):
                             found = None  # the bottom test is another one: not a copy of this
                         if found is not None and body.start not in self.active_loops:
@@ -3149,12 +3151,12 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                             try:
                                 return self.while_loop(found[1], start, exit_, frame,
                                                        natural | self.natural(body), header,
-                                                       found[0], skip=c.blocks)
+                                                       found[0], skip=c.blocks, outer=outer)
                             finally:
                                 self.active_loops.discard(body.start)
                         return self.while_loop(test, start, exit_, frame, natural, header, None,
-                                               skip=c.blocks)
-            return self.while_loop(None, header.start, None, frame, natural, header, None)
+                                               skip=c.blocks, outer=outer)
+            return self.while_loop(None, header.start, None, frame, natural, header, None, outer=outer)
         finally:
             self.active_loops.discard(header.start)
 
@@ -3170,8 +3172,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             body = self.cfg.at(start)
             if body is None or not self.is_loop_header(body) or body.start in self.active_loops:
                 continue
-            found = self.find_latch(body, exit_, probe)
-            if found is not None and same_test(c.expr if start == c.true else negate(c.expr), found[1]):
+            test = c.expr if start == c.true else negate(c.expr)
+            found = self.find_latch(body, exit_, probe, test)
+            if found is not None and same_test(test, found[1]):
                 return natural | self.natural(body)
         return natural
 
@@ -3249,11 +3252,15 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         start = self.cfg.at(exit_)
         dom = self.dominated_by(start) if start is not None else (lambda i: False)
         ex = self.walk(exit_, else_frame, lambda i: i != brk and dom(i), outer)
-        if ex.kind == "leave" and ex.target != brk:
+        if ex.kind == "leave" and ex.target != brk and not self.same_after_copies(ex.target, brk) and not (
+                self.same_code(self.past_any_finally_copy(ex.target), self.past_any_finally_copy(brk))):
+            # (where break goes may be an enclosing finally body's inlined copy,
+            # which the else clause's walk steps over; <=3.10 copies the small
+            # exit after it, ``return x``, to each copy)
             self.fail("loop else clause ends in an unexpected place", exit_)
         return else_frame.stmts, brk
 
-    def while_loop(self, test, start, exit_, frame, natural, header, latch, skip=()):
+    def while_loop(self, test, start, exit_, frame, natural, header, latch, skip=(), outer=None):
         brk = self.break_target(natural, exit_)
         body = frame.copy()
         body.stmts = []
@@ -3295,7 +3302,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         elif ex.kind == "leave" and not self.leaves_loop_as_expected(ex.target, conts, exit_, brk):
             self.body_leaves_loop(ex.target, body, loop)
         stmts = strip_trailing_continue(continues_as_else(body.stmts))
-        orelse, follow = self.loop_else(exit_, brk, frame, None)
+        # (the else clause may break out of, or continue, the enclosing loop)
+        orelse, follow = self.loop_else(exit_, brk, frame, outer)
         frame.emit(ast.While(test=test if test is not None else E.const(True),
                              body=stmts or [ast.Pass()], orelse=orelse))
         if follow is None:
@@ -3344,11 +3352,11 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             h = self.past_cleanup_jump(body_start, c)
             if h is None or h.start in self.active_loops:
                 continue
-            found = self.find_latch(h, exit_, frame)
+            entry = c.expr if body_start == c.true else negate_test(c.expr)
+            found = self.find_latch(h, exit_, frame, entry)
             if found is None:
                 continue
             lstart, test = found
-            entry = c.expr if body_start == c.true else negate_test(c.expr)
             guard = None
             if not same_test(entry, test):
                 guard = guard_before_test(entry, test)
@@ -3357,12 +3365,12 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             self.active_loops.add(h.start)
             try:
                 if guard is None:
-                    return self.while_loop(test, h.start, exit_, frame, self.natural(h), h, lstart)
+                    return self.while_loop(test, h.start, exit_, frame, self.natural(h), h, lstart, outer=loop)
                 # ``if g: while c: body``: the compiler merged g with the
                 # loop's entry test (both jump past the loop)
                 inner = frame.copy()
                 inner.stmts = []
-                follow = self.while_loop(test, h.start, exit_, inner, self.natural(h), h, lstart)
+                follow = self.while_loop(test, h.start, exit_, inner, self.natural(h), h, lstart, outer=loop)
                 frame.emit(self.make_if(guard, inner.stmts, []))
                 return follow
             finally:
@@ -3378,10 +3386,15 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             h = self.cfg.at(self.instrs[h.start].target)
         return h
 
-    def find_latch(self, h, exit_, frame):
+    def find_latch(self, h, exit_, frame, like=None):
         """When ``h`` heads a loop closed by a test that goes back to ``h``
         or out to ``exit_`` (the bottom test of an inverted ``while``): the
-        start of that test and the condition that keeps the loop going."""
+        start of that test and the condition that keeps the loop going.
+        With ``like`` (the loop's top test), the start whose condition is
+        that test is preferred to an earlier one: a test before the bottom
+        test whose two ways both go to it (``assert b or -1`` compiles to
+        ``b``'s jump over nothing) also reads as a link of the chain,
+        ``(b or True) and c``."""
         if not self.is_loop_header(h):
             return None
         # the bottom test is laid out last (an ``if ...: continue`` may jump
@@ -3392,6 +3405,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         latch = max(latches, key=lambda b: b.start)
         # the latch condition may start in an earlier block of an and/or
         # chain: the earliest start whose condition is the whole test
+        first = None
         for lb in self.latch_chain_starts(latch, self.natural(h)):
             probe = frame.copy()
             probe.stmts = []
@@ -3401,11 +3415,15 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 continue
             if lc is None or live(probe.stmts) or latch.id not in lc.blocks:
                 continue  # statements before the test (a walrus in it is not one)
+            found = None
             if lc.true == h.start and self.same_place(lc.false, exit_):
-                return lb.start, lc.expr
-            if lc.false == h.start and self.same_place(lc.true, exit_):
-                return lb.start, negate_test(lc.expr)  # ``while not c``: jumps back while c is false
-        return None
+                found = lb.start, lc.expr
+            elif lc.false == h.start and self.same_place(lc.true, exit_):
+                found = lb.start, negate_test(lc.expr)  # ``while not c``: jumps back while c is false
+            if found is not None and (like is None or same_test(like, found[1])):
+                return found
+            first = first or found
+        return first
 
     def test_from(self, b: Block, frame):
         """The condition computed from ``b`` on, run in ``frame``: ``b``'s
@@ -3701,7 +3719,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             return self.go_on(ex2.target, frame, region, loop)
         if ex.kind == "leave":
             if h_exit is None or self.same_after_copies(ex.target, h_exit) or self.same_copied_return(
-                    ex.target, h_exit) or self.same_copied_raise(ex.target, h_exit):
+                    ex.target, h_exit) or self.same_copied_raise(ex.target, h_exit) or self.same_code(
+                    ex.target, h_exit):
                 follow = ex.target
             else:
                 # the body falls into the else block, which jumps to the follow
@@ -3716,6 +3735,13 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                     ex2 = self.walk(ex2.target, else_frame, region, loop)
                 if self.ends_in_break(ex2, else_frame, len(frame.stack), region, loop):
                     else_frame.emit(ast.Break())
+                    ex2 = END
+                elif self.ends_in_continue(ex2, else_frame, len(frame.stack), region, loop) and not (
+                        self.same_after_copies(ex2.target, h_exit)):
+                    # (the except clauses go on to the loop's bottom test, the else
+                    # clause's continue to its top test: both through an
+                    # enclosing finally body's inlined copies)
+                    else_frame.emit(ast.Continue())
                     ex2 = END
                 else:
                     ex2 = self.returned_through_with_exits(ex2, else_frame, len(frame.stack))
@@ -3766,12 +3792,24 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         goes, its stack back at ``depth``. 3.12+ lays the code after the
         loop out right after the protected range, or copies a small exit
         (``return x``) there: the walk falls into it, past the inlined copy
-        of an enclosing finally body."""
+        of an enclosing finally body. (Or the walk stops at that copy,
+        whose end jumps to where break goes.)"""
         if (ex.kind != "leave" or loop is None or loop.break_target is None
                 or region(ex.target) or len(frame.stack) != depth):
             return False
+        past = self.past_finally_copies(ex.target)
         return ex.target == loop.break_target or COPIES_EXIT_BLOCKS and self.same_code(
-            ex.target, loop.break_target)
+            ex.target, loop.break_target) or past != ex.target and self.thread(past)[0] == loop.break_target
+
+    def ends_in_continue(self, ex, frame, depth, region, loop):
+        """Whether a try body or else clause whose walk stopped at ``ex``
+        ends in ``continue``: it leaves the region, its stack back at
+        ``depth``, for a jump back to the loop's test, past the inlined
+        copies of enclosing finally bodies."""
+        if ex.kind != "leave" or loop is None or region(ex.target) or len(frame.stack) != depth:
+            return False
+        past = self.past_finally_copies(ex.target)
+        return past != ex.target and self.thread(past)[0] in loop.continue_targets
 
     def go_on(self, target, frame, region, loop):
         """Where the walk goes on after a try statement: ``target`` when its
@@ -3795,6 +3833,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         of a finally body (or a copy starts there)."""
         t = self.thread(index)[0]
         resumes = set(self.finally_copies.values())
+        # (a copy may end in a jump: the walk that steps over the copy follows it)
+        resumes |= {self.thread(x)[0] for x in resumes if x < self.n}
         return any(x in resumes or x in self.finally_copies for x in (index, t))
 
     def same_after_copies(self, a, b):
