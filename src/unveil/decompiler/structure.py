@@ -2700,13 +2700,21 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             return None
         if normal_exit in targets:
             return normal_exit
-        going_on = [t for t in targets if t >= self.n or self.straight_raise_end(t) is None]
+        going_on = [t for t in targets if not self.assert_failure_at(t)]
         if going_on and len(going_on) < len(targets):
-            # a jump to code that only raises, beside a way out to code that
-            # goes on, is the loop's own (``assert 0 if o else 1``: its
-            # conditional expression jumps straight to the raise), no break
+            # a jump to an assert's raise, beside a way out to other code, is
+            # the loop's own assert (``assert 0 if o else 1``: its conditional
+            # expression jumps straight to the raise), no break
             targets = going_on
         return max(set(targets), key=targets.count)
+
+    def assert_failure_at(self, index):
+        """Whether the code at ``index`` runs straight to the raise of an
+        ``AssertionError``: an assert's failure."""
+        if index >= self.n or self.straight_raise_end(index) is None:
+            return False
+        ins = self.instrs[index]
+        return ins.op == "LOAD_ASSERTION_ERROR" or (ins.op, ins.arg) == ("LOAD_GLOBAL", "AssertionError")
 
     def copy_of_exit(self, target, normal_exit):
         """Whether the code at ``target`` is where the loop's normal exit
