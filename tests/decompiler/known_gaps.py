@@ -24,8 +24,6 @@ REFUSED = {
     'tests/decompiler/test_differential.py::test_differential[fuzz:nested_with_body_breaks_inside_for]': ('3.10',),
     # (3.11: "loop else clause ends in an unexpected place", the try/finally in a body that never loops back)
     'tests/decompiler/test_differential.py::test_differential[fuzz:for_never_loops_with_else]': ('3.11',),
-    # (3.8/3.9: "loop body leaves the loop", as on main before tryloops8)
-    'tests/decompiler/test_differential.py::test_differential[control:for_while_chain_test_break_else]': ('3.8', '3.9'),
     # (3.12+: the finally body's copy on the normal exit falls into the code after the try,
     # which the if's branch walks into as its own: the proof refuses the text)
     'tests/decompiler/test_differential.py::test_differential[exceptions:finally_copy_ends_in_jump]': ('3.12', '3.13'),
