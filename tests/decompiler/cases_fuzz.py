@@ -535,3 +535,30 @@ def starred_set_display_in_loop(a, b, c):
 CASES += [
     (starred_set_display_in_loop, ABC),
 ]
+
+
+# a walrus in a comprehension binds in the enclosing function: there the name is
+# nonlocal (or global) only because that function's source declares it, yet the
+# function itself never stores it (the comprehension's code does), so the
+# declaration was dropped and the name became the function's own (refused by the
+# proof: "different values" of the closure; fuzz 43:421 on 3.8-3.10, before 3.12
+# inlined comprehensions)
+G_WALRUS = 0
+
+
+def walrus_in_comprehension_binds_nonlocal(a, b, c):
+    v0 = a
+
+    def h(k):
+        nonlocal v0
+        return [(v0 := v0 + q) for q in range(k)], {q: (v0 := q) for q in [k, b]}
+
+    def g(k):
+        global G_WALRUS
+        return [[(G_WALRUS := p + q) for p in [k]] for q in [c]]
+    return h(2), v0, g(b), G_WALRUS
+
+
+CASES += [
+    (walrus_in_comprehension_binds_nonlocal, ABC),
+]

@@ -93,6 +93,15 @@ class Context:
         if n in self.code.co_freevars and n not in self.nonlocals:
             self.nonlocals.append(n)
 
+    def declare_walrus_targets(self, comp):
+        """Declare here the global and nonlocal names the comprehension whose context is
+        ``comp`` assigns: only a walrus does, and it binds in this scope, so the name is
+        global or free here only if this function's source declares it so."""
+        for n in comp.globals:
+            self.declare_global(n)
+        for n in comp.nonlocals:
+            self.declare_nonlocal(n)
+
     def constant(self, value):
         if isinstance(value, types.CodeType):
             return V.CodeConst(value)
@@ -254,6 +263,7 @@ class Context:
         if len(args) != 1 or not isinstance(args[0], V.Iterator):
             return None
         body, ctx = self.nested(func.code)
+        self.declare_walrus_targets(ctx)
         return comprehension(func.code.co_name, body, args[0].expr, func.code.co_freevars)
 
 
