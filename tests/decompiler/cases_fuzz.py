@@ -562,3 +562,24 @@ def walrus_in_comprehension_binds_nonlocal(a, b, c):
 CASES += [
     (walrus_in_comprehension_binds_nonlocal, ABC),
 ]
+
+
+# a closure made after a join the original code alone has (3.8-3.10 keep a loop's
+# unreachable else clause, which falls into the code after the loop): the cell read by
+# LOAD_CLOSURE was forgotten as dead on the side already at MAKE_FUNCTION, but not on
+# the side joining before its LOAD_CLOSURE (refused by the proof: "different values";
+# fuzz 43:1651 on 3.8)
+def closure_after_loop_with_dead_else(a, b, c):
+    n1 = 0
+    while True:
+        n1 += 1
+        if n1 > 2:
+            break
+    else:
+        b = c
+    return (lambda p: a + p)(b)
+
+
+CASES += [
+    (closure_after_loop_with_dead_else, ABC),
+]
