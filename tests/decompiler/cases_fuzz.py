@@ -583,3 +583,21 @@ def closure_after_loop_with_dead_else(a, b, c):
 CASES += [
     (closure_after_loop_with_dead_else, ABC),
 ]
+
+
+# a conditional expression whose test ends in a constant (its else branch dead) and
+# whose value is a lambda with defaults: the value was taken to be the defaults'
+# tuple, the first value the branch pushes, and MAKE_FUNCTION then found a
+# conditional expression for its defaults (internal error: AttributeError: 'IfExp'
+# object has no attribute 'elts'; fuzz 43:412 on 3.8-3.10)
+def ifexp_constant_test_lambda_with_defaults(a, b, c):
+    log = []
+    log.append((lambda p, q=3: p + q) if a or 2 else 0)
+    log.append((lambda p=b, *, q=c: p - q) if b or 2 else 0)
+    log.append(len([(lambda p=a: p) if c and 0 else 1]))
+    return [x(1) if callable(x) else x for x in log[:1]] + [log[1](), log[2]]
+
+
+CASES += [
+    (ifexp_constant_test_lambda_with_defaults, ABC),
+]
