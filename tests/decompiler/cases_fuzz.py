@@ -601,3 +601,22 @@ def ifexp_constant_test_lambda_with_defaults(a, b, c):
 CASES += [
     (ifexp_constant_test_lambda_with_defaults, ABC),
 ]
+
+
+# an async comprehension in an operand of ``and``/``or`` (<=3.10, where its steps are
+# run one by one): calling its function makes a coroutine, awaited right away, and
+# the text wrote that await (``len(await [...])``; refused by the proof: "different
+# operations: CALL and GET_AWAITABLE"; fuzz 43:2193 on 3.8-3.10)
+async def async_comprehension_in_bool_operand(a, b, c):
+    from cases_async import ARange
+    log = []
+    if a and len([p async for p in ARange(3) if p != b]) <= 4:
+        log.append(1)
+    x = b or sum({p: 0 async for p in ARange(c + 1)})
+    assert a < 3 or [p async for p in ARange(2)], a
+    return log, x
+
+
+CASES += [
+    (async_comprehension_in_bool_operand, ABC),
+]
