@@ -620,3 +620,22 @@ async def async_comprehension_in_bool_operand(a, b, c):
 CASES += [
     (async_comprehension_in_bool_operand, ABC),
 ]
+
+
+# a generator whose only yield the compiler dropped (a branch a constant test never
+# takes), next to a nested generator: the nested function's yield was taken for its
+# own, the ``if False: yield`` that keeps the function a generator was left out, and the
+# text made a plain function (refused by the proof: "co_flags differ"; fuzz 43:2540 on
+# 3.8-3.10)
+def generator_dead_yield_beside_nested_generator(a, b, c):
+    def g1(p):
+        yield from [p, a]
+    if 5:
+        return list(g1(b)), (lambda p=(x for x in [c]): list(p))()
+    else:
+        yield 0
+
+
+CASES += [
+    (generator_dead_yield_beside_nested_generator, ABC),
+]
