@@ -639,3 +639,25 @@ def generator_dead_yield_beside_nested_generator(a, b, c):
 CASES += [
     (generator_dead_yield_beside_nested_generator, ABC),
 ]
+
+
+# a call unpacking list displays where a later one holds a chained comparison (or
+# another jump, a walrus): its DUP_TOP/ROT_THREE were taken for code reaching into the
+# list being built (as Dynamo's does), so the first display was written with its
+# items in place, built another way (refused by the proof: "different operations:
+# LIST_EXTEND and LOAD_GLOBAL"; fuzz 43:333 on 3.9, 3.10)
+def unpacked_displays_with_chain_in_later_one(a, b, c):
+    log = []
+
+    def kcall(*args, **kw):
+        log.append((args, sorted(kw.items())))
+        return len(args)
+    kcall(*[b and a], *[len(log), 1 < a >= 0], **{"k": c})
+    kcall(*[a], *[b, (x := a + 1) and c], *[x])
+    kcall(*[a], *[b, kcall(*[a], *[c < b <= a])], c)
+    return log
+
+
+CASES += [
+    (unpacked_displays_with_chain_in_later_one, ABC),
+]

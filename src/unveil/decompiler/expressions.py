@@ -12,7 +12,7 @@ from . import instructions as I
 from . import values as V
 from .asyncs import _async_comprehension
 from .errors import DecompilationError
-from .instructions import is_walrus_store, pops_pushes
+from .instructions import CONDITIONAL_JUMPS, is_walrus_store, pops_pushes
 from .nodes import walk
 
 BINOPS = {
@@ -968,20 +968,66 @@ def _unpacked_display(f, v, ins) -> bool:
     instrs = f.ctx.instrs
     if not isinstance(v, V.SymList) or not v.elts or ins is None or instrs is None:
         return False
-    for k in range(ins.index + 1, min(ins.index + 200, len(instrs))):
-        op = instrs[k].op
-        if op == "CALL_INTRINSIC_1" and instrs[k].arg == "INTRINSIC_LIST_TO_TUPLE":
-            return True  # (3.9-3.11's LIST_TO_TUPLE, named as 3.12+ does: instructions.py)
-        if op in _REACHES_INTO_STACK:
+    return _becomes_tuple_untouched(instrs, ins.index + 1, ins.arg - 1)
+
+
+def _becomes_tuple_untouched(instrs, start, above):
+    """Whether the list with ``above`` values above it at ``start`` becomes a tuple
+    (3.9-3.11's LIST_TO_TUPLE, named as 3.12+ does: instructions.py) with nothing in
+    between reaching into the stack down to it (Dynamo's code swaps, copies, stores and
+    changes its lists; an expression's own shuffles above the list, a chained comparison's
+    or a walrus's in a later argument, leave it alone). Followed along the way control
+    falls through, and on at the targets of the jumps met (the steps of the later
+    arguments' ``and``/``or`` and chains); False at anything else."""
+    depth_at = {}
+    cur = above
+    for k in range(start, min(start + 200, len(instrs))):
+        if cur is None:  # (after a jump: only a jump met before comes here)
+            cur = depth_at.get(k)
+            if cur is None:
+                return False
+        elif depth_at.get(k, cur) != cur:
             return False
+        ins = instrs[k]
+        op, arg = ins.op, ins.arg
+        if op == "CALL_INTRINSIC_1" and arg == "INTRINSIC_LIST_TO_TUPLE":
+            if cur == 0:
+                return True
+            continue  # (another call's arguments, above the list)
+        reach, change = _stack_reach(ins)
+        if reach is None or reach > cur:
+            return False
+        if op in CONDITIONAL_JUMPS or op == "JUMP":
+            if ins.target is None or ins.target <= k:
+                return False
+            keeps = op in ("JUMP_IF_FALSE_OR_POP", "JUMP_IF_TRUE_OR_POP", "JUMP")
+            if depth_at.setdefault(ins.target, cur if keeps else cur - 1) != (cur if keeps else cur - 1):
+                return False
+        cur = None if op == "JUMP" else cur + change
     return False
 
 
-# what Dynamo's code does to the lists it builds between extending and using them (and no
-# call's argument list does before it becomes a tuple, but a walrus in a later argument)
-_REACHES_INTO_STACK = frozenset(["SWAP", "COPY", "DUP_TOP", "DUP_TOP_TWO", "ROT_TWO", "ROT_THREE",
-                                 "ROT_FOUR", "ROT_N", "STORE_SUBSCR", "DELETE_SUBSCR", "POP_TOP",
-                                 "RETURN_VALUE", "STORE_FAST", "STORE_NAME", "STORE_GLOBAL", "STORE_DEREF"])
+def _stack_reach(ins):
+    """(how deep into the stack ``ins`` reaches, its change of the stack's depth) for the
+    steps an expression may take between building a list and making it a tuple;
+    (None, 0) for any other."""
+    op, arg = ins.op, ins.arg
+    if op == "COPY":
+        return arg, 1
+    if op in ("SWAP", "ROT"):
+        return arg, 0
+    if op in ("LIST_EXTEND", "LIST_APPEND", "SET_UPDATE", "SET_ADD", "DICT_MERGE", "DICT_UPDATE"):
+        return arg, -1  # (a display being built: the one extended lies ``arg`` below)
+    if op in ("POP_TOP", "STORE_FAST", "STORE_NAME", "STORE_GLOBAL", "STORE_DEREF"):
+        return 1, -1  # (a walrus's store of its copy)
+    if op in ("POP_JUMP_IF_FALSE", "POP_JUMP_IF_TRUE", "JUMP_IF_FALSE_OR_POP", "JUMP_IF_TRUE_OR_POP"):
+        return 1, -1  # (the value popped on falling through)
+    if op == "JUMP":
+        return 0, 0
+    pp = pops_pushes(ins)
+    if pp is None:
+        return None, 0
+    return pp[0], pp[1] - pp[0]
 
 
 def _list_extend(f, ins):
