@@ -661,3 +661,29 @@ def unpacked_displays_with_chain_in_later_one(a, b, c):
 CASES += [
     (unpacked_displays_with_chain_in_later_one, ABC),
 ]
+
+
+# a ``continue`` written as the last statement of a while loop's body (or of its last
+# statement's branch): 3.10+ repeats the loop's test at the bottom, where the body's
+# end goes, while ``continue`` goes to the test at the top; the ``continue`` was
+# dropped as implied, and the loop compiled rotated (refused by the proof: "different
+# operations"; fuzz 43:1722 on 3.10, also 3.11-3.13)
+def while_body_ends_in_written_continue(a, b, c):
+    log = []
+    n1 = 0
+    while (n1 := n1 + 1) <= 3:
+        log.append(n1)
+        continue
+    n2 = 0
+    while n2 < 4:
+        n2 += 1
+        if n2 == b:
+            log.append(-n2)
+        else:
+            continue
+    return log
+
+
+CASES += [
+    (while_body_ends_in_written_continue, ABC),
+]

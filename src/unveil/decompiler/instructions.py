@@ -53,6 +53,11 @@ LONE_JUMP_IS_BODY = PY <= (3, 10)
 #: test that falls into the way out is an ``if`` in a ``while True:`` body.
 WHILE_BODY_FALLS_FROM_TEST = PY <= (3, 10)
 
+#: 3.10+ repeats a ``while c:`` loop's test at the bottom of its body: the body's end
+#: goes there, a ``continue`` to the test at the top (a written ``continue`` ending
+#: the body leaves the copy unreached, and the compiler drops it).
+ROTATES_WHILE_LOOPS = PY >= (3, 10)
+
 #: <=3.10: ``break`` out of a for loop drops the iterator (``POP_TOP``) right
 #: before its jump; a jump out of the body without it goes to code that drops
 #: it itself (a ``return`` the jump was threaded to).

@@ -30,7 +30,7 @@ from .asyncs import ASYNC_OPS, AsyncConstructs
 from .exceptstar import ExceptStarClauses
 from .inline import InlinedComprehensions
 from .instructions import (COPIES_EXIT_BLOCKS, CONDITIONAL_JUMPS, HANDLERS_LAID_OUT_LAST,
-                           LONE_JUMP_IS_BODY, TERMINATORS, WHILE_BODY_FALLS_FROM_TEST,
+                           LONE_JUMP_IS_BODY, ROTATES_WHILE_LOOPS, TERMINATORS, WHILE_BODY_FALLS_FROM_TEST,
                            operand_pops_pushes, pops_pushes)
 from .legacy import LegacyBlocks
 from .match import MATCH_OPS, MatchStatements
@@ -449,7 +449,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         """A jump to ``target``: a continue, a break, or just the next place."""
         if loop is not None:
             if target in loop.continue_targets and not region(target):
-                frame.emit(ast.Continue())
+                node = ast.Continue()
+                node._target = target  # (see strip_trailing_continue)
+                frame.emit(node)
                 return END
             if target == loop.break_target and not region(target):
                 frame.emit(ast.Break())
@@ -3108,7 +3110,10 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             brk = ex.target
         elif ex.kind == "leave" and not self.leaves_loop_as_expected(ex.target, conts, exit_, brk):
             self.body_leaves_loop(ex.target, body, loop)
-        stmts = strip_trailing_continue(body.stmts)
+        # (3.10+: the end of the body goes to the test's copy at the bottom, a ``continue``
+        # to the test at the top: one that goes there was written)
+        top = header.start if ROTATES_WHILE_LOOPS and test is not None else None
+        stmts = strip_trailing_continue(body.stmts, top)
         orelse, follow = self.loop_else(exit_, brk, frame, None)
         frame.emit(ast.While(test=test if test is not None else E.const(True),
                              body=stmts or [ast.Pass()], orelse=orelse))
@@ -4650,20 +4655,23 @@ def is_return_none(s):
         s.value is None or isinstance(s.value, ast.Constant) and s.value.value is None)
 
 
-def strip_trailing_continue(stmts):
+def strip_trailing_continue(stmts, written_to=None):
     """A ``continue`` at the very end of a loop body is implied (also at the
     end of a last statement's branches); not one the bytecode shows was
-    written (see :meth:`_legacy_clauses_at`)."""
-    if stmts and isinstance(stmts[-1], ast.Continue) and not getattr(stmts[-1], "_written", False):
-        return strip_trailing_continue(stmts[:-1])
+    written (see :meth:`_legacy_clauses_at`), nor one that jumps to
+    ``written_to``, where the body's end does not go."""
+    if stmts and isinstance(stmts[-1], ast.Continue) and not getattr(stmts[-1], "_written", False) and (
+            written_to is None or getattr(stmts[-1], "_target", None) != written_to):
+        return strip_trailing_continue(stmts[:-1], written_to)
     if stmts:
         last = stmts[-1]
         for field in ("body", "orelse", "finalbody"):
             sub = getattr(last, field, None)
             if isinstance(sub, list) and sub and not isinstance(last, (ast.For, ast.AsyncFor, ast.While)):
-                setattr(last, field, strip_trailing_continue(sub) or ([ast.Pass()] if field == "body" else []))
+                setattr(last, field, strip_trailing_continue(sub, written_to)
+                        or ([ast.Pass()] if field == "body" else []))
         for h in getattr(last, "handlers", None) or []:
-            h.body = strip_trailing_continue(h.body) or [ast.Pass()]
+            h.body = strip_trailing_continue(h.body, written_to) or [ast.Pass()]
     return stmts
 
 
