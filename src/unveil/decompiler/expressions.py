@@ -995,7 +995,9 @@ def _becomes_tuple_untouched(instrs, start, above):
                 return True
             continue  # (another call's arguments, above the list)
         reach, change = _stack_reach(ins)
-        if reach is None or reach > cur:
+        if reach is None:  # (a step not followed by depth: only the shuffles count from here)
+            return _becomes_tuple_unshuffled(instrs, k, start + 200)
+        if reach > cur:
             return False
         if op in CONDITIONAL_JUMPS or op == "JUMP":
             if ins.target is None or ins.target <= k:
@@ -1005,6 +1007,24 @@ def _becomes_tuple_untouched(instrs, start, above):
                 return False
         cur = None if op == "JUMP" else cur + change
     return False
+
+
+def _becomes_tuple_unshuffled(instrs, start, stop):
+    """Whether a LIST_TO_TUPLE comes before any instruction that may reach into the stack
+    (what Dynamo's code does to the lists it builds between extending and using them)."""
+    for k in range(start, min(stop, len(instrs))):
+        op = instrs[k].op
+        if op == "CALL_INTRINSIC_1" and instrs[k].arg == "INTRINSIC_LIST_TO_TUPLE":
+            return True
+        if op in _REACHES_INTO_STACK:
+            return False
+    return False
+
+
+# what Dynamo's code does to the lists it builds between extending and using them (and no
+# call's argument list does before it becomes a tuple, but a walrus in a later argument)
+_REACHES_INTO_STACK = frozenset(["SWAP", "COPY", "ROT", "STORE_SUBSCR", "DELETE_SUBSCR", "POP_TOP",
+                                 "RETURN_VALUE", "STORE_FAST", "STORE_NAME", "STORE_GLOBAL", "STORE_DEREF"])
 
 
 def _stack_reach(ins):
