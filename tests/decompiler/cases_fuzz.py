@@ -868,6 +868,126 @@ def while_body_only_continue(a, b, c):
     while (n := n + 1) <= 2:
         continue
     log.append(n)
+
+
+# a walrus in a comprehension binds in the enclosing function: there the name is
+# nonlocal (or global) only because that function's source declares it, yet the
+# function itself never stores it (the comprehension's code does), so the
+# declaration was dropped and the name became the function's own (refused by the
+# proof: "different values" of the closure; fuzz 43:421 on 3.8-3.10, before 3.12
+# inlined comprehensions)
+G_WALRUS = 0
+
+
+def walrus_in_comprehension_binds_nonlocal(a, b, c):
+    v0 = a
+
+    def h(k):
+        nonlocal v0
+        return [(v0 := v0 + q) for q in range(k)], {q: (v0 := q) for q in [k, b]}
+
+    def g(k):
+        global G_WALRUS
+        return [[(G_WALRUS := p + q) for p in [k]] for q in [c]]
+    return h(2), v0, g(b), G_WALRUS
+
+
+CASES += [
+    (walrus_in_comprehension_binds_nonlocal, ABC),
+]
+
+
+# a closure made after a join the original code alone has (3.8-3.10 keep a loop's
+# unreachable else clause, which falls into the code after the loop): the cell read by
+# LOAD_CLOSURE was forgotten as dead on the side already at MAKE_FUNCTION, but not on
+# the side joining before its LOAD_CLOSURE (refused by the proof: "different values";
+# fuzz 43:1651 on 3.8)
+def closure_after_loop_with_dead_else(a, b, c):
+    n1 = 0
+    while True:
+        n1 += 1
+        if n1 > 2:
+            break
+    else:
+        b = c
+    return (lambda p: a + p)(b)
+
+
+CASES += [
+    (closure_after_loop_with_dead_else, ABC),
+]
+
+
+# a conditional expression whose test ends in a constant (its else branch dead) and
+# whose value is a lambda with defaults: the value was taken to be the defaults'
+# tuple, the first value the branch pushes, and MAKE_FUNCTION then found a
+# conditional expression for its defaults (internal error: AttributeError: 'IfExp'
+# object has no attribute 'elts'; fuzz 43:412 on 3.8-3.10)
+def ifexp_constant_test_lambda_with_defaults(a, b, c):
+    log = []
+    log.append((lambda p, q=3: p + q) if a or 2 else 0)
+    log.append((lambda p=b, *, q=c: p - q) if b or 2 else 0)
+    log.append(len([(lambda p=a: p) if c and 0 else 1]))
+    return [x(1) if callable(x) else x for x in log[:1]] + [log[1](), log[2]]
+
+
+CASES += [
+    (ifexp_constant_test_lambda_with_defaults, ABC),
+]
+
+
+# an async comprehension in an operand of ``and``/``or`` (<=3.10, where its steps are
+# run one by one): calling its function makes a coroutine, awaited right away, and
+# the text wrote that await (``len(await [...])``; refused by the proof: "different
+# operations: CALL and GET_AWAITABLE"; fuzz 43:2193 on 3.8-3.10)
+async def async_comprehension_in_bool_operand(a, b, c):
+    from cases_async import ARange
+    log = []
+    if a and len([p async for p in ARange(3) if p != b]) <= 4:
+        log.append(1)
+    x = b or sum({p: 0 async for p in ARange(c + 1)})
+    assert a < 3 or [p async for p in ARange(2)], a
+    return log, x
+
+
+CASES += [
+    (async_comprehension_in_bool_operand, ABC),
+]
+
+
+# a generator whose only yield the compiler dropped (a branch a constant test never
+# takes), next to a nested generator: the nested function's yield was taken for its
+# own, the ``if False: yield`` that keeps the function a generator was left out, and the
+# text made a plain function (refused by the proof: "co_flags differ"; fuzz 43:2540 on
+# 3.8-3.10)
+def generator_dead_yield_beside_nested_generator(a, b, c):
+    def g1(p):
+        yield from [p, a]
+    if 5:
+        return list(g1(b)), (lambda p=(x for x in [c]): list(p))()
+    else:
+        yield 0
+
+
+CASES += [
+    (generator_dead_yield_beside_nested_generator, ABC),
+]
+
+
+# a call unpacking list displays where a later one holds a chained comparison (or
+# another jump, a walrus): its DUP_TOP/ROT_THREE were taken for code reaching into the
+# list being built (as Dynamo's does), so the first display was written with its
+# items in place, built another way (refused by the proof: "different operations:
+# LIST_EXTEND and LOAD_GLOBAL"; fuzz 43:333 on 3.9, 3.10)
+def unpacked_displays_with_chain_in_later_one(a, b, c):
+    log = []
+
+    def kcall(*args, **kw):
+        log.append((args, sorted(kw.items())))
+        return len(args)
+    kcall(*[b and a], *[len(log), 1 < a >= 0], **{"k": c})
+    kcall(*[a], *[b, (x := a + 1) and c], *[x])
+    kcall(*[a], *[b, kcall(*[a], *[c < b <= a])], c)
     return log
 
 
@@ -883,4 +1003,33 @@ CASES += [
     (generator_dead_yield_defines_generator, ABC),
     (finally_ends_in_continue, ABC),
     (while_body_only_continue, ABC),
+
+
+    (unpacked_displays_with_chain_in_later_one, ABC),
+]
+
+
+# a ``continue`` written as the last statement of a while loop's body (or of its last
+# statement's branch): 3.10+ repeats the loop's test at the bottom, where the body's
+# end goes, while ``continue`` goes to the test at the top; the ``continue`` was
+# dropped as implied, and the loop compiled rotated (refused by the proof: "different
+# operations"; fuzz 43:1722 on 3.10, also 3.11-3.13)
+def while_body_ends_in_written_continue(a, b, c):
+    log = []
+    n1 = 0
+    while (n1 := n1 + 1) <= 3:
+        log.append(n1)
+        continue
+    n2 = 0
+    while n2 < 4:
+        n2 += 1
+        if n2 == b:
+            log.append(-n2)
+        else:
+            continue
+    return log
+
+
+CASES += [
+    (while_body_ends_in_written_continue, ABC),
 ]

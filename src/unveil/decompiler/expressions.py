@@ -11,6 +11,7 @@ from typing import List
 
 from . import instructions as I
 from . import values as V
+from .asyncs import _async_comprehension
 from .errors import DecompilationError
 from .instructions import is_walrus_store, pops_pushes
 from .nodes import walk
@@ -1518,7 +1519,11 @@ def _load_from_dict_or_globals(f, ins):
 def _await(f, ins):
     # GET_AWAITABLE; LOAD_CONST None; YIELD_FROM/SEND... -> the structurer
     # sees GET_AWAITABLE and folds the loop that follows.
-    f.push(ast.Await(value=f.pop_expr(ins)))
+    node = ast.Await(value=f.pop_expr(ins))
+    # (<=3.10, run here in an operand of ``and``/``or``: calling an async comprehension's
+    # function makes a coroutine awaited right away, an await the source does not write)
+    node._implicit = _async_comprehension(node.value)
+    f.push(node)
 
 
 def _yield_value(f, ins):
@@ -1532,7 +1537,7 @@ def _yield_from(f, ins):
     f.pop(ins)  # the None sent in
     v = f.pop_expr(ins)
     if isinstance(v, ast.Await):
-        f.push(v)
+        f.push(v.value if getattr(v, "_implicit", False) else v)
     else:
         f.push(ast.YieldFrom(value=v))
 

@@ -588,18 +588,17 @@ def has_docstring(code):
 
 
 def has_yield(body):
-    """Whether ``body`` yields: a yield of its own, not one of the functions it defines
-    (only their defaults and decorators run here)."""
+    """Whether ``body`` yields: a yield in a function, lambda or class it defines does
+    not count (that one makes the nested code a generator), one in their defaults,
+    decorators or bases does (they run here)."""
     todo = list(body)
     while todo:
         node = todo.pop()
         if isinstance(node, (ast.Yield, ast.YieldFrom)):
             return True
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-            todo.extend(node.args.defaults + [d for d in node.args.kw_defaults if d is not None]
-                        + getattr(node, "decorator_list", []))
-        elif isinstance(node, ast.ClassDef):
-            todo.extend(node.decorator_list + node.bases + [k.value for k in node.keywords])
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            todo.extend(c for f, c in ast.iter_fields(node) if f != "body" for c in
+                        (c if isinstance(c, list) else [c]) if isinstance(c, ast.AST))
         else:
             todo.extend(ast.iter_child_nodes(node))
     return False

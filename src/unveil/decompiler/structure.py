@@ -1809,12 +1809,14 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         branch = frame.copy()
         branch.stmts = []
         k = start
-        for stop in self.expression_ends(start, b.end):
+        stops = list(self.expression_ends(start, b.end))
+        for n, stop in enumerate(stops):
             for k in range(k, stop):
                 E.execute(branch, self.instrs[k])
             k = stop
-            if isinstance(branch.stack[-1], ast.expr):
-                break  # (not the NULL pushed before a callable)
+            # (not the NULL pushed before a callable, nor the defaults of a function made next)
+            if isinstance(branch.stack[-1], (ast.expr, V.Function)) and not self.function_operand(stops, n):
+                break
         else:
             return None
         if live(branch.stmts) or len(branch.stack) != len(frame.stack) + 1:
@@ -1825,6 +1827,12 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         else:  # ``a and False`` jumps to the else branch when a is false
             frame.push(ast.IfExp(test=bool_op(ast.And, c.expr, E.const(False)), body=dead, orelse=value))
         return stop
+
+    def function_operand(self, stops, n):
+        """Whether the value pushed at ``stops[n]`` (from :meth:`expression_ends`) is an
+        operand of MAKE_FUNCTION (the defaults of ``lambda p=3: 0``), not an expression of
+        its own: the step to the next end consumes all that is pushed from the start."""
+        return n + 1 < len(stops) and self.instrs[stops[n + 1] - 1].op == "MAKE_FUNCTION"
 
     def copied_exit_split(self, c: Cond, t, fl, region, frame):
         """3.10+ copies a small exit block into each branch that jumps to it,
@@ -4971,7 +4979,8 @@ def strip_trailing_continue(stmts):
         for field in ("body", "orelse"):  # (not a finally body's: its ``continue`` swallows
             sub = getattr(last, field, None)  # the exception it would re-raise)
             if isinstance(sub, list) and sub and not isinstance(last, (ast.For, ast.AsyncFor, ast.While)):
-                setattr(last, field, strip_trailing_continue(sub) or ([ast.Pass()] if field == "body" else []))
+                setattr(last, field, strip_trailing_continue(sub)
+                        or ([ast.Pass()] if field == "body" else []))
         for h in getattr(last, "handlers", None) or []:
             h.body = strip_trailing_continue(h.body) or [ast.Pass()]
     return stmts

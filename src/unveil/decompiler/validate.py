@@ -1871,9 +1871,17 @@ def _forget_dead(side: Side):
     for name in side.env:
         if name not in keep:
             side.env[name] = DEAD
-    for name in side.cells:  # (a cell other code holds is never dead)
-        if ("cell", name) not in keep and name not in side.escaped:
+    held = _cells_on_stack(side) if side.cells else ()
+    for name in side.cells:  # (a cell other code holds, or is about to hold, is never dead)
+        if ("cell", name) not in keep and name not in side.escaped and name not in held:
             side.cells[name] = DEAD
+
+
+def _cells_on_stack(side: Side) -> set:
+    """The cells a closure being built on the stack holds: they escape with the function
+    made next (forgotten on one side only, where it stands at that event while the other
+    stands at a join before its LOAD_CLOSURE, they would differ)."""
+    return {v[1] for v in _walk(side.stack) if v[0] == "cell"}
 
 
 def _walk(values):
