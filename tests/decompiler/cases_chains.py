@@ -318,3 +318,25 @@ CASES += [
     (chain_then_and_with_copied_exits, ABCLIST + [(1, None, 2, []), (1, 0, 2, [])]),
     (assert_chain_then_and, ABCLIST + [(1, None, 0, []), (1, 0, None, []), (1, 0, 0, [])]),
 ]
+
+
+# a while loop whose body is an if/elif, the elif's test an and of chained comparisons
+# (one ending in ``is None``), and whose else clause holds a chain ending in ``is not
+# None``: the 3.12/3.13 structurer walked the chain's links again and again without end
+# (a hang of the fuzzer, seed 9002:158; `bench/fuzz.py` counts more than 3 s of CPU)
+def while_elif_chains_ending_in_is_none(a, b, v1, v2, n1):
+    log = []
+    while n1:
+        if v2:
+            n1 = 0
+        elif (n1 >= b is None or 1 < a) and 0 != v1 < -1:
+            n1 = log.append(n1)
+    else:
+        log.append(0 != v2 is not None)
+    return log
+
+
+CASES += [
+    (while_elif_chains_ending_in_is_none,
+     [(0, 0, 0, 1, 5), (0, 0, 0, 0, 0), (2, 0, -5, 0, 3), (0, None, 0, 0, 1), (0, 0, 0, None, 0)]),
+]
