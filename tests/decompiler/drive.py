@@ -12,7 +12,7 @@ import asyncio
 import inspect
 import types
 
-from harness import rebuild
+from harness import rebuild, separate_copies
 
 LIMIT = 10000  # guard against a decompiled generator that never stops
 
@@ -83,7 +83,8 @@ def check_driven(fn, inputs):
     src, new = rebuild(fn)
     send = getattr(fn, "drive_sends", False)
     for args in inputs:
-        want, got = outcome(fn, args, send), outcome(new, args, send)
+        mine, theirs = separate_copies(args)
+        want, got = outcome(fn, mine, send) + (mine,), outcome(new, theirs, send) + (theirs,)
         assert want == got, "%s%r: original %r, decompiled %r\n%s" % (
             fn.__name__, args, want, got, src)
     return src, new

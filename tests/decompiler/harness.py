@@ -1,5 +1,6 @@
 """Shared checks for decompiler tests: decompile, recompile the text, and
 compare behaviour (and bytecode) with the original."""
+import copy
 import sys
 import types
 
@@ -25,20 +26,37 @@ def rebuild(fn):
     return src, new
 
 
+def separate_copies(args):
+    """Two copies of ``args``, one for each run: a list passed in as a log of effects
+    must not be shared (both runs appending to one list, the comparison would see the
+    same object twice and miss effects in another order). The originals, shared, where
+    copies do not compare equal (objects compared by identity) or cannot be made."""
+    try:
+        a, b = copy.deepcopy(args), copy.deepcopy(args)
+        if a == b:
+            return a, b
+    except Exception:
+        pass
+    return args, args
+
+
 def outcome(fn, args):
+    """What calling ``fn`` did: its result or exception type, and the arguments
+    afterwards (what it changed in them)."""
     try:
         r = fn(*args)
         if isinstance(r, types.GeneratorType):
             r = list(r)
-        return ("ok", r)
+        return ("ok", r, args)
     except Exception as e:  # the exception type is part of the behaviour
-        return ("raised", type(e))
+        return ("raised", type(e), args)
 
 
 def check_behaviour(fn, inputs):
     src, new = rebuild(fn)
     for args in inputs:
-        want, got = outcome(fn, args), outcome(new, args)
+        mine, theirs = separate_copies(args)
+        want, got = outcome(fn, mine), outcome(new, theirs)
         assert want == got, "%s%r: original %r, decompiled %r\n%s" % (
             fn.__name__, args, want, got, src)
     return src, new
