@@ -42,11 +42,14 @@ def test_many_asserts():
 
 @pytest.mark.parametrize("op", ["and", "or"])
 def test_long_boolean_test(op):
-    names = ["x[%d]" % k for k in range(300)]
+    # (2000 terms: more than the recursion limit's 1000 frames, a walk over the
+    # chain that recurses per term fails here)
+    n = 2000
+    names = ["x[%d]" % k for k in range(n)]
     f = make("def f(x):\n    if %s:\n        return 1\n    return 2\n" % (" %s " % op).join(names))
     check_bytecode(f)
-    check_behaviour(f, [([1] * 300,), ([0] * 300,), ([1] * 150 + [0] + [1] * 149,),
-                        ([0] * 299 + [1],)])
+    check_behaviour(f, [([1] * n,), ([0] * n,), ([1] * 150 + [0] + [1] * (n - 151),),
+                        ([0] * (n - 1) + [1],)])
 
 
 def test_many_loops_and_trys():

@@ -3366,8 +3366,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             return None
         for body_start, exit_ in ((c.true, c.false), (c.false, c.true)):
             h = self.past_cleanup_jump(body_start, c)
-            if h is None or h.start in self.active_loops:
-                continue
+            if h is None or h.start in self.active_loops or not self.is_loop_header(h):
+                continue  # (find_latch's answer; an if's test is not negated for nothing: the
+                # negation recurses as deep as an and/or chain, 10,000 terms in bench/scale.py)
             entry = c.expr if body_start == c.true else negate_test(c.expr)
             found = self.find_latch(h, exit_, frame, entry)
             if found is None:
