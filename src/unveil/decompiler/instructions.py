@@ -180,7 +180,7 @@ def _instructions_311(copy):
     generators and two named tuples' ``__new__`` in Python (for 10,000 ifs, a tenth of
     the decompile; the code is read once, see :func:`disassembly_kept`). Whatever this
     does not handle (other arguments, an exception from malformed bytecode) is left to
-    ``copy``, so the result and the errors stay dis's own; tests/decompiler/test_scale.py
+    ``copy``, so the result and the errors stay dis's own; tests/decompiler/test_disassembly.py
     compares the two on the standard library."""
     names = copy.__globals__
     instruction, positions_of = dis.Instruction, dis.Positions

@@ -4960,14 +4960,14 @@ def is_written_continue(s):
 def ends_in_unwritten_continue(s):
     """Whether ``s`` is an ``if`` without else whose body ends in a ``continue`` not marked written."""
     return (isinstance(s, ast.If) and not s.orelse and isinstance(s.body[-1], ast.Continue)
-            and not getattr(s.body[-1], "_written", False))
+            and not is_written_continue(s.body[-1]))
 
 
 def strip_trailing_continue(stmts):
     """A ``continue`` at the very end of a loop body is implied (also at the
     end of a last statement's branches); not one the bytecode shows was
     written (see :meth:`_legacy_clauses_at`)."""
-    if stmts and isinstance(stmts[-1], ast.Continue) and not getattr(stmts[-1], "_written", False):
+    if stmts and isinstance(stmts[-1], ast.Continue) and not is_written_continue(stmts[-1]):
         return strip_trailing_continue(stmts[:-1])
     if len(stmts) >= 2 and is_written_continue(stmts[-1]) and ends_in_unwritten_continue(stmts[-2]):
         # ``if t: <implied continue>`` then a written one: ``if not t: continue`` (the
