@@ -908,3 +908,24 @@ CASES += [
     (ifexp_test_with_true_constant_arm, ARGS_ABKL),
     (while_never_loops_break_returns_none, ARGS_ABKL),
 ]
+
+
+# ``elif x: pass`` ending a with body (3.11+): the empty branch leaves where it
+# starts, into the with's exit call, which was walked on as the branch's own
+# way out ("if branches end in different places", fuzz 5000:403)
+def with_body_ends_in_empty_elif(a, b, k, log):
+    with CM(log, 1):
+        if a:
+            v = 1
+        elif b:
+            pass
+    log.append(2)
+
+    def g():
+        return v
+    return log, g()
+
+
+CASES += [
+    (with_body_ends_in_empty_elif, [(1, 0, 0, []), (0, 1, 0, []), (0, 0, 0, [])]),
+]

@@ -2228,6 +2228,10 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         inner body's range, the outer ones outside it."""
         if exit_.kind != "leave" or not isinstance(start, int) or not self.with_exit_call_at(exit_.target, frame):
             return exit_
+        if exit_.target == start:
+            # an empty branch (``elif x: pass`` ending a with body): it leaves
+            # where it starts, into the exit the other way reaches too
+            return exit_
         b = self.cfg.containing(start)
         if not self.dominated_by(b)(self.cfg.containing(exit_.target).start):
             return exit_
