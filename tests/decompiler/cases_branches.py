@@ -929,3 +929,26 @@ def with_body_ends_in_empty_elif(a, b, k, log):
 CASES += [
     (with_body_ends_in_empty_elif, [(1, 0, 0, []), (0, 1, 0, []), (0, 0, 0, [])]),
 ]
+
+
+# ``if <chained comparison>: continue`` ending a try body whose finally is
+# empty (3.11+; no inlined copy of it lies between): the test's
+# true way jumps to the ``continue``'s lone jump, past the try's protected
+# range; it was taken for the try body's end ("if branches end in different
+# places", fuzz 5000:1254)
+def try_body_ends_in_chained_test_continue(a, b, k, log):
+    n = 0
+    while n < 3:
+        n += 1
+        try:
+            if 0 < n in range(a):
+                continue
+        finally:
+            pass
+        log.append(n)
+    return log
+
+
+CASES += [
+    (try_body_ends_in_chained_test_continue, ARGS_ABKL),
+]

@@ -368,15 +368,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             if not first and not region(self.cfg.containing(i).start) and not self.uncovered_test(i, region):
                 # a lone jump just outside (3.12 leaves a try body's last
                 # jump uncovered) still says continue or break
-                t, pops = self.thread(i)
-                if loop is not None and t != i and not region(t) and (
-                        t in loop.continue_targets or t == loop.break_target):
-                    if pops and frame.stack and isinstance(frame.stack[-1], V.Iterator):
-                        frame.pop()  # ``break`` drops the loop's iterator
-                    elif pops:
-                        return Exit("leave", i)
-                    return self.transfer(t, frame, region, loop)
-                return Exit("leave", i)
+                return self.lone_jump_out(i, frame, region, loop)
             if loop is not None and not first:
                 if i in loop.continue_targets:
                     return Exit("leave", i)
@@ -420,6 +412,20 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             if isinstance(res, Exit):
                 return res
             i = res
+
+    def lone_jump_out(self, i, frame, region, loop):
+        """Leaving ``region`` for ``i``: a ``continue`` or ``break`` when
+        only a jump to the loop's start or way out (and the pop of a for
+        loop's iterator) is there, else an :class:`Exit` to ``i``."""
+        t, pops = self.thread(i)
+        if loop is not None and t != i and not region(t) and (
+                t in loop.continue_targets or t == loop.break_target):
+            if pops and frame.stack and isinstance(frame.stack[-1], V.Iterator):
+                frame.pop()  # ``break`` drops the loop's iterator
+            elif pops:
+                return Exit("leave", i)
+            return self.transfer(t, frame, region, loop)
+        return Exit("leave", i)
 
     def joined_from_outside(self, index, region):
         """Whether code outside ``region`` jumps to the block at ``index`` too:
@@ -519,6 +525,12 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 # forward to the loop's test is the end of the body (of an
                 # if/else's first branch, say)
                 return Exit("leave", last.target)
+            if (loop is not None and not region(last.target) and self.thread(last.target)[0] != last.target
+                    and last.target not in loop.continue_targets and last.target != loop.break_target
+                    and not self.uncovered_test(last.target, region)):
+                # a jump to a lone jump just outside (``if c: continue`` ending a
+                # try body, 3.12: the ``continue`` lies past the protected range)
+                return self.lone_jump_out(last.target, frame, region, loop)
             return self.transfer(last.target, frame, region, loop, implied=self.ends_statement(block))
         if (op in POP_JUMPS and self._stops and self._stops[-1][0] is frame and self.stops_at_test(frame)
                 and self.conditional_value_join(block) is None):
