@@ -3493,7 +3493,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 continue
             p = self.cfg.containing(b.start - 1)
             q = self.before_chain_cleanup(p)
-            first = None
+            first = operand_link = None
             while (q is not p and q.start in body_starts and q.start > 0 and len(chain) < limit
                    and self.cfg.is_conditional(q) and chain_link_start(self.instrs, q.end - 1) != q.start):
                 # a chained comparison's later links (no start of the test
@@ -3501,9 +3501,17 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 first = chain_link_start(self.instrs, q.end - 1)
                 if first is not None:
                     break  # the first link, whose operands span blocks (``v <= (c or a) != d``)
+                if self.value_operand_start(q, body_starts) is not None:
+                    # a later link whose operand holds an and/or (``b <= 2 > (x or c)``):
+                    # its operand's blocks, then the links before, as from the latch
+                    operand_link = q
+                    break
                 q, limit = self.cfg.containing(q.start - 1), limit - 1
             if first is not None and self.cfg.containing(first).start in body_starts:
                 b = operands_start = self.cfg.containing(first)
+                continue
+            if operand_link is not None:
+                b = operand_link
                 continue
             if q is not p:
                 p = q
