@@ -3283,7 +3283,10 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         else_frame.stmts = []
         start = self.cfg.at(exit_)
         dom = self.dominated_by(start) if start is not None else (lambda i: False)
-        ex = self.walk(exit_, else_frame, lambda i: i != brk and dom(i), outer)
+        # (not where the enclosing loop's ``break`` goes, which only that way
+        # out may reach: the clause is in the enclosing loop's body)
+        out = outer.break_target if outer is not None else None
+        ex = self.walk(exit_, else_frame, lambda i: i != brk and i != out and dom(i), outer)
         if ex.kind == "leave" and ex.target != brk and not self.same_after_copies(ex.target, brk) and not (
                 self.same_code(self.past_any_finally_copy(ex.target), self.past_any_finally_copy(brk))):
             # (where break goes may be an enclosing finally body's inlined copy,
