@@ -952,3 +952,21 @@ def try_body_ends_in_chained_test_continue(a, b, k, log):
 CASES += [
     (try_body_ends_in_chained_test_continue, ARGS_ABKL),
 ]
+
+
+# ``if 1 if x or 0 else y:`` (3.10+): the folded ``or 0`` leaves x's false way
+# a lone jump to ``y``, and the folded constant arm a lone jump to the body
+# ("if branches end in different places", fuzz 43:587, 5002:485)
+def if_test_ifexp_with_folded_or_constant(a, b, k, log):
+    if 1 if a or 0 else b:
+        log.append(1)
+    if k if a > 2 or 0 else 1:
+        log.append(2)
+    if b if a or 0 else k:
+        log.append(3)
+    return log
+
+
+CASES += [
+    (if_test_ifexp_with_folded_or_constant, ARGS_ABKL),
+]

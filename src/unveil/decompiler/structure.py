@@ -1215,6 +1215,16 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             reach = c_blocks if c.cleanups is None else c_blocks | c.cleanups
             a = self.pure_condition(t_at, c.frame, reach)
             b = self.pure_condition(c.false, c.frame, reach) if a is not None else None
+            folded = self.lone_jump_within(c.false, reach) if a is not None and b is None else None
+            if folded is not None and self.instrs[c.false].target > c.false:
+                # ``x if a or 0 else y`` (3.10+): the folded ``or 0`` leaves a's
+                # false way a lone jump to ``y``
+                b = self.pure_condition(self.instrs[c.false].target, c.frame, reach | folded)
+                if b is not None:
+                    b.blocks = b.blocks | folded
+            test = c.expr
+            if b is not None and folded is not None:
+                c.expr = bool_op(ast.Or, c.expr, E.const(False))
             if b is not None and len(a.frame.stack) == len(b.frame.stack):
                 merged = None
                 if c.true == c.false and in_progress(c.frame):
@@ -1244,6 +1254,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                             c.blocks = c.blocks | hop
                     c.cleanups = union(c.cleanups, union(a.cleanups, b.cleanups))
                     return True
+            c.expr = test  # (not merged: as it was)
         if self.merge_constant_arm(c):
             return True
         for side in ("true", "false"):
@@ -1352,16 +1363,23 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             hop = self.lone_jump_within(arm, c.blocks)
             if hop is None or self.instrs[arm].target <= arm:
                 continue  # (a jump back: a loop's continue)
-            b = self.pure_condition(other, c.frame, c.blocks)
+            test, blocks = c.expr, c.blocks | hop
+            folded = self.lone_jump_within(other, c.blocks) if arm == c.true else None
+            if folded is not None and self.instrs[other].target > other:
+                # ``1 if x or 0 else y`` (3.10+): x's false way falls into the
+                # folded constant's jump to ``y``, x's true way jumps to ``1``
+                test, blocks = bool_op(ast.Or, c.expr, E.const(False)), blocks | folded
+                other = self.instrs[other].target
+            b = self.pure_condition(other, c.frame, blocks)
             if (b is None or isinstance(b.true, tuple) or isinstance(b.false, tuple)
                     or b.true != b.blocks.end or not self.same_place(self.instrs[arm].target, b.true)
                     or self.same_place(b.true, b.false)):
                 continue
             body, orelse = (E.const(True), b.expr) if arm == c.true else (b.expr, E.const(True))
-            c.expr = ast.IfExp(test=c.expr, body=body, orelse=orelse)
+            c.expr = ast.IfExp(test=test, body=body, orelse=orelse)
             c.true, c.false = b.true, b.false
             c.frame = b.frame
-            c.blocks = c.blocks | hop | b.blocks
+            c.blocks = blocks | b.blocks
             c.cleanups = b.cleanups
             return True
         return False
