@@ -970,3 +970,23 @@ def if_test_ifexp_with_folded_or_constant(a, b, k, log):
 CASES += [
     (if_test_ifexp_with_folded_or_constant, ARGS_ABKL),
 ]
+
+
+# an if/else ending a try body whose statement is followed by ``return x``
+# (3.12+): each branch falls into its own copy of that return, past the try's
+# range; one line, one statement ("if branches end in different places",
+# fuzz 43:2167)
+def try_body_if_else_before_copied_return(a, b, k, log):
+    try:
+        if a:
+            log.append(1)
+        else:
+            log.append(b)
+    except ValueError:
+        pass
+    return log
+
+
+CASES += [
+    (try_body_if_else_before_copied_return, ARGS_ABKL),
+]
