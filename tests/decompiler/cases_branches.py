@@ -990,3 +990,23 @@ def try_body_if_else_before_copied_return(a, b, k, log):
 CASES += [
     (try_body_if_else_before_copied_return, ARGS_ABKL),
 ]
+
+
+# ``if a: pass`` ending a try body with a finally (3.11): both ways of the test
+# go to one lone jump to the finally's inlined copy; the jump was taken for
+# the body ("if branches end in different places", fuzz 5002:233)
+def try_body_ends_in_empty_if_before_finally(a, b, k, log):
+    try:
+        if a:
+            pass
+    except TypeError:
+        pass
+    finally:
+        log.append(k)
+    assert b < 5
+    return log
+
+
+CASES += [
+    (try_body_ends_in_empty_if_before_finally, ARGS_ABKL),
+]

@@ -1577,7 +1577,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         # cleanup, ``while a and b < c is not None``; the cleanup that falls
         # where the jump goes is the condition's own, ``if not a < b in c: try:``)
         hopped, hops = union(c.blocks, c.cleanups), 0
-        while (not jump_body and t_block is not None and t_block.end - t_block.start == 1 and hops < 8
+        while (not jump_body and t != fl and t_block is not None and t_block.end - t_block.start == 1 and hops < 8
                 and self.instrs[t].op == "JUMP" and self.jump_body_start(self.instrs[t].target, fl, region, frame)
                 and (loop is None or self.instrs[t].target not in loop.continue_targets)
                 and not self.shared_try(self.instrs[t].target, hopped | BlockIds(t_block))
