@@ -357,3 +357,19 @@ def while_bottom_test_chain_link_with_or_operand(a, b, c, log):
 CASES += [
     (while_bottom_test_chain_link_with_or_operand, ABCLIST),
 ]
+
+
+# a while loop's bottom test whose chained comparison has a ``(yield x)``
+# operand: the link's block was not read as a link (its stack depth unknown),
+# the bottom test was not found ("loop body leaves the loop", 3.11+; fuzz 5000:339)
+@sends
+def while_bottom_test_chain_with_yield_operand(a, b, c, log):
+    while a and 4 > b > (yield c) <= a:
+        assert b
+        a -= 1
+    yield a
+
+
+CASES += [
+    (while_bottom_test_chain_with_yield_operand, ABCLIST),
+]

@@ -3582,8 +3582,10 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                     return None
                 depth += ins.op == "COPY"
                 continue
-            # (a walrus in the test, ``COPY 1; STORE_X``, stores the copy it made)
-            pp = (1, 0) if is_walrus_store(self.instrs, k) else operand_pops_pushes(ins)
+            # (a walrus in the test, ``COPY 1; STORE_X``, stores the copy it made;
+            # a ``(yield x)`` operand gets the value sent in for the one it yields)
+            pp = (1, 0) if is_walrus_store(self.instrs, k) else (
+                (1, 1) if ins.op == "YIELD_VALUE" else operand_pops_pushes(ins))
             if pp is None or pp[0] > depth:
                 return None
             depth += pp[1] - pp[0]
