@@ -844,10 +844,11 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if a in self._clause_tails and b in self._clause_tails and self.same_copied_return(a, b):
             return True  # an except clause's branches each fall into a copy of the code after the try
         if (isinstance(a, int) and isinstance(b, int) and a != b and self.n > max(a, b)
-                and self.cfg.at(a) is not None and self.cfg.at(b) is not None
-                and not self.cfg.at(a).exc_preds and self.same_copied_return(a, b)):
+                and self.exit_copy(a) is not None and self.exit_copy(a) == self.exit_copy(b)
+                and self.same_copied_return(a, b)):
             # (3.12+) a try body's branches each fall into a copy of the ``return
-            # x`` after the statement, past the try's range (one line: one statement)
+            # x`` after the statement, past the try's range (one line: one statement;
+            # not a way out through the block stack's pops, <=3.10)
             return True
         if a != b and self.reraise_copy(a) is not None and self.reraise_copy(a) == self.reraise_copy(b):
             return True  # both fall into a copy of the re-raise that ends a finally body (3.12+)
