@@ -908,3 +908,105 @@ CASES += [
     (ifexp_test_with_true_constant_arm, ARGS_ABKL),
     (while_never_loops_break_returns_none, ARGS_ABKL),
 ]
+
+
+# ``elif x: pass`` ending a with body (3.11+): the empty branch leaves where it
+# starts, into the with's exit call, which was walked on as the branch's own
+# way out ("if branches end in different places", fuzz 5000:403)
+def with_body_ends_in_empty_elif(a, b, k, log):
+    with CM(log, 1):
+        if a:
+            v = 1
+        elif b:
+            pass
+    log.append(2)
+
+    def g():
+        return v
+    return log, g()
+
+
+CASES += [
+    (with_body_ends_in_empty_elif, [(1, 0, 0, []), (0, 1, 0, []), (0, 0, 0, [])]),
+]
+
+
+# ``if <chained comparison>: continue`` ending a try body whose finally is
+# empty (3.11+; no inlined copy of it lies between): the test's
+# true way jumps to the ``continue``'s lone jump, past the try's protected
+# range; it was taken for the try body's end ("if branches end in different
+# places", fuzz 5000:1254)
+def try_body_ends_in_chained_test_continue(a, b, k, log):
+    n = 0
+    while n < 3:
+        n += 1
+        try:
+            if 0 < n in range(a):
+                continue
+        finally:
+            pass
+        log.append(n)
+    return log
+
+
+CASES += [
+    (try_body_ends_in_chained_test_continue, ARGS_ABKL),
+]
+
+
+# ``if 1 if x or 0 else y:`` (3.10+): the folded ``or 0`` leaves x's false way
+# a lone jump to ``y``, and the folded constant arm a lone jump to the body
+# ("if branches end in different places", fuzz 43:587, 5002:485)
+def if_test_ifexp_with_folded_or_constant(a, b, k, log):
+    if 1 if a or 0 else b:
+        log.append(1)
+    if k if a > 2 or 0 else 1:
+        log.append(2)
+    if b if a or 0 else k:
+        log.append(3)
+    return log
+
+
+CASES += [
+    (if_test_ifexp_with_folded_or_constant, ARGS_ABKL),
+]
+
+
+# an if/else ending a try body whose statement is followed by ``return x``
+# (3.12+): each branch falls into its own copy of that return, past the try's
+# range; one line, one statement ("if branches end in different places",
+# fuzz 43:2167)
+def try_body_if_else_before_copied_return(a, b, k, log):
+    try:
+        if a:
+            log.append(1)
+        else:
+            log.append(b)
+    except ValueError:
+        pass
+    return log
+
+
+CASES += [
+    (try_body_if_else_before_copied_return, ARGS_ABKL),
+]
+
+
+# ``if a: pass`` ending a try body with a finally (3.11): both ways of the test
+# go to one lone jump to the finally's inlined copy; the jump was taken for
+# the body ("if branches end in different places", fuzz 5002:233)
+def try_body_ends_in_empty_if_before_finally(a, b, k, log):
+    try:
+        if a:
+            pass
+    except TypeError:
+        pass
+    finally:
+        log.append(k)
+    assert b < 5
+    return log
+
+
+CASES += [
+    (try_body_ends_in_empty_if_before_finally, ARGS_ABKL),
+]

@@ -340,3 +340,36 @@ CASES += [
     (while_elif_chains_ending_in_is_none,
      [(0, 0, 0, 1, 5), (0, 0, 0, 0, 0), (2, 0, -5, 0, 3), (0, None, 0, 0, 1), (0, 0, 0, None, 0)]),
 ]
+
+
+# a while loop's bottom test whose chained comparison's later link has an
+# and/or operand (``b <= 2 > (x or c)``): its start was not found, the bottom
+# test was walked as an if in the body (3.11+: "conditional expression with
+# unbalanced branches", fuzz 5000:262)
+def while_bottom_test_chain_link_with_or_operand(a, b, c, log):
+    while a < 1 and (b <= 2 > (log.append(a) or c) or a > -2):
+        a += 1
+    if c < (b <= a is not None):
+        log.append(c)
+    return log
+
+
+CASES += [
+    (while_bottom_test_chain_link_with_or_operand, ABCLIST),
+]
+
+
+# a while loop's bottom test whose chained comparison has a ``(yield x)``
+# operand: the link's block was not read as a link (its stack depth unknown),
+# the bottom test was not found ("loop body leaves the loop", 3.11+; fuzz 5000:339)
+@sends
+def while_bottom_test_chain_with_yield_operand(a, b, c, log):
+    while a and 4 > b > (yield c) <= a:
+        assert b
+        a -= 1
+    yield a
+
+
+CASES += [
+    (while_bottom_test_chain_with_yield_operand, ABCLIST),
+]

@@ -1940,3 +1940,33 @@ CASES += [
     (while_else_breaks_enclosing_while,
      [([1, 2], 0, 0, [2, 1]), ([1], 0, 0, [9, 1]), ([1], 0, 0, [9, 0]), ([1, 2], 5, 0, [2, 0]), ([], 0, 0, [])]),
 ]
+
+
+# an inner while's else clause that breaks the middle loop, whose own else
+# breaks the outer one: the middle loop's ``break`` goes to the outer loop's
+# bottom test, which only that break reaches (it lies in the inner else
+# clause's dominated code and was walked as the clause's); 3.10+ ("loop else
+# clause ends in an unexpected place"; 3.11: "if branches end in different
+# places", fuzz 43:1700)
+def while_else_breaks_through_two_loops(a, b, c, log):
+    while a < 1:
+        a += 1
+        while b <= 0:
+            b += 1
+            while c < 3:
+                c += 1
+                if log[0]:
+                    break
+            else:
+                break
+        else:
+            break
+    else:
+        log.append(2)
+    return log
+
+
+CASES += [
+    (while_else_breaks_through_two_loops,
+     [(0, 0, 0, [0]), (0, 0, 0, [1]), (0, 5, 0, [0]), (5, 0, 0, [0]), (0, 0, 5, [1]), (-1, -1, 0, [0])]),
+]

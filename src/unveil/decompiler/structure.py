@@ -368,15 +368,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             if not first and not region(self.cfg.containing(i).start) and not self.uncovered_test(i, region):
                 # a lone jump just outside (3.12 leaves a try body's last
                 # jump uncovered) still says continue or break
-                t, pops = self.thread(i)
-                if loop is not None and t != i and not region(t) and (
-                        t in loop.continue_targets or t == loop.break_target):
-                    if pops and frame.stack and isinstance(frame.stack[-1], V.Iterator):
-                        frame.pop()  # ``break`` drops the loop's iterator
-                    elif pops:
-                        return Exit("leave", i)
-                    return self.transfer(t, frame, region, loop)
-                return Exit("leave", i)
+                return self.lone_jump_out(i, frame, region, loop)
             if loop is not None and not first:
                 if i in loop.continue_targets:
                     return Exit("leave", i)
@@ -420,6 +412,20 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             if isinstance(res, Exit):
                 return res
             i = res
+
+    def lone_jump_out(self, i, frame, region, loop):
+        """Leaving ``region`` for ``i``: a ``continue`` or ``break`` when
+        only a jump to the loop's start or way out (and the pop of a for
+        loop's iterator) is there, else an :class:`Exit` to ``i``."""
+        t, pops = self.thread(i)
+        if loop is not None and t != i and not region(t) and (
+                t in loop.continue_targets or t == loop.break_target):
+            if pops and frame.stack and isinstance(frame.stack[-1], V.Iterator):
+                frame.pop()  # ``break`` drops the loop's iterator
+            elif pops:
+                return Exit("leave", i)
+            return self.transfer(t, frame, region, loop)
+        return Exit("leave", i)
 
     def joined_from_outside(self, index, region):
         """Whether code outside ``region`` jumps to the block at ``index`` too:
@@ -519,6 +525,12 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 # forward to the loop's test is the end of the body (of an
                 # if/else's first branch, say)
                 return Exit("leave", last.target)
+            if (loop is not None and not region(last.target) and self.thread(last.target)[0] != last.target
+                    and last.target not in loop.continue_targets and last.target != loop.break_target
+                    and not self.uncovered_test(last.target, region)):
+                # a jump to a lone jump just outside (``if c: continue`` ending a
+                # try body, 3.12: the ``continue`` lies past the protected range)
+                return self.lone_jump_out(last.target, frame, region, loop)
             return self.transfer(last.target, frame, region, loop, implied=self.ends_statement(block))
         if (op in POP_JUMPS and self._stops and self._stops[-1][0] is frame and self.stops_at_test(frame)
                 and self.conditional_value_join(block) is None):
@@ -831,6 +843,13 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             return True  # one branch jumps to a finally's inlined copy, the other falls past it
         if a in self._clause_tails and b in self._clause_tails and self.same_copied_return(a, b):
             return True  # an except clause's branches each fall into a copy of the code after the try
+        if (isinstance(a, int) and isinstance(b, int) and a != b and self.n > max(a, b)
+                and self.exit_copy(a) is not None and self.exit_copy(a) == self.exit_copy(b)
+                and self.same_copied_return(a, b)):
+            # (3.12+) a try body's branches each fall into a copy of the ``return
+            # x`` after the statement, past the try's range (one line: one statement;
+            # not a way out through the block stack's pops, <=3.10)
+            return True
         if a != b and self.reraise_copy(a) is not None and self.reraise_copy(a) == self.reraise_copy(b):
             return True  # both fall into a copy of the re-raise that ends a finally body (3.12+)
         return a == b or self.alias(a) == self.alias(b)
@@ -1203,6 +1222,16 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             reach = c_blocks if c.cleanups is None else c_blocks | c.cleanups
             a = self.pure_condition(t_at, c.frame, reach)
             b = self.pure_condition(c.false, c.frame, reach) if a is not None else None
+            folded = self.lone_jump_within(c.false, reach) if a is not None and b is None else None
+            if folded is not None and self.instrs[c.false].target > c.false:
+                # ``x if a or 0 else y`` (3.10+): the folded ``or 0`` leaves a's
+                # false way a lone jump to ``y``
+                b = self.pure_condition(self.instrs[c.false].target, c.frame, reach | folded)
+                if b is not None:
+                    b.blocks = b.blocks | folded
+            test = c.expr
+            if b is not None and folded is not None:
+                c.expr = bool_op(ast.Or, c.expr, E.const(False))
             if b is not None and len(a.frame.stack) == len(b.frame.stack):
                 merged = None
                 if c.true == c.false and in_progress(c.frame):
@@ -1232,6 +1261,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                             c.blocks = c.blocks | hop
                     c.cleanups = union(c.cleanups, union(a.cleanups, b.cleanups))
                     return True
+            c.expr = test  # (not merged: as it was)
         if self.merge_constant_arm(c):
             return True
         for side in ("true", "false"):
@@ -1340,16 +1370,23 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             hop = self.lone_jump_within(arm, c.blocks)
             if hop is None or self.instrs[arm].target <= arm:
                 continue  # (a jump back: a loop's continue)
-            b = self.pure_condition(other, c.frame, c.blocks)
+            test, blocks = c.expr, c.blocks | hop
+            folded = self.lone_jump_within(other, c.blocks) if arm == c.true else None
+            if folded is not None and self.instrs[other].target > other:
+                # ``1 if x or 0 else y`` (3.10+): x's false way falls into the
+                # folded constant's jump to ``y``, x's true way jumps to ``1``
+                test, blocks = bool_op(ast.Or, c.expr, E.const(False)), blocks | folded
+                other = self.instrs[other].target
+            b = self.pure_condition(other, c.frame, blocks)
             if (b is None or isinstance(b.true, tuple) or isinstance(b.false, tuple)
                     or b.true != b.blocks.end or not self.same_place(self.instrs[arm].target, b.true)
                     or self.same_place(b.true, b.false)):
                 continue
             body, orelse = (E.const(True), b.expr) if arm == c.true else (b.expr, E.const(True))
-            c.expr = ast.IfExp(test=c.expr, body=body, orelse=orelse)
+            c.expr = ast.IfExp(test=test, body=body, orelse=orelse)
             c.true, c.false = b.true, b.false
             c.frame = b.frame
-            c.blocks = c.blocks | hop | b.blocks
+            c.blocks = blocks | b.blocks
             c.cleanups = b.cleanups
             return True
         return False
@@ -1541,7 +1578,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         # cleanup, ``while a and b < c is not None``; the cleanup that falls
         # where the jump goes is the condition's own, ``if not a < b in c: try:``)
         hopped, hops = union(c.blocks, c.cleanups), 0
-        while (not jump_body and t_block is not None and t_block.end - t_block.start == 1 and hops < 8
+        while (not jump_body and t != fl and t_block is not None and t_block.end - t_block.start == 1 and hops < 8
                 and self.instrs[t].op == "JUMP" and self.jump_body_start(self.instrs[t].target, fl, region, frame)
                 and (loop is None or self.instrs[t].target not in loop.continue_targets)
                 and not self.shared_try(self.instrs[t].target, hopped | BlockIds(t_block))
@@ -2227,6 +2264,10 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         statements (3.11+) calls each exit in turn, the inner one inside the
         inner body's range, the outer ones outside it."""
         if exit_.kind != "leave" or not isinstance(start, int) or not self.with_exit_call_at(exit_.target, frame):
+            return exit_
+        if exit_.target == start:
+            # an empty branch (``elif x: pass`` ending a with body): it leaves
+            # where it starts, into the exit the other way reaches too
             return exit_
         b = self.cfg.containing(start)
         if not self.dominated_by(b)(self.cfg.containing(exit_.target).start):
@@ -3267,7 +3308,10 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         else_frame.stmts = []
         start = self.cfg.at(exit_)
         dom = self.dominated_by(start) if start is not None else (lambda i: False)
-        ex = self.walk(exit_, else_frame, lambda i: i != brk and dom(i), outer)
+        # (not where the enclosing loop's ``break`` goes, which only that way
+        # out may reach: the clause is in the enclosing loop's body)
+        out = outer.break_target if outer is not None else None
+        ex = self.walk(exit_, else_frame, lambda i: i != brk and i != out and dom(i), outer)
         if ex.kind == "leave" and ex.target != brk and not self.same_after_copies(ex.target, brk) and not (
                 self.same_code(self.past_any_finally_copy(ex.target), self.past_any_finally_copy(brk))):
             # (where break goes may be an enclosing finally body's inlined copy,
@@ -3477,7 +3521,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 continue
             p = self.cfg.containing(b.start - 1)
             q = self.before_chain_cleanup(p)
-            first = None
+            first = operand_link = None
             while (q is not p and q.start in body_starts and q.start > 0 and len(chain) < limit
                    and self.cfg.is_conditional(q) and chain_link_start(self.instrs, q.end - 1) != q.start):
                 # a chained comparison's later links (no start of the test
@@ -3485,9 +3529,17 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 first = chain_link_start(self.instrs, q.end - 1)
                 if first is not None:
                     break  # the first link, whose operands span blocks (``v <= (c or a) != d``)
+                if self.value_operand_start(q, body_starts) is not None:
+                    # a later link whose operand holds an and/or (``b <= 2 > (x or c)``):
+                    # its operand's blocks, then the links before, as from the latch
+                    operand_link = q
+                    break
                 q, limit = self.cfg.containing(q.start - 1), limit - 1
             if first is not None and self.cfg.containing(first).start in body_starts:
                 b = operands_start = self.cfg.containing(first)
+                continue
+            if operand_link is not None:
+                b = operand_link
                 continue
             if q is not p:
                 p = q
@@ -3531,8 +3583,10 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                     return None
                 depth += ins.op == "COPY"
                 continue
-            # (a walrus in the test, ``COPY 1; STORE_X``, stores the copy it made)
-            pp = (1, 0) if is_walrus_store(self.instrs, k) else operand_pops_pushes(ins)
+            # (a walrus in the test, ``COPY 1; STORE_X``, stores the copy it made;
+            # a ``(yield x)`` operand gets the value sent in for the one it yields)
+            pp = (1, 0) if is_walrus_store(self.instrs, k) else (
+                (1, 1) if ins.op == "YIELD_VALUE" else operand_pops_pushes(ins))
             if pp is None or pp[0] > depth:
                 return None
             depth += pp[1] - pp[0]
