@@ -22,8 +22,8 @@ from . import expressions as E
 from . import values as V
 from .cfg import CFG, Block
 from .depth import Nested
-from .regions import (END, Exit, Loop, bool_op, chain_compare, chain_into, is_chain, leaves_reraise,
-                      negate, strip_name_cleanup, strip_tail_reraise, unflip_negations)
+from .regions import (END, Exit, Loop, bool_op, chain_compare, chain_into, chains_into, is_chain,
+                      leaves_reraise, negate, strip_name_cleanup, strip_tail_reraise, unflip_negations)
 from .errors import DecompilationError
 from .function import last_return_into_else
 from .asyncs import ASYNC_OPS, AsyncConstructs
@@ -1264,7 +1264,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             # 3.10+: a chained comparison (which cannot be split) may leave
             # through a copy of the ``return`` block another test jumps to
             # (only its own links drop the operand it kept before)
-            copies = chain_into(c.expr, sub.expr) is not None or is_chain(sub.expr) and not isinstance(
+            copies = chains_into(c.expr, sub.expr) or is_chain(sub.expr) and not isinstance(
                 c.false if side == "true" else c.true, tuple) or keeps_operand(c.expr, frame) and (
                     chain_into(c.expr, negate_test(sub.expr)) is not None)  # (the rest, see below)
             goes_to = lambda x: other == self.alias(x) or copies and self.same_code(other_at, x)
