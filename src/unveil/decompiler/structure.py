@@ -150,10 +150,25 @@ def negate_test(e):
     """The negation of ``e`` where only its truth is used (a loop's test):
     ``and``/``or`` turned round by De Morgan, which tests the same operands
     in the same order and compiles to the same jumps."""
-    if isinstance(e, ast.BoolOp):
-        op = ast.Or if isinstance(e.op, ast.And) else ast.And
-        return ast.BoolOp(op=op(), values=[negate_test(v) for v in e.values])
-    return negate(e)
+    if not isinstance(e, ast.BoolOp):
+        return negate(e)
+    # (iterative: a chain keeps its right operands whole, nested as deep as it is long)
+    out = _turned_round(e)
+    todo = [(e, out)]
+    while todo:
+        old, new = todo.pop()
+        for v in old.values:
+            if isinstance(v, ast.BoolOp):
+                todo.append((v, _turned_round(v)))
+                new.values.append(todo[-1][1])
+            else:
+                new.values.append(negate(v))
+    return out
+
+
+def _turned_round(e):
+    """An empty ``or`` for the ``and`` ``e``, an ``and`` for an ``or``."""
+    return ast.BoolOp(op=ast.Or() if isinstance(e.op, ast.And) else ast.And(), values=[])
 
 
 def same_test(a, b):
@@ -163,17 +178,44 @@ def same_test(a, b):
 
 
 def _test_key(e, neg):
-    if isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.Not):
-        return _test_key(e.operand, not neg)
-    if isinstance(e, ast.BoolOp):
-        is_and = isinstance(e.op, ast.And) != neg
-        parts = []
-        for v in e.values:
-            k = _test_key(v, neg)
-            parts.extend(k[1] if k[0] == is_and else [k])  # a and (b and c) is a and b and c
-        return (is_and, tuple(parts))
+    """(is_and, the keys of its operands) for an and/or test (``not`` pushed down to
+    the operands by De Morgan, same-operator operands flattened), ("not" or "", the
+    dump) for any other test. Iterative: a chain's right operands nest as deep as it is long."""
+    e, neg = _without_not(e, neg)
+    if not isinstance(e, ast.BoolOp):
+        return _operand_key(e, neg)
+    top_is_and, parts = isinstance(e.op, ast.And) != neg, []
+    # (operands left to read, their negation, is_and, where their keys go, and the keys
+    # to add (is_and, theirs) to once read: None when they went there directly)
+    todo = [(iter(e.values), neg, top_is_and, parts, None)]
+    while todo:
+        values, neg, is_and, keys, outer = todo[-1]
+        v = next(values, None)
+        if v is None:
+            todo.pop()
+            if outer is not None:
+                outer.append((is_and, tuple(keys)))
+            continue
+        v, v_neg = _without_not(v, neg)
+        if not isinstance(v, ast.BoolOp):
+            keys.append(_operand_key(v, v_neg))
+        elif (isinstance(v.op, ast.And) != v_neg) == is_and:
+            todo.append((iter(v.values), v_neg, is_and, keys, None))  # a and (b and c) is a and b and c
+        else:
+            todo.append((iter(v.values), v_neg, not is_and, [], keys))
+    return (top_is_and, tuple(parts))
+
+
+def _without_not(e, neg):
+    """``e`` without the ``not`` around it, and whether an odd number of them negated it."""
+    while isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.Not):
+        e, neg = e.operand, not neg
+    return e, neg
+
+
+def _operand_key(e, neg):
     if neg and flips(e):
-        return _test_key(negate(e), False)
+        return ("", ast.dump(negate(e)))
     return ("not" if neg else "", ast.dump(e))
 
 
