@@ -335,6 +335,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         self._value_joins = {}  # see conditional_value_join
         self._copy_windows = {}  # see finally_copy_starts
         self._pred_span = {}  # see pred_outside_extent
+        self._loop_headers = {}  # see is_loop_header
+        self._enters_comprehension = {}  # see enters_inlined_comprehension
         # (match_finally_copy skips a CLEANUP_THROW in an inlined copy: no window lookup then)
         self._has_cleanup_throw = any(x.op == "CLEANUP_THROW" for x in self.instrs)
         # (short_circuit_ahead looks for one in each block it passes: none before 3.12)
@@ -485,7 +487,14 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
     def is_loop_header(self, block: Block) -> bool:
         # a for loop whose body never loops back (it always returns or
         # breaks) is still a loop; so is an async for (asyncs.py)
-        return (bool(self.cfg.back_edge_sources(block)) or self.instrs[block.start].op == "FOR_ITER"
+        # (asked several times per block, of a graph that does not change)
+        known = self._loop_headers.get(block.id)
+        if known is None:
+            known = self._loop_headers[block.id] = self.reads_as_loop_header(block)
+        return known
+
+    def reads_as_loop_header(self, block: Block) -> bool:
+        return (self.cfg.has_back_edges(block) or self.instrs[block.start].op == "FOR_ITER"
                 or self.instrs[block.start].op in ("GET_ANEXT", "SETUP_FINALLY")
                 and self.async_for_header(block) is not None)
 
@@ -1086,6 +1095,13 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         empty result (in blocks of their own where the cleanup handler's
         range starts), falls into the loop's header. A test's operand that
         holds one spans the loop's blocks."""
+        key = (b.id, limit)  # (asked of each test's successors again and again; the graph stays)
+        known = self._enters_comprehension.get(key)
+        if known is None:
+            known = self._enters_comprehension[key] = self.starts_inlined_comprehension(b, limit)
+        return known
+
+    def starts_inlined_comprehension(self, b: Block, limit) -> bool:
         passed = []  # (their instructions are read only once a loop's header follows)
         for _ in range(limit):
             passed.append(b)
