@@ -52,6 +52,21 @@ def test_long_boolean_test(op):
                         ([0] * (n - 1) + [1],)])
 
 
+@pytest.mark.parametrize("op", ["and", "or"])
+def test_long_while_test(op):
+    # (a loop's test is negated and compared link by link where the loop is entered
+    # through a copy of it: a walk per term past the recursion limit was refused with
+    # the wrong reason)
+    n = 2000
+    names = ["x[%d]" % k for k in range(n)]
+    f = make("def f(x, y):\n    while %s:\n        x = y.pop()\n    return x\n"
+             % (" %s " % op).join(names))
+    ones, zeros = [1] * n, [0] * n
+    one_zero = [1] * 150 + [0] + [1] * (n - 151)
+    check_behaviour(f, [(zeros, []), (ones, [zeros]), (one_zero, [ones, zeros]),
+                        ([0] * (n - 1) + [1], [zeros, one_zero])])
+
+
 def test_many_loops_and_trys():
     f = make("def f(x, y):\n" + lines(
         "for i in x:\n        y = y + i\n    try:\n        y = y + x[%d]\n"

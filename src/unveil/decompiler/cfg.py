@@ -225,6 +225,10 @@ class CFG:
         time; all found in __init__: the structurer asks at each visit of a block)."""
         return list(self._back_edges.get(header.id, ()))
 
+    def has_back_edges(self, header: Block) -> bool:
+        """Whether :meth:`back_edge_sources` has any (without copying them)."""
+        return bool(self._back_edges.get(header.id))
+
     def loop_body(self, header: Block) -> Set[int]:
         """Block ids of the natural loop of ``header``. An ``async for``
         inside the loop ends through its END_ASYNC_FOR handler, reached by an

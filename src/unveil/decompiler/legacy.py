@@ -227,6 +227,13 @@ class LegacyBlocks:
         equal keys are one place in the source."""
         if not isinstance(i, int):
             return i
+        keys = self.__dict__.setdefault("_legacy_keys", {})  # (asked again and again for one index)
+        key = keys.get(i)
+        if key is None:
+            key = keys[i] = self._read_legacy_key(i)
+        return key
+
+    def _read_legacy_key(self, i):
         ins = self.instrs
         seen = set()
         while i < self.n and ins[i].op == "JUMP" and i not in seen:

@@ -78,6 +78,14 @@ def chain_compare(a, b):
     return None
 
 
+def chains_into(a, b):
+    """Whether :func:`chain_into` would chain ``a`` with ``b``, without building
+    the chain (a copy of every link: asked once per link of a long chain, n^2)."""
+    if isinstance(b, ast.BoolOp) and isinstance(b.op, ast.And) and not getattr(b, "_paren", False):
+        b = b.values[0]
+    return isinstance(a, ast.Compare) and isinstance(b, ast.Compare) and b.left is a.comparators[-1]
+
+
 def chain_into(a, b):
     """``a`` chained with ``b``'s comparison (:func:`chain_compare`), also when
     ``b`` is an ``and`` whose first operand is that comparison (the rest of the

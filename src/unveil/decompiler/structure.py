@@ -22,8 +22,8 @@ from . import expressions as E
 from . import values as V
 from .cfg import CFG, Block
 from .depth import Nested
-from .regions import (END, Exit, Loop, bool_op, chain_compare, chain_into, is_chain, leaves_reraise,
-                      negate, strip_name_cleanup, strip_tail_reraise, unflip_negations)
+from .regions import (END, Exit, Loop, bool_op, chain_compare, chain_into, chains_into, is_chain,
+                      leaves_reraise, negate, strip_name_cleanup, strip_tail_reraise, unflip_negations)
 from .errors import DecompilationError
 from .function import last_return_into_else
 from .asyncs import ASYNC_OPS, AsyncConstructs
@@ -150,10 +150,25 @@ def negate_test(e):
     """The negation of ``e`` where only its truth is used (a loop's test):
     ``and``/``or`` turned round by De Morgan, which tests the same operands
     in the same order and compiles to the same jumps."""
-    if isinstance(e, ast.BoolOp):
-        op = ast.Or if isinstance(e.op, ast.And) else ast.And
-        return ast.BoolOp(op=op(), values=[negate_test(v) for v in e.values])
-    return negate(e)
+    if not isinstance(e, ast.BoolOp):
+        return negate(e)
+    # (iterative: a chain keeps its right operands whole, nested as deep as it is long)
+    out = _turned_round(e)
+    todo = [(e, out)]
+    while todo:
+        old, new = todo.pop()
+        for v in old.values:
+            if isinstance(v, ast.BoolOp):
+                todo.append((v, _turned_round(v)))
+                new.values.append(todo[-1][1])
+            else:
+                new.values.append(negate(v))
+    return out
+
+
+def _turned_round(e):
+    """An empty ``or`` for the ``and`` ``e``, an ``and`` for an ``or``."""
+    return ast.BoolOp(op=ast.Or() if isinstance(e.op, ast.And) else ast.And(), values=[])
 
 
 def same_test(a, b):
@@ -163,17 +178,44 @@ def same_test(a, b):
 
 
 def _test_key(e, neg):
-    if isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.Not):
-        return _test_key(e.operand, not neg)
-    if isinstance(e, ast.BoolOp):
-        is_and = isinstance(e.op, ast.And) != neg
-        parts = []
-        for v in e.values:
-            k = _test_key(v, neg)
-            parts.extend(k[1] if k[0] == is_and else [k])  # a and (b and c) is a and b and c
-        return (is_and, tuple(parts))
+    """(is_and, the keys of its operands) for an and/or test (``not`` pushed down to
+    the operands by De Morgan, same-operator operands flattened), ("not" or "", the
+    dump) for any other test. Iterative: a chain's right operands nest as deep as it is long."""
+    e, neg = _without_not(e, neg)
+    if not isinstance(e, ast.BoolOp):
+        return _operand_key(e, neg)
+    top_is_and, parts = isinstance(e.op, ast.And) != neg, []
+    # (operands left to read, their negation, is_and, where their keys go, and the keys
+    # to add (is_and, theirs) to once read: None when they went there directly)
+    todo = [(iter(e.values), neg, top_is_and, parts, None)]
+    while todo:
+        values, neg, is_and, keys, outer = todo[-1]
+        v = next(values, None)
+        if v is None:
+            todo.pop()
+            if outer is not None:
+                outer.append((is_and, tuple(keys)))
+            continue
+        v, v_neg = _without_not(v, neg)
+        if not isinstance(v, ast.BoolOp):
+            keys.append(_operand_key(v, v_neg))
+        elif (isinstance(v.op, ast.And) != v_neg) == is_and:
+            todo.append((iter(v.values), v_neg, is_and, keys, None))  # a and (b and c) is a and b and c
+        else:
+            todo.append((iter(v.values), v_neg, not is_and, [], keys))
+    return (top_is_and, tuple(parts))
+
+
+def _without_not(e, neg):
+    """``e`` without the ``not`` around it, and whether an odd number of them negated it."""
+    while isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.Not):
+        e, neg = e.operand, not neg
+    return e, neg
+
+
+def _operand_key(e, neg):
     if neg and flips(e):
-        return _test_key(negate(e), False)
+        return ("", ast.dump(negate(e)))
     return ("not" if neg else "", ast.dump(e))
 
 
@@ -293,6 +335,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         self._value_joins = {}  # see conditional_value_join
         self._copy_windows = {}  # see finally_copy_starts
         self._pred_span = {}  # see pred_outside_extent
+        self._loop_headers = {}  # see is_loop_header
+        self._enters_comprehension = {}  # see enters_inlined_comprehension
         # (match_finally_copy skips a CLEANUP_THROW in an inlined copy: no window lookup then)
         self._has_cleanup_throw = any(x.op == "CLEANUP_THROW" for x in self.instrs)
         # (short_circuit_ahead looks for one in each block it passes: none before 3.12)
@@ -449,7 +493,14 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
     def is_loop_header(self, block: Block) -> bool:
         # a for loop whose body never loops back (it always returns or
         # breaks) is still a loop; so is an async for (asyncs.py)
-        return (bool(self.cfg.back_edge_sources(block)) or self.instrs[block.start].op == "FOR_ITER"
+        # (asked several times per block, of a graph that does not change)
+        known = self._loop_headers.get(block.id)
+        if known is None:
+            known = self._loop_headers[block.id] = self.reads_as_loop_header(block)
+        return known
+
+    def reads_as_loop_header(self, block: Block) -> bool:
+        return (self.cfg.has_back_edges(block) or self.instrs[block.start].op == "FOR_ITER"
                 or self.instrs[block.start].op in ("GET_ANEXT", "SETUP_FINALLY")
                 and self.async_for_header(block) is not None)
 
@@ -1063,6 +1114,13 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         empty result (in blocks of their own where the cleanup handler's
         range starts), falls into the loop's header. A test's operand that
         holds one spans the loop's blocks."""
+        key = (b.id, limit)  # (asked of each test's successors again and again; the graph stays)
+        known = self._enters_comprehension.get(key)
+        if known is None:
+            known = self._enters_comprehension[key] = self.starts_inlined_comprehension(b, limit)
+        return known
+
+    def starts_inlined_comprehension(self, b: Block, limit) -> bool:
         passed = []  # (their instructions are read only once a loop's header follows)
         for _ in range(limit):
             passed.append(b)
@@ -1294,7 +1352,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             # 3.10+: a chained comparison (which cannot be split) may leave
             # through a copy of the ``return`` block another test jumps to
             # (only its own links drop the operand it kept before)
-            copies = chain_into(c.expr, sub.expr) is not None or is_chain(sub.expr) and not isinstance(
+            copies = chains_into(c.expr, sub.expr) or is_chain(sub.expr) and not isinstance(
                 c.false if side == "true" else c.true, tuple) or keeps_operand(c.expr, frame) and (
                     chain_into(c.expr, negate_test(sub.expr)) is not None)  # (the rest, see below)
             goes_to = lambda x: other == self.alias(x) or copies and self.same_code(other_at, x)
