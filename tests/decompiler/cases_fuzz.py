@@ -1033,3 +1033,44 @@ def while_body_ends_in_written_continue(a, b, c):
 CASES += [
     (while_body_ends_in_written_continue, ABC),
 ]
+
+
+# ``if b: continue`` at the end of a try body: 3.12+ threads the ``continue`` into
+# the test's jump, so the test falls past the try's protected range when false; it was
+# written ``if not b:`` around the code after the try statement, moving that code
+# into the try (refused by the proof; fuzz 5100:940 on 3.12, 3.13)
+def try_body_ends_in_if_continue(a, b, c):
+    log = []
+    for i in range(3):
+        try:
+            if i == b:
+                continue
+        except ValueError:
+            raise KeyError
+        log.append(i)
+    n = 0
+    while n < 3:
+        n += 1
+        try:
+            if n == c:
+                continue
+        finally:
+            log.append(-n)
+        log.append(n)
+    return log
+
+
+def generator_try_body_ends_in_if_continue(a, b, c):
+    for i in range(3):
+        try:
+            if i == b:
+                continue
+        except:
+            raise KeyError
+        yield i
+
+
+CASES += [
+    (try_body_ends_in_if_continue, ABC),
+    (generator_try_body_ends_in_if_continue, ABC),
+]

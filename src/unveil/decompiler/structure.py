@@ -1459,6 +1459,15 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         return (loop is not None and t in loop.continue_targets and not region(t)
                 and flips(test))
 
+    @staticmethod
+    def continues_from_region_end(t, fall, region, loop):
+        """Whether a test that jumps back to the loop's start when true, and
+        falls past the end of ``region`` (a try body) when false, is
+        ``if <test>: continue`` at the region's end: ``if not <test>:`` would
+        hold the code that follows, which the region (the try) does not cover
+        (3.12+ threads the ``continue`` into the test's jump)."""
+        return loop is not None and t in loop.continue_targets and not region(t) and not region(fall)
+
     def ends_statement(self, block):
         """Whether the jump ending ``block`` has the line of the code before
         it: the compiler's jump at the end of a statement (an if body's jump
@@ -1510,7 +1519,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         # the compiler puts an if's body right after its test: the branch
         # that falls through is the body (``if not x`` jumps when x is true)
         fall = c.blocks.end
-        if fl == fall and t != fall and not self.is_flipping_continue(t, test, region, loop):
+        if (fl == fall and t != fall and not self.is_flipping_continue(t, test, region, loop)
+                and not self.continues_from_region_end(t, fall, region, loop)):
             t, fl, test = fl, t, negate(test)
         split = self.copied_exit_split(c, t, fl, region, frame)
         if split is not None:
