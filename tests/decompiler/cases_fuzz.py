@@ -1074,3 +1074,70 @@ CASES += [
     (try_body_ends_in_if_continue, ABC),
     (generator_try_body_ends_in_if_continue, ABC),
 ]
+
+
+# a loop whose body always ends in a ``break`` from a finally body has no jump back
+# to its start: ``while n < 4:`` compiles as an ``if``; only the exceptional copy of the
+# finally body shows the ``break`` (it drops the exception and jumps out). It was
+# dropped (3.12, 3.13: the proof refused the text) or refused ("finally body's inlined
+# copy not found", 3.11); written ``while True:`` around the try statement
+def loop_body_breaks_from_finally(a, b, c):
+    log = []
+    n = a
+    while n < 4:
+        n += 1
+        try:
+            log.append(10 // (b - 1))
+        finally:
+            log.append(n)
+            break
+    for i in range(3):
+        log.append(i)
+        while i < c:
+            try:
+                if i == b:
+                    raise ValueError
+                log.append(-i)
+            finally:
+                if i == a:
+                    return log
+                break
+    return log
+
+
+# a loop with a ``continue`` whose last statement is a try statement whose finally
+# body breaks: 3.11's inlined copy of the finally body ends in its own jump out, which
+# was not matched with the exceptional copy's ("finally body's inlined copy not found")
+def loop_finally_breaks_after_continue(a, b, c):
+    log = []
+    n = 0
+    while n < 4:
+        n += 1
+        if n == a:
+            continue
+        try:
+            log.append(10 // (b - n))
+        finally:
+            log.append(n)
+            break
+    return log, n
+
+
+# ``if c: return x`` at the end of a try body and ``return y`` after the try
+# statement: 3.12+ leaves the RETURN_VALUE and the code after the try outside the
+# protected range, and they were merged into ``return x if c else y`` inside the try
+# (the proof refused it; fuzz 5100:864 on 3.12, 3.13)
+def try_ends_in_if_return_before_return(a, b, c):
+    try:
+        if a:
+            return b.bit_length()
+    except AttributeError:
+        pass
+    return c.bit_length()
+
+
+CASES += [
+    (loop_body_breaks_from_finally, ABC),
+    (loop_finally_breaks_after_continue, ABC),
+    (try_ends_in_if_return_before_return, ABC + [(1, "x", 2), (0, 1, "y")]),
+]

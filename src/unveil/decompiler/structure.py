@@ -277,6 +277,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         self.open_tries = set()  # of those being structured now
         self.finally_copies = {}  # start index -> index after the copy
         self.dead_end_copies = {}  # start of a copy of a finally body that never completes -> handler
+        self._one_pass_exit = None  # see finally_body
         self.active_latches = set()  # starts of the bottom tests of the loops being structured
         self._doms = {}
         self._reduced = {}  # see reduced_condition
@@ -1580,7 +1581,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 body, orelse = then.pop_expr(), other.pop_expr()
                 frame.push(ast.IfExp(test=test, body=body, orelse=orelse))
                 return t_exit.target
-            copied = self.exit_instead(other, fl, t_exit.target, frame) if f_exit.kind == "end" else None
+            copied = (self.exit_instead(other, fl, t_exit.target, frame)
+                      if f_exit.kind == "end" and self.same_handler(t, fl) else None)
             if copied is not None:
                 frame.push(ast.IfExp(test=test, body=then.pop_expr(), orelse=copied))
                 return t_exit.target
@@ -1619,7 +1621,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             other = frame.copy()
             other.stmts = []
         if t_exit.kind == "end":
-            merged = self.exits_as_one_value(test, then, fl, frame, region, loop)
+            merged = self.exits_as_one_value(test, then, t, fl, frame, region, loop)
             if merged is not None:
                 return merged
             # the then-branch never falls through. When it ends in the
@@ -1732,7 +1734,14 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             self._value_branch_at = outer
         return other, f_exit
 
-    def exits_as_one_value(self, test, then, fl, frame, region, loop):
+    def same_handler(self, a, b):
+        """Whether the same exception handler (or none) covers the code at ``a``
+        and at ``b``: the arms of one conditional expression are both inside a
+        try body or both outside (3.11+ leaves an arm's copied exit, or the
+        code after the try that the other arm jumps to, outside its range)."""
+        return self.cfg.containing(a).handler == self.cfg.containing(b).handler
+
+    def exits_as_one_value(self, test, then, t, fl, frame, region, loop):
         """3.10+ copies a small exit into each path that reaches it, so the
         branches of a conditional expression in the middle of an expression
         may each end in their own copy (``raise h(b) - (x if c else 0)``: no
@@ -1740,8 +1749,12 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         one from ``fl``) end in statements that differ only in one expression,
         that expression is the conditional expression on ``test``: emit those
         statements once, holding it, and return END; else None (and the walk
-        of ``fl`` is forgotten)."""
+        of ``fl`` is forgotten). Not when an exception handler covers one
+        branch (from ``t``) and not the other: ``if c: return x`` at the end
+        of a try body, ``return y`` after the try statement."""
         if not (COPIES_EXIT_BLOCKS and frame.stack and self.ends_in_exit(then)):
+            return None
+        if not self.same_handler(t, fl):
             return None
         state = self.trial_state()
         other = frame.copy()
@@ -3683,6 +3696,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         covered = lambda i: self.covered_by(i, H)
         if kind == "finally":
             fin = self.finally_body(H, frame, depth, region, loop)
+            once = self._one_pass_exit  # (set by finally_body, read before a nested try resets it)
         body = frame.copy()
         body.stmts = []
         ex = self.walk(block.start, body, lambda i: region(i) and covered(i), loop)
@@ -3714,6 +3728,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 # the body completes into code that is not a known copy of the
                 # finally body: walked on, the copy would run the body twice
                 self.fail("finally body's inlined copy not found", H)
+            if once is not None:
+                node = self.one_pass_loop(node, ex, once, H)
+                ex = Exit("leave", once) if ex.kind == "leave" else ex
             frame.emit(node)
             frame.stack[:] = body.stack
             if ex.kind == "end":
@@ -3919,11 +3936,19 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         PUSH_EXC_INFO, up to RERAISE) and note where its inlined copies are."""
         f = self.handler_frame(H, frame, depth)
         hb = self.cfg.at(H)
-        self.walk(H, f, self.dominated_by(hb), loop)
+        ex = self.walk(H, f, self.dominated_by(hb), loop)
         # the copy ends by re-raising (RERAISE) wherever it ends: not source
         stmts = strip_tail_reraise(f.stmts)
         if leaves_reraise(stmts):
             self.fail("finally body re-raises where no branch ends", H)
+        self._one_pass_exit = None
+        if ex.kind == "leave":
+            if not self.breaks_out_of_finally(H, ex.target):
+                self.fail("finally body ends in an unexpected place", H)
+            # a ``break`` that drops the exception and leaves a loop with no way
+            # back to its start (every path of its body breaks): see one_pass_loop
+            stmts = stmts + [ast.Break()]
+            self._one_pass_exit = ex.target
         # the copy's instructions, to find the copies inlined on other paths
         k = H + 1
         self._finally_at = H
@@ -3936,8 +3961,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         never_completes = cleanup is not None and H < cleanup < k and not any(
             x.target is not None and not H <= x.target < cleanup for x in self.instrs[H:cleanup])
         # (a ``break``/``continue`` in the finally body jumps out: it goes on elsewhere)
-        if never_completes:
-            k = cleanup
+        if never_completes or k >= self.n and cleanup is not None and H < cleanup:
+            k = cleanup  # (no path completes: each raises, returns or breaks out)
         elif cleanup is not None and cleanup > k and all(
                 self.instrs[j].op != "PUSH_EXC_INFO" for j in range(H + 1, cleanup)):
             k = cleanup
@@ -3958,6 +3983,29 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                     self.finally_copies[p] = end
                     self._reduced.clear()  # conditions read where copies end
         return stmts
+
+    def breaks_out_of_finally(self, H, target):
+        """Whether the exceptional copy of the finally body at ``H`` drops its
+        exception (POP_EXCEPT) and jumps to ``target``: a ``break``."""
+        cleanup = self.cfg.at(H).handler
+        end = cleanup if cleanup is not None and cleanup > H else self.n
+        return any(x.op == "JUMP" and self.same_place(self.follow_jumps(x.target), target)
+                   and self.instrs[x.index - 1].op == "POP_EXCEPT" for x in self.instrs[H + 1:end])
+
+    def one_pass_loop(self, node, ex, target, H):
+        """The try statement ``node`` inside ``while True:``: its finally body
+        ``break``s (its exceptional copy drops the exception and jumps to
+        ``target``) out of no loop the walk knows, a loop whose body always
+        breaks, so it has no jump back to its start (``while n < 4:`` /
+        ``try: ...`` / ``finally: break`` is an ``if`` otherwise). The try
+        body (``ex``: where it completes) must go on there too, and neither
+        clause may hold another ``break``/``continue`` of an outer loop,
+        which the ``while True:`` would capture."""
+        if ex.kind == "leave" and not self.same_place(self.past_finally_copies(ex.target), target):
+            self.fail("finally body's break leaves for another place than its try body", H)
+        if leaves_loop(node.body) or leaves_loop(node.finalbody[:-1]):
+            self.fail("finally body breaks out of a loop with a break or continue of another", H)
+        return ast.While(test=ast.Constant(value=True), body=[node], orelse=[])
 
     def finally_copy_starts(self, pattern):
         """Where an inlined copy of the finally body whose exceptional copy is
@@ -4067,6 +4115,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                   or self.return_copy(d) or self.alias(d) for d in goes_on}
         if len(places) > 1:
             return None
+        if (not goes_on and pattern[-1].op == "JUMP" and self.instrs[p - 1].op == "JUMP"
+                and not pattern[0].index <= pattern[-1].target <= reraise):
+            return p - 1  # (the copy ends in its own ``break``: walked as the jump it is)
         return min(goes_on.values()) if goes_on else p
 
     def match_finally_copy_by_flow(self, H, reraise, cleanup, p):
@@ -4952,6 +5003,24 @@ def continues_as_else(stmts):
         stmts[-1].body = continues_as_else(stmts[-1].body)
         stmts[-1].orelse = continues_as_else(stmts[-1].orelse)
     return stmts
+
+
+def leaves_loop(stmts):
+    """Whether ``stmts`` hold a ``break`` or ``continue`` of the loop around
+    them (not one of a loop inside them, nor of a nested function)."""
+    todo = list(stmts)
+    while todo:
+        st = todo.pop()
+        if isinstance(st, (ast.Break, ast.Continue)):
+            return True
+        if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        if isinstance(st, (ast.For, ast.AsyncFor, ast.While)):
+            todo += st.orelse  # (a loop's else clause belongs to the loop around it)
+            continue
+        for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+            todo += [x for x in getattr(st, field, None) or [] if isinstance(x, ast.AST)]
+    return False
 
 
 def continue_to(target, loop):
