@@ -1800,6 +1800,15 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             return not to_return or self.exits_then_return(self.past_finally_copies(index))
         return self.with_exit_call_at(index, frame) and self.exits_then_return(index)
 
+    def returns_past_outer_with_exits(self, ex, body, frame):
+        """Whether a try body (walked into ``body``) that computed a returned value
+        left (``ex``) after the exit call of the innermost enclosing with statement,
+        which took that with's exit off the stack, for the exits of the others on
+        the way to the ``return`` (``with a, b:`` / ``try: return x`` / ``finally:``)."""
+        return (ex.kind == "leave" and len(body.stack) == len(frame.stack) and body.stack
+                and isinstance(frame.stack[-1], V.WithExit) and not isinstance(body.stack[-1], V.WithExit)
+                and self.with_exit_call_at(ex.target, body) and self.exits_then_return(ex.target))
+
     def exits_then_return(self, index):
         """Whether the code at ``index`` only calls the exits of with
         statements (``__exit__(None, None, None)``) and returns: the way out
@@ -3705,7 +3714,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             # that uses it follows the protected range but belongs to the body
             ex = self.walk(ex.target, body, region, loop)
             if (ex.kind == "leave" and len(body.stack) > len(frame.stack)
-                    and self.returns_at(ex.target, name_cleanups=True)):
+                    and self.returns_at(ex.target, name_cleanups=True)
+                    or self.returns_past_outer_with_exits(ex, body, frame)):
                 # (out of an except clause that holds the try, past an enclosing
                 # finally's inlined copy: the clause's end lies outside both)
                 ex = self.walk(ex.target, body, lambda i: True, loop)
