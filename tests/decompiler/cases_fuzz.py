@@ -1141,3 +1141,29 @@ CASES += [
     (loop_finally_breaks_after_continue, ABC),
     (try_ends_in_if_return_before_return, ABC + [(1, "x", 2), (0, 1, "y")]),
 ]
+
+
+# ``if c: while True: ... break`` / ``else: B`` in a finally body: the loop's ``break``
+# jumps to the body's end, whose re-raise 3.10+ copies there; the if's branch never
+# completes but for that re-raise, so ``B`` was taken for the code after the if and the
+# re-raise stayed ("finally body re-raises where no branch ends"; fuzz 5100:279 on
+# 3.10, 3.12, 3.13)
+def finally_if_endless_loop_breaks_else(a, b, c):
+    log = []
+    n = 0
+    try:
+        log.append(10 // (b + 1))
+    finally:
+        if a:
+            while True:
+                n += 1
+                if n > c:
+                    break
+        else:
+            log.append(-1)
+    return log, n
+
+
+CASES += [
+    (finally_if_endless_loop_breaks_else, ABC),
+]
