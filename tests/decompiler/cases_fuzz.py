@@ -1167,3 +1167,23 @@ def finally_if_endless_loop_breaks_else(a, b, c):
 CASES += [
     (finally_if_endless_loop_breaks_else, ABC),
 ]
+
+
+# ``return x`` in a try whose finally body ends in an if holding a comprehension:
+# 3.12+ inlines the comprehension and lays its cleanup out past the inlined copy on the
+# return's path, which completes into a RETURN_VALUE in each branch; the copies were
+# not matched and the finally body ran twice in the text (the proof refused it; fuzz
+# 5100:850 on 3.12, 3.13)
+def return_through_finally_if_comprehension(a, b, c):
+    log = []
+    try:
+        return log, [a, b][c % 3]
+    finally:
+        b = -b
+        if c:
+            log.append({p: b for p in range(c % 4)})
+
+
+CASES += [
+    (return_through_finally_if_comprehension, ABC),
+]

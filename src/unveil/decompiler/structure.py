@@ -4210,7 +4210,10 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 todo.append((i + 1, j + 1))
         if not seen:
             return None
-        places = {self.exit_copy(d) or self.reraise_copy(d) or self.return_copy(d) or self.alias(d)
+        # (a copy on a ``return``'s path completes into RETURN_VALUEs, one per branch
+        # that 3.12+ copies it to: each returns the value kept below the copy)
+        places = {"return" if d < self.n and self.instrs[d].op == "RETURN_VALUE"
+                  else self.exit_copy(d) or self.reraise_copy(d) or self.return_copy(d) or self.alias(d)
                   for d in goes_on}
         if len(places) > 1:
             return None
