@@ -1010,3 +1010,29 @@ def try_body_ends_in_empty_if_before_finally(a, b, k, log):
 CASES += [
     (try_body_ends_in_empty_if_before_finally, ARGS_ABKL),
 ]
+
+
+# ``return x`` in a try/finally inside ``with a, b:`` (two with statements): the value
+# is computed in the try body, then the finally body's inlined copy and the inner
+# with's exit call run, and the walk stopped at the outer with's exit call ("finally
+# body's inlined copy not found"; fuzz 5100:281 on 3.11-3.13)
+def return_in_try_finally_in_two_withs(a, log):
+    with CM(log, 1), CM(log, 2, suppress=a > 1):
+        try:
+            if a == 1:
+                raise ValueError
+            return len(log) + a
+        finally:
+            log.append(3)
+    with CM(log, 4):
+        with CM(log, 5), CM(log, 6):
+            try:
+                return len(log)
+            finally:
+                if a:
+                    log.append(7)
+
+
+CASES += [
+    (return_in_try_finally_in_two_withs, [(0, []), (1, []), (2, []), (3, [9])]),
+]

@@ -1033,3 +1033,157 @@ def while_body_ends_in_written_continue(a, b, c):
 CASES += [
     (while_body_ends_in_written_continue, ABC),
 ]
+
+
+# ``if b: continue`` at the end of a try body: 3.12+ threads the ``continue`` into
+# the test's jump, so the test falls past the try's protected range when false; it was
+# written ``if not b:`` around the code after the try statement, moving that code
+# into the try (refused by the proof; fuzz 5100:940 on 3.12, 3.13)
+def try_body_ends_in_if_continue(a, b, c):
+    log = []
+    for i in range(3):
+        try:
+            if i == b:
+                continue
+        except ValueError:
+            raise KeyError
+        log.append(i)
+    n = 0
+    while n < 3:
+        n += 1
+        try:
+            if n == c:
+                continue
+        finally:
+            log.append(-n)
+        log.append(n)
+    return log
+
+
+def generator_try_body_ends_in_if_continue(a, b, c):
+    for i in range(3):
+        try:
+            if i == b:
+                continue
+        except:
+            raise KeyError
+        yield i
+
+
+CASES += [
+    (try_body_ends_in_if_continue, ABC),
+    (generator_try_body_ends_in_if_continue, ABC),
+]
+
+
+# a loop whose body always ends in a ``break`` from a finally body has no jump back
+# to its start: ``while n < 4:`` compiles as an ``if``; only the exceptional copy of the
+# finally body shows the ``break`` (it drops the exception and jumps out). It was
+# dropped (3.12, 3.13: the proof refused the text) or refused ("finally body's inlined
+# copy not found", 3.11); written ``while True:`` around the try statement
+def loop_body_breaks_from_finally(a, b, c):
+    log = []
+    n = a
+    while n < 4:
+        n += 1
+        try:
+            log.append(10 // (b - 1))
+        finally:
+            log.append(n)
+            break
+    for i in range(3):
+        log.append(i)
+        while i < c:
+            try:
+                if i == b:
+                    raise ValueError
+                log.append(-i)
+            finally:
+                if i == a:
+                    return log
+                break
+    return log
+
+
+# a loop with a ``continue`` whose last statement is a try statement whose finally
+# body breaks: 3.11's inlined copy of the finally body ends in its own jump out, which
+# was not matched with the exceptional copy's ("finally body's inlined copy not found")
+def loop_finally_breaks_after_continue(a, b, c):
+    log = []
+    n = 0
+    while n < 4:
+        n += 1
+        if n == a:
+            continue
+        try:
+            log.append(10 // (b - n))
+        finally:
+            log.append(n)
+            break
+    return log, n
+
+
+# ``if c: return x`` at the end of a try body and ``return y`` after the try
+# statement: 3.12+ leaves the RETURN_VALUE and the code after the try outside the
+# protected range, and they were merged into ``return x if c else y`` inside the try
+# (the proof refused it; fuzz 5100:864 on 3.12, 3.13)
+def try_ends_in_if_return_before_return(a, b, c):
+    try:
+        if a:
+            return b.bit_length()
+    except AttributeError:
+        pass
+    return c.bit_length()
+
+
+CASES += [
+    (loop_body_breaks_from_finally, ABC),
+    (loop_finally_breaks_after_continue, ABC),
+    (try_ends_in_if_return_before_return, ABC + [(1, "x", 2), (0, 1, "y")]),
+]
+
+
+# ``if c: while True: ... break`` / ``else: B`` in a finally body: the loop's ``break``
+# jumps to the body's end, whose re-raise 3.10+ copies there; the if's branch never
+# completes but for that re-raise, so ``B`` was taken for the code after the if and the
+# re-raise stayed ("finally body re-raises where no branch ends"; fuzz 5100:279 on
+# 3.10, 3.12, 3.13)
+def finally_if_endless_loop_breaks_else(a, b, c):
+    log = []
+    n = 0
+    try:
+        log.append(10 // (b + 1))
+    finally:
+        if a:
+            while True:
+                n += 1
+                if n > c:
+                    break
+        else:
+            log.append(-1)
+    return log, n
+
+
+CASES += [
+    (finally_if_endless_loop_breaks_else, ABC),
+]
+
+
+# ``return x`` in a try whose finally body ends in an if holding a comprehension:
+# 3.12+ inlines the comprehension and lays its cleanup out past the inlined copy on the
+# return's path, which completes into a RETURN_VALUE in each branch; the copies were
+# not matched and the finally body ran twice in the text (the proof refused it; fuzz
+# 5100:850 on 3.12, 3.13)
+def return_through_finally_if_comprehension(a, b, c):
+    log = []
+    try:
+        return log, [a, b][c % 3]
+    finally:
+        b = -b
+        if c:
+            log.append({p: b for p in range(c % 4)})
+
+
+CASES += [
+    (return_through_finally_if_comprehension, ABC),
+]

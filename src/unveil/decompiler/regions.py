@@ -215,6 +215,27 @@ def drop_copied_tails(cases, rest):
             case.body = body[:len(body) - 1 - len(tail)] or [ast.Pass()]
 
 
+def endless_loop_left_by_reraise(st):
+    """Whether ``st`` is a ``while True:`` loop left only by the compiler's
+    re-raises (no ``break`` of its own): its ``break`` jumps to the end of the
+    finally body it is in, whose re-raise 3.10+ copies there (see
+    reraise_as_break), so the statement never completes."""
+    if not (isinstance(st, ast.While) and isinstance(st.test, ast.Constant) and st.test.value is True
+            and not st.orelse):
+        return False
+    found, todo = False, list(st.body)
+    while todo:
+        x = todo.pop()
+        if isinstance(x, ast.Break):
+            return False
+        found = found or getattr(x, "_reraise", False)
+        if isinstance(x, ast.If):
+            todo += x.body + x.orelse
+        elif type(x).__name__ == "Match":
+            todo += [y for case in x.cases for y in case.body]
+    return found
+
+
 def ends_in_reraise(stmts):
     """Whether ``stmts`` never complete and the compiler's re-raise ends one
     of their paths (``if c: return`` / ``else: <re-raise>``): the code after
@@ -222,7 +243,7 @@ def ends_in_reraise(stmts):
     if not stmts:
         return False
     last = stmts[-1]
-    if getattr(last, "_reraise", False):
+    if getattr(last, "_reraise", False) or endless_loop_left_by_reraise(last):
         return True
     return (isinstance(last, ast.If) and never_completes(last.body) and never_completes(last.orelse)
             and (ends_in_reraise(last.body) or ends_in_reraise(last.orelse)))

@@ -319,6 +319,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         self.open_tries = set()  # of those being structured now
         self.finally_copies = {}  # start index -> index after the copy
         self.dead_end_copies = {}  # start of a copy of a finally body that never completes -> handler
+        self._one_pass_exit = None  # see finally_body
         self.active_latches = set()  # starts of the bottom tests of the loops being structured
         self._doms = {}
         self._reduced = {}  # see reduced_condition
@@ -1554,6 +1555,15 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         return (loop is not None and t in loop.continue_targets and not region(t)
                 and flips(test))
 
+    @staticmethod
+    def continues_from_region_end(t, fall, region, loop):
+        """Whether a test that jumps back to the loop's start when true, and
+        falls past the end of ``region`` (a try body) when false, is
+        ``if <test>: continue`` at the region's end: ``if not <test>:`` would
+        hold the code that follows, which the region (the try) does not cover
+        (3.12+ threads the ``continue`` into the test's jump)."""
+        return loop is not None and t in loop.continue_targets and not region(t) and not region(fall)
+
     def ends_statement(self, block):
         """Whether the jump ending ``block`` has the line of the code before
         it: the compiler's jump at the end of a statement (an if body's jump
@@ -1605,7 +1615,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         # the compiler puts an if's body right after its test: the branch
         # that falls through is the body (``if not x`` jumps when x is true)
         fall = c.blocks.end
-        if fl == fall and t != fall and not self.is_flipping_continue(t, test, region, loop):
+        if (fl == fall and t != fall and not self.is_flipping_continue(t, test, region, loop)
+                and not self.continues_from_region_end(t, fall, region, loop)):
             t, fl, test = fl, t, negate(test)
         split = self.copied_exit_split(c, t, fl, region, frame)
         if split is not None:
@@ -1665,7 +1676,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 body, orelse = then.pop_expr(), other.pop_expr()
                 frame.push(ast.IfExp(test=test, body=body, orelse=orelse))
                 return t_exit.target
-            copied = self.exit_instead(other, fl, t_exit.target, frame) if f_exit.kind == "end" else None
+            copied = (self.exit_instead(other, fl, t_exit.target, frame)
+                      if f_exit.kind == "end" and self.same_handler(t, fl) else None)
             if copied is not None:
                 frame.push(ast.IfExp(test=test, body=then.pop_expr(), orelse=copied))
                 return t_exit.target
@@ -1704,7 +1716,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             other = frame.copy()
             other.stmts = []
         if t_exit.kind == "end":
-            merged = self.exits_as_one_value(test, then, fl, frame, region, loop)
+            merged = self.exits_as_one_value(test, then, t, fl, frame, region, loop)
             if merged is not None:
                 return merged
             # the then-branch never falls through. When it ends in the
@@ -1817,7 +1829,14 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             self._value_branch_at = outer
         return other, f_exit
 
-    def exits_as_one_value(self, test, then, fl, frame, region, loop):
+    def same_handler(self, a, b):
+        """Whether the same exception handler (or none) covers the code at ``a``
+        and at ``b``: the arms of one conditional expression are both inside a
+        try body or both outside (3.11+ leaves an arm's copied exit, or the
+        code after the try that the other arm jumps to, outside its range)."""
+        return self.cfg.containing(a).handler == self.cfg.containing(b).handler
+
+    def exits_as_one_value(self, test, then, t, fl, frame, region, loop):
         """3.10+ copies a small exit into each path that reaches it, so the
         branches of a conditional expression in the middle of an expression
         may each end in their own copy (``raise h(b) - (x if c else 0)``: no
@@ -1825,8 +1844,12 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         one from ``fl``) end in statements that differ only in one expression,
         that expression is the conditional expression on ``test``: emit those
         statements once, holding it, and return END; else None (and the walk
-        of ``fl`` is forgotten)."""
+        of ``fl`` is forgotten). Not when an exception handler covers one
+        branch (from ``t``) and not the other: ``if c: return x`` at the end
+        of a try body, ``return y`` after the try statement."""
         if not (COPIES_EXIT_BLOCKS and frame.stack and self.ends_in_exit(then)):
+            return None
+        if not self.same_handler(t, fl):
             return None
         state = self.trial_state()
         other = frame.copy()
@@ -1871,6 +1894,15 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if index in self.finally_copies:
             return not to_return or self.exits_then_return(self.past_finally_copies(index))
         return self.with_exit_call_at(index, frame) and self.exits_then_return(index)
+
+    def returns_past_outer_with_exits(self, ex, body, frame):
+        """Whether a try body (walked into ``body``) that computed a returned value
+        left (``ex``) after the exit call of the innermost enclosing with statement,
+        which took that with's exit off the stack, for the exits of the others on
+        the way to the ``return`` (``with a, b:`` / ``try: return x`` / ``finally:``)."""
+        return (ex.kind == "leave" and len(body.stack) == len(frame.stack) and body.stack
+                and isinstance(frame.stack[-1], V.WithExit) and not isinstance(body.stack[-1], V.WithExit)
+                and self.with_exit_call_at(ex.target, body) and self.exits_then_return(ex.target))
 
     def exits_then_return(self, index):
         """Whether the code at ``index`` only calls the exits of with
@@ -3785,6 +3817,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         covered = lambda i: self.covered_by(i, H)
         if kind == "finally":
             fin = self.finally_body(H, frame, depth, region, loop)
+            once = self._one_pass_exit  # (set by finally_body, read before a nested try resets it)
         body = frame.copy()
         body.stmts = []
         ex = self.walk(block.start, body, lambda i: region(i) and covered(i), loop)
@@ -3793,7 +3826,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             # that uses it follows the protected range but belongs to the body
             ex = self.walk(ex.target, body, region, loop)
             if (ex.kind == "leave" and len(body.stack) > len(frame.stack)
-                    and self.returns_at(ex.target, name_cleanups=True)):
+                    and self.returns_at(ex.target, name_cleanups=True)
+                    or self.returns_past_outer_with_exits(ex, body, frame)):
                 # (out of an except clause that holds the try, past an enclosing
                 # finally's inlined copy: the clause's end lies outside both)
                 ex = self.walk(ex.target, body, lambda i: True, loop)
@@ -3816,6 +3850,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 # the body completes into code that is not a known copy of the
                 # finally body: walked on, the copy would run the body twice
                 self.fail("finally body's inlined copy not found", H)
+            if once is not None:
+                node = self.one_pass_loop(node, ex, once, H)
+                ex = Exit("leave", once) if ex.kind == "leave" else ex
             frame.emit(node)
             frame.stack[:] = body.stack
             if ex.kind == "end":
@@ -4021,11 +4058,19 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         PUSH_EXC_INFO, up to RERAISE) and note where its inlined copies are."""
         f = self.handler_frame(H, frame, depth)
         hb = self.cfg.at(H)
-        self.walk(H, f, self.dominated_by(hb), loop)
+        ex = self.walk(H, f, self.dominated_by(hb), loop)
         # the copy ends by re-raising (RERAISE) wherever it ends: not source
         stmts = strip_tail_reraise(f.stmts)
         if leaves_reraise(stmts):
             self.fail("finally body re-raises where no branch ends", H)
+        self._one_pass_exit = None
+        if ex.kind == "leave":
+            if not self.breaks_out_of_finally(H, ex.target):
+                self.fail("finally body ends in an unexpected place", H)
+            # a ``break`` that drops the exception and leaves a loop with no way
+            # back to its start (every path of its body breaks): see one_pass_loop
+            stmts = stmts + [ast.Break()]
+            self._one_pass_exit = ex.target
         # the copy's instructions, to find the copies inlined on other paths
         k = H + 1
         self._finally_at = H
@@ -4038,8 +4083,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         never_completes = cleanup is not None and H < cleanup < k and not any(
             x.target is not None and not H <= x.target < cleanup for x in self.instrs[H:cleanup])
         # (a ``break``/``continue`` in the finally body jumps out: it goes on elsewhere)
-        if never_completes:
-            k = cleanup
+        if never_completes or k >= self.n and cleanup is not None and H < cleanup:
+            k = cleanup  # (no path completes: each raises, returns or breaks out)
         elif cleanup is not None and cleanup > k and all(
                 self.instrs[j].op != "PUSH_EXC_INFO" for j in range(H + 1, cleanup)):
             k = cleanup
@@ -4060,6 +4105,29 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                     self.finally_copies[p] = end
                     self._reduced.clear()  # conditions read where copies end
         return stmts
+
+    def breaks_out_of_finally(self, H, target):
+        """Whether the exceptional copy of the finally body at ``H`` drops its
+        exception (POP_EXCEPT) and jumps to ``target``: a ``break``."""
+        cleanup = self.cfg.at(H).handler
+        end = cleanup if cleanup is not None and cleanup > H else self.n
+        return any(x.op == "JUMP" and self.same_place(self.follow_jumps(x.target), target)
+                   and self.instrs[x.index - 1].op == "POP_EXCEPT" for x in self.instrs[H + 1:end])
+
+    def one_pass_loop(self, node, ex, target, H):
+        """The try statement ``node`` inside ``while True:``: its finally body
+        ``break``s (its exceptional copy drops the exception and jumps to
+        ``target``) out of no loop the walk knows, a loop whose body always
+        breaks, so it has no jump back to its start (``while n < 4:`` /
+        ``try: ...`` / ``finally: break`` is an ``if`` otherwise). The try
+        body (``ex``: where it completes) must go on there too, and neither
+        clause may hold another ``break``/``continue`` of an outer loop,
+        which the ``while True:`` would capture."""
+        if ex.kind == "leave" and not self.same_place(self.past_finally_copies(ex.target), target):
+            self.fail("finally body's break leaves for another place than its try body", H)
+        if leaves_loop(node.body) or leaves_loop(node.finalbody[:-1]):
+            self.fail("finally body breaks out of a loop with a break or continue of another", H)
+        return ast.While(test=ast.Constant(value=True), body=[node], orelse=[])
 
     def finally_copy_starts(self, pattern):
         """Where an inlined copy of the finally body whose exceptional copy is
@@ -4169,6 +4237,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                   or self.return_copy(d) or self.alias(d) for d in goes_on}
         if len(places) > 1:
             return None
+        if (not goes_on and pattern[-1].op == "JUMP" and self.instrs[p - 1].op == "JUMP"
+                and not pattern[0].index <= pattern[-1].target <= reraise):
+            return p - 1  # (the copy ends in its own ``break``: walked as the jump it is)
         return min(goes_on.values()) if goes_on else p
 
     def match_finally_copy_by_flow(self, H, reraise, cleanup, p):
@@ -4251,7 +4322,10 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 todo.append((i + 1, j + 1))
         if not seen:
             return None
-        places = {self.exit_copy(d) or self.reraise_copy(d) or self.return_copy(d) or self.alias(d)
+        # (a copy on a ``return``'s path completes into RETURN_VALUEs, one per branch
+        # that 3.12+ copies it to: each returns the value kept below the copy)
+        places = {"return" if d < self.n and self.instrs[d].op == "RETURN_VALUE"
+                  else self.exit_copy(d) or self.reraise_copy(d) or self.return_copy(d) or self.alias(d)
                   for d in goes_on}
         if len(places) > 1:
             return None
@@ -5054,6 +5128,24 @@ def continues_as_else(stmts):
         stmts[-1].body = continues_as_else(stmts[-1].body)
         stmts[-1].orelse = continues_as_else(stmts[-1].orelse)
     return stmts
+
+
+def leaves_loop(stmts):
+    """Whether ``stmts`` hold a ``break`` or ``continue`` of the loop around
+    them (not one of a loop inside them, nor of a nested function)."""
+    todo = list(stmts)
+    while todo:
+        st = todo.pop()
+        if isinstance(st, (ast.Break, ast.Continue)):
+            return True
+        if isinstance(st, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        if isinstance(st, (ast.For, ast.AsyncFor, ast.While)):
+            todo += st.orelse  # (a loop's else clause belongs to the loop around it)
+            continue
+        for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+            todo += [x for x in getattr(st, field, None) or [] if isinstance(x, ast.AST)]
+    return False
 
 
 def continue_to(target, loop):
