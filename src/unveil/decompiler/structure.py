@@ -1551,7 +1551,12 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             t_block = self.cfg.at(t)
         then = frame.copy()
         then.stmts = []
-        t_exit = self.walk_branch(t, then, region, loop) if t != fl else Exit("leave", t)
+        past_else = self.jumped_over_else(t, fl, region)
+        if past_else is not None:
+            # the code past the else is the if statement's next code, not the body's
+            t_exit = self.walk_branch(t, then, both(region, lambda i: not past_else(i)), loop)
+        else:
+            t_exit = self.walk_branch(t, then, region, loop) if t != fl else Exit("leave", t)
         if jump_body and not then.stmts and not (t_exit.kind == "leave" and len(then.stack) > len(frame.stack)):
             # ``if x: pass`` (an empty body would negate the test); not a jump
             # to a conditional expression's arm (``x if b or 0 else 1``: b's
@@ -1668,6 +1673,23 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if not unchanged:
             frame.stack[:] = then.stack
         return self.transfer(t_exit.target, frame, region, loop) if not region(t_exit.target) else t_exit.target
+
+    def jumped_over_else(self, t, fl, region):
+        """The blocks past an if/else, when the body falling through at ``t`` ends
+        in a forward jump over the else branch at ``fl`` (``if c: a`` / ``else: raise``
+        / ``b``): the compiler lays the body out before the else and jumps over it,
+        so ``b`` follows the if statement. The body dominates ``b`` when the else
+        never falls through, yet ``if c: a; b`` has no such jump (``b`` comes
+        before the else), so the jump says what the programmer wrote."""
+        if not t < fl <= self.n or fl < 1:
+            return None
+        j = self.instrs[fl - 1]
+        if j.op != "JUMP" or not fl < j.target < self.n or not region(j.target):
+            return None
+        jb, target = self.cfg.containing(j.index), self.cfg.at(j.target)
+        if target is None or not self.cfg.dominates(self.cfg.containing(t), jb):
+            return None
+        return self.dominated_by(target)
 
     def returned_through_finally_copy(self, t_exit, f_exit, then, other, loop):
         """The exits of an if's two branches (walked into ``then`` and
