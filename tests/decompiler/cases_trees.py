@@ -599,3 +599,17 @@ def code_after_if_else_that_raises(n, log):
 CASES += [
     (code_after_if_else_that_raises, [(1, []), (0, []), (-2, [])]),
 ]
+
+
+# difflib._collect_lines, site.setcopyright (stdlib, 3.8-3.10): ``a, b = [], []``; a list display
+# on the stack was not taken as the next value of a tuple assignment: two statements came back
+def tuple_assignment_of_lists(x):
+    a, b = [], []
+    c, d, e = [x], {}, [x, x]
+    a.append(x)
+    return a, b, c, d, e
+
+
+CASES += [
+    (tuple_assignment_of_lists, [(1,), ("s",)]),
+]
