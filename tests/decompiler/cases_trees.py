@@ -613,3 +613,21 @@ def tuple_assignment_of_lists(x):
 CASES += [
     (tuple_assignment_of_lists, [(1,), ("s",)]),
 ]
+
+
+# email.message.MIMEPart.get_body, inspect.BoundArguments.args (stdlib, 3.10+): ``break`` out of a
+# for loop into ``return body``: the compiler copies the small return into the break (the iterator
+# dropped first); it came back as ``return body`` (which computes the value first)
+def break_into_copied_return(xs, n):
+    body = None
+    for p in xs:
+        if p < n:
+            body = p
+            if p == 0:
+                break
+    return body
+
+
+CASES += [
+    (break_into_copied_return, [([3, 0, 1], 2), ([5, 1], 2), ([], 0)]),
+]

@@ -488,6 +488,10 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 if r is not None:
                     return r
                 continue
+            if ins.op == "POP_TOP" and self.breaks_into_exit_copy(k, frame, loop):
+                frame.pop()
+                frame.emit(ast.Break())
+                return END
             E.execute(frame, ins)
             if self._stops and self._stops[-1][0] is frame and consumes_kept(frame, self._stops[-1][1]):
                 return Exit("stop", k + 1)  # see chain_operand
@@ -2218,6 +2222,19 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         else:
             return END
         return self.transfer(target, frame, region, loop) if not region(target) else target
+
+    def breaks_into_exit_copy(self, k, frame, loop):
+        """Whether the POP_TOP at ``k`` drops the for loop's iterator and goes on into a
+        copy of the small exit the loop's ``break`` goes to (3.10+ copies it into the
+        ``break``): ``break`` was written. ``return x`` in the loop computes ``x`` before
+        it drops the iterator; a constant's return (``POP_TOP; RETURN_CONST``) compiles
+        alike either way."""
+        if not (COPIES_EXIT_BLOCKS and loop is not None and loop.break_target is not None
+                and frame.stack and isinstance(frame.stack[-1], V.Iterator)
+                and self.instrs[loop.header].op == "FOR_ITER"):
+            return False
+        copy = self.exit_copy(k + 1)
+        return copy is not None and copy == self.exit_copy(loop.break_target)
 
     def broke_into_copy(self, exit_, frame, region, loop):
         """``exit_``, or END after a ``break`` in ``frame`` when the branch
