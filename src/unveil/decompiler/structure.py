@@ -1688,8 +1688,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if not t < fl <= self.n or fl < 1:
             return None
         j = self.instrs[fl - 1]
-        if j.op != "JUMP" or not fl < j.target < self.n or not region(j.target):
-            return None
+        if j.op != "JUMP" or j.index == t or not fl < j.target < self.n or not region(j.target):
+            return None  # (a lone jump is no body: a conditional expression's test, ``x if b or 0 else 1``)
         jb, target = self.cfg.containing(j.index), self.cfg.at(j.target)
         if target is None or not self.cfg.dominates(self.cfg.containing(t), jb):
             return None
