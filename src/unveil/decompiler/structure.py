@@ -1688,8 +1688,14 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if not t < fl <= self.n or fl < 1:
             return None
         j = self.instrs[fl - 1]
-        if j.op != "JUMP" or j.index == t or not fl < j.target < self.n or not region(j.target):
-            return None  # (a lone jump is no body: a conditional expression's test, ``x if b or 0 else 1``)
+        if j.op != "JUMP" or not fl < j.target < self.n or not region(j.target):
+            return None
+        last = self.instrs[j.target - 1]
+        if not (last.op in ("RETURN_VALUE", "RAISE_VARARGS", "RERAISE")
+                or last.op == "JUMP" and (last.target < fl or not region(last.target))):
+            # the else ends in a return, raise, continue or break; not a jump on
+            # (``k if b or 0 else 1``: b's false way jumps over ``k`` to the ``1``)
+            return None
         jb, target = self.cfg.containing(j.index), self.cfg.at(j.target)
         if target is None or not self.cfg.dominates(self.cfg.containing(t), jb):
             return None
