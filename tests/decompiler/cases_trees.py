@@ -601,20 +601,6 @@ CASES += [
 ]
 
 
-# difflib._collect_lines, site.setcopyright (stdlib, 3.8-3.10): ``a, b = [], []``; a list display
-# on the stack was not taken as the next value of a tuple assignment: two statements came back
-def tuple_assignment_of_lists(x):
-    a, b = [], []
-    c, d, e = [x], {}, [x, x]
-    a.append(x)
-    return a, b, c, d, e
-
-
-CASES += [
-    (tuple_assignment_of_lists, [(1,), ("s",)]),
-]
-
-
 # email.message.MIMEPart.get_body, inspect.BoundArguments.args (stdlib, 3.10+): ``break`` out of a
 # for loop into ``return body``: the compiler copies the small return into the break (the iterator
 # dropped first); it came back as ``return body`` (which computes the value first)

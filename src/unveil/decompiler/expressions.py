@@ -53,7 +53,7 @@ class Frame:
 
     # -- stack helpers ---------------------------------------------------
     def push(self, v):
-        if isinstance(v, (ast.AST, V.SymList)) and not hasattr(v, "_seq"):
+        if isinstance(v, ast.AST) and not hasattr(v, "_seq"):
             v._seq = self.ctx.next_seq()
         self.stack.append(v)
 
@@ -79,10 +79,7 @@ class Frame:
             if any(x is v for x in self.stack):
                 # still referenced (and maybe changed) elsewhere: one object
                 return self.spill_all(v)
-            node = ast.List(elts=[self.expr(x) for x in v.elts], ctx=ast.Load())
-            if hasattr(v, "_seq"):
-                node._seq = v._seq  # (built where it was pushed: a tuple assignment's order)
-            return node
+            return ast.List(elts=[self.expr(x) for x in v.elts], ctx=ast.Load())
         node = self.ctx.as_expr(v, ins)
         if isinstance(v, V.Stored) and isinstance(node, ast.NamedExpr):
             # the walrus is written where the value is first used; a copy
@@ -515,8 +512,7 @@ def simple_assign(frame, target, expr, ins):
     ins = ins or frame.current
     # (a walrus's value below counts: ``a, b = x, (c := y)`` stores ``x`` first when
     # the targets are swapped, ``b, a = ...``)
-    # (and a list display, still symbolic on the stack: ``a, b = [], []``)
-    top_is_value = bool(frame.stack) and isinstance(frame.stack[-1], (ast.expr, V.Stored, V.SymList))
+    top_is_value = bool(frame.stack) and isinstance(frame.stack[-1], (ast.expr, V.Stored))
     if frame.pending or (top_is_value and _store_follows(frame, ins)):
         frame.pending.append((target, expr))
         if not (_store_follows(frame, ins) and top_is_value):
