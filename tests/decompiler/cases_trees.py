@@ -582,3 +582,38 @@ CASES += [
     (not_of_and_with_is_test, [(1, StopIteration, None, []), (1, StopIteration, 0, []), (0, None, None, []),
                                (1, ValueError, None, [])]),
 ]
+
+
+# http.client.HTTPConnection.endheaders, http.cookiejar.iso2time (stdlib, all versions): ``if c: a``
+# / ``else: raise`` / ``b``; the body's jump over the else says ``b`` follows the if statement,
+# it came back inside the body (which dominates it, as the else never falls through)
+def code_after_if_else_that_raises(n, log):
+    if n > 0:
+        log.append(n)
+    else:
+        raise ValueError(n)
+    log.append(0)
+    return log
+
+
+CASES += [
+    (code_after_if_else_that_raises, [(1, []), (0, []), (-2, [])]),
+]
+
+
+# email.message.MIMEPart.get_body, inspect.BoundArguments.args (stdlib, 3.10+): ``break`` out of a
+# for loop into ``return body``: the compiler copies the small return into the break (the iterator
+# dropped first); it came back as ``return body`` (which computes the value first)
+def break_into_copied_return(xs, n):
+    body = None
+    for p in xs:
+        if p < n:
+            body = p
+            if p == 0:
+                break
+    return body
+
+
+CASES += [
+    (break_into_copied_return, [([3, 0, 1], 2), ([5, 1], 2), ([], 0)]),
+]

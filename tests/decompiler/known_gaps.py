@@ -6,7 +6,6 @@ gap closed: take it off the list). The translation validator (``validate.py``) t
 most of them from silently wrong text into refusals; each is a decompiler bug to fix.
 """
 REFUSED = {
-    'tests/decompiler/test_differential.py::test_differential[branches:else_returns_in_try_finally_with_body]': ('3.8',),
     'tests/decompiler/test_differential.py::test_differential[branches:finally_raises_or_returns]': ('3.8',),
     'tests/decompiler/test_differential.py::test_differential[control:while_try_break_then_code]': ('3.8', '3.9'),
     'tests/decompiler/test_differential.py::test_differential[control:while_finally_continues_or_raises]': ('3.11',),

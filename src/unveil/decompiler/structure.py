@@ -546,6 +546,10 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 if r is not None:
                     return r
                 continue
+            if ins.op == "POP_TOP" and self.breaks_into_exit_copy(k, frame, loop):
+                frame.pop()
+                frame.emit(ast.Break())
+                return END
             E.execute(frame, ins)
             if self._stops and self._stops[-1][0] is frame and consumes_kept(frame, self._stops[-1][1]):
                 return Exit("stop", k + 1)  # see chain_operand
@@ -1657,7 +1661,12 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             t_block = self.cfg.at(t)
         then = frame.copy()
         then.stmts = []
-        t_exit = self.walk_branch(t, then, region, loop) if t != fl else Exit("leave", t)
+        past_else = self.jumped_over_else(t, fl, region)
+        if past_else is not None:
+            # the code past the else is the if statement's next code, not the body's
+            t_exit = self.walk_branch(t, then, both(region, lambda i: not past_else(i)), loop)
+        else:
+            t_exit = self.walk_branch(t, then, region, loop) if t != fl else Exit("leave", t)
         if jump_body and not then.stmts and not (t_exit.kind == "leave" and len(then.stack) > len(frame.stack)):
             # ``if x: pass`` (an empty body would negate the test); not a jump
             # to a conditional expression's arm (``x if b or 0 else 1``: b's
@@ -1775,6 +1784,29 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if not unchanged:
             frame.stack[:] = then.stack
         return self.transfer(t_exit.target, frame, region, loop) if not region(t_exit.target) else t_exit.target
+
+    def jumped_over_else(self, t, fl, region):
+        """The blocks past an if/else, when the body falling through at ``t`` ends
+        in a forward jump over the else branch at ``fl`` (``if c: a`` / ``else: raise``
+        / ``b``): the compiler lays the body out before the else and jumps over it,
+        so ``b`` follows the if statement. The body dominates ``b`` when the else
+        never falls through, yet ``if c: a; b`` has no such jump (``b`` comes
+        before the else), so the jump says what the programmer wrote."""
+        if not t < fl <= self.n or fl < 1:
+            return None
+        j = self.instrs[fl - 1]
+        if j.op != "JUMP" or not fl < j.target < self.n or not region(j.target):
+            return None
+        last = self.instrs[j.target - 1]
+        if not (last.op in ("RETURN_VALUE", "RAISE_VARARGS", "RERAISE")
+                or last.op == "JUMP" and (last.target < fl or not region(last.target))):
+            # the else ends in a return, raise, continue or break; not a jump on
+            # (``k if b or 0 else 1``: b's false way jumps over ``k`` to the ``1``)
+            return None
+        jb, target = self.cfg.containing(j.index), self.cfg.at(j.target)
+        if target is None or not self.cfg.dominates(self.cfg.containing(t), jb):
+            return None
+        return self.dominated_by(target)
 
     def returned_through_finally_copy(self, t_exit, f_exit, then, other, loop):
         """The exits of an if's two branches (walked into ``then`` and
@@ -2323,6 +2355,19 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         else:
             return END
         return self.transfer(target, frame, region, loop) if not region(target) else target
+
+    def breaks_into_exit_copy(self, k, frame, loop):
+        """Whether the POP_TOP at ``k`` drops the for loop's iterator and goes on into a
+        copy of the small exit the loop's ``break`` goes to (3.10+ copies it into the
+        ``break``): ``break`` was written. ``return x`` in the loop computes ``x`` before
+        it drops the iterator; a constant's return (``POP_TOP; RETURN_CONST``) compiles
+        alike either way."""
+        if not (COPIES_EXIT_BLOCKS and loop is not None and loop.break_target is not None
+                and frame.stack and isinstance(frame.stack[-1], V.Iterator)
+                and self.instrs[loop.header].op == "FOR_ITER"):
+            return False
+        copy = self.exit_copy(k + 1)
+        return copy is not None and copy == self.exit_copy(loop.break_target)
 
     def broke_into_copy(self, exit_, frame, region, loop):
         """``exit_``, or END after a ``break`` in ``frame`` when the branch
