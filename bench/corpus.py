@@ -154,16 +154,19 @@ def measure(decompile, codes):
     for code in codes:
         # 10 s, then again every half second: a tool that swallows one alarm (depyf catches
         # BaseException around an eval) meets the next one outside that handler
-        signal.setitimer(signal.ITIMER_REAL, 10, 0.5)
         t1 = time.perf_counter()
         try:
-            src = decompile(code)
+            # the alarm may fire anywhere up to the disarming, the finally clause included:
+            # the outer try catches it there too (it crashed busy-machine runs before)
+            try:
+                signal.setitimer(signal.ITIMER_REAL, 10, 0.5)
+                src = decompile(code)
+            finally:
+                signal.setitimer(signal.ITIMER_REAL, 0)
             decompile_s[id(code)] = time.perf_counter() - t1
         except (Exception, Timeout) as e:  # noqa: BLE001 - every failure counts as not compiled
             failures.append((code, "decompile: %s: %s" % (type(e).__name__, e)))
             continue
-        finally:
-            signal.setitimer(signal.ITIMER_REAL, 0)
         try:
             compile(src, "<decompiled>", "exec")
             mod = compile(at_its_place(code, src), "<decompiled>", "exec")
