@@ -62,40 +62,6 @@ class GcLog:
 LOG = None
 
 
-class OwnTime:
-    """This thread's CPU time inside unveil's callbacks (outermost calls only)."""
-
-    def __init__(self):
-        self.depth = 0
-        self.total = 0.0
-
-    def wrap(self, owner, name):
-        original = getattr(owner, name)
-
-        def timed(*a, **k):
-            if self.depth:
-                return original(*a, **k)
-            self.depth += 1
-            t0 = time.thread_time()
-            try:
-                return original(*a, **k)
-            finally:
-                self.total += time.thread_time() - t0
-                self.depth -= 1
-        setattr(owner, name, timed)
-
-
-OWN = OwnTime()
-
-
-def install_own_timers():
-    from unveil.torch import capture, graph_runner, hook
-    OWN.wrap(hook.BytecodeHook, "_hook")
-    OWN.wrap(capture.TraceCapture, "take")
-    OWN.wrap(graph_runner.GraphRunner, "add")
-    OWN.wrap(graph_runner.GraphRunner, "retarget")
-
-
 def compile_once(workload, backend, side, d, freeze):
     torch._dynamo.reset()
     gc.collect()
@@ -103,7 +69,7 @@ def compile_once(workload, backend, side, d, freeze):
     if freeze:
         gc.freeze()
     LOG.reset()
-    OWN.total = 0.0
+    models.OWN.total = 0.0
     ctx = unveil.prepare_debug(d) if side == "unveil" else None
     if ctx is not None:
         ctx.__enter__()
@@ -111,7 +77,7 @@ def compile_once(workload, backend, side, d, freeze):
     t0 = time.perf_counter()
     workload(backend)
     wall = time.perf_counter() - t0
-    own = OWN.total
+    own = models.OWN.total
     LOG.on = False
     if ctx is not None:
         ctx.__exit__(None, None, None)
@@ -159,7 +125,7 @@ def main():
     torch._inductor.config.fx_graph_cache = False
     torch._functorch.config.enable_autograd_cache = False
     LOG = GcLog()
-    install_own_timers()
+    models.install_own_timers()
     print("gc thresholds %s, freeze=%s" % (gc.get_threshold(), args.freeze))
     for key in args.rows.split(","):
         name, backend, workload = models.ROWS[key]
