@@ -39,9 +39,10 @@ Both sides do the same work in every round:
   with the GPT-2 rows' heap) is not charged to one side by the phase of the collector's counters.
   Everything either compile allocates is collected as without the freeze (unveil's objects
   included; the collections are listed per side). ``--no-freeze``: the full collection only, as
-  before 2026-12-02 noon. (bench/gc_probe.py showed no full collection in a counted compile with
-  or without the freeze on the GPT-2 forward rows: the round-to-round spread of the ratio is the
-  machine's, not the collector's.)
+  before 2026-12-02 noon. (bench/gc_probe.py found no full collection in a counted compile of
+  any row, with or without the freeze -- after a full collection CPython waits until a quarter
+  of the heap it kept has been allocated anew -- and one more generation-1 collection on
+  unveil's side: the round-to-round spread of the ratio is the machine's, not the collector's.)
 
     .venv/bin/python bench/models.py [--rounds 5] [--only gpt2-aot_eager,...] [--no-freeze]
 """
