@@ -40,8 +40,8 @@ Both sides do the same work in every round:
   Everything either compile allocates is collected as without the freeze (unveil's objects
   included; the collections are listed per side). ``--no-freeze``: the full collection only, as
   before 2026-12-02 noon. (bench/gc_probe.py found no full collection in a counted compile of
-  any row, with or without the freeze -- after a full collection CPython waits until a quarter
-  of the heap it kept has been allocated anew -- and one more generation-1 collection on
+  any row, with or without the freeze -- after a full collection CPython waits until the objects
+  promoted since number a quarter of those it kept -- and one more generation-1 collection on
   unveil's side: the round-to-round spread of the ratio is the machine's, not the collector's.)
 
     .venv/bin/python bench/models.py [--rounds 5] [--only gpt2-aot_eager,...] [--no-freeze]
