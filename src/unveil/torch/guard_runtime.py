@@ -61,20 +61,22 @@ def guard_globals() -> dict:
     return out
 
 
-def _free_names(expr: str):
+@functools.lru_cache(maxsize=1)
+def _known_names() -> frozenset:
+    return frozenset(_shared_names()) | {"L", "G"}
+
+
+# the entries of one frame share most of their guard texts, and a dump's exit parses every
+# condition of every entry (GPT-2's forward: about 700, a tenth of the exit's time)
+@functools.lru_cache(maxsize=8192)
+def _is_python(expr: str) -> bool:
     try:
         tree = ast.parse(expr, mode="eval")
     except SyntaxError:
-        return None
-    return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
-
-
-def _is_python(expr: str) -> bool:
-    names = _free_names(expr)
-    if names is None:
         return False
-    known = set(_shared_names()) | {"L", "G"}
-    return all(n in known or (hasattr(builtins, n) and n not in _PER_ENTRY) for n in names)
+    known = _known_names()
+    return all(n.id in known or (hasattr(builtins, n.id) and n.id not in _PER_ENTRY)
+               for n in ast.walk(tree) if isinstance(n, ast.Name))
 
 
 class Leaf:
@@ -155,9 +157,9 @@ class Executable:
         self.parts = []
         self.relational = set()
         for leaf in leaves(guard_manager) if guard_manager is not None else []:
-            if leaf.part not in self.forms:
+            if leaf.part not in self.forms:  # the first leaf of a text decides its form
                 self.parts.append(leaf.part)
-            self.forms.setdefault(leaf.part, python_form(leaf))
+                self.forms[leaf.part] = python_form(leaf)
             if leaf.relational:
                 self.relational.add(leaf.part)
 

@@ -113,6 +113,7 @@ def guard_function(name: str, parts, notes=(), executable=None) -> str:
     return "\n".join(out) + "\n"
 
 
+@functools.lru_cache(maxsize=4096)  # (each guard line is written for the index and the file)
 def _is_atom(expr: str) -> bool:
     try:
         node = ast.parse(expr, mode="eval").body

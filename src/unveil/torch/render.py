@@ -188,7 +188,10 @@ class FullCode:
         if e.error:
             out.append("# unveil could not make it debuggable, torch runs Dynamo's bytecode: %s\n"
                        % " ".join(e.error.split())[:300])
-        out.append(code_or_comment(e.body, "transformed code"))
+        if getattr(e, "run_code", None) is not None:  # compiled from this very text (hook.transform)
+            out.append(e.body if e.body.endswith("\n") else e.body + "\n")
+        else:
+            out.append(code_or_comment(e.body, "transformed code"))
         out.append("\n")
         for name in e.resume_functions:
             target = s.by_alias.get(name)
