@@ -1187,3 +1187,23 @@ def return_through_finally_if_comprehension(a, b, c):
 CASES += [
     (return_through_finally_if_comprehension, ABC),
 ]
+
+
+# a conditional expression statement in a try whose finally raises (3.8-3.10): the else
+# arm ends in the finally's copy and its raise, so the then arm's jump over it looked
+# like an if body jumping over an else that raises; its arms meet past the else with a
+# value (fuzz 43:800, 43:897, 43:1412 on 3.10, refused after equal10's jumped_over_else)
+def ifexp_statement_in_try_finally_that_raises(a, b, c):
+    log = []
+    try:
+        try:
+            log.append(b) if a else log.append(c)
+        finally:
+            raise ValueError(len(log))
+    except ValueError as e:
+        return log, e.args
+
+
+CASES += [
+    (ifexp_statement_in_try_finally_that_raises, ABC),
+]

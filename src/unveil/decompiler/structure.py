@@ -1661,11 +1661,21 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             t_block = self.cfg.at(t)
         then = frame.copy()
         then.stmts = []
-        past_else = self.jumped_over_else(t, fl, region)
+        # (a statement's if: with values on the stack other than the enclosing blocks' it is
+        # part of an expression, a chained comparison's cleanup or a conditional expression,
+        # whose ways meet past the else)
+        statement = all(isinstance(x, (V.Iterator, V.WithExit, V.Exception_)) for x in frame.stack)
+        past_else = self.jumped_over_else(t, fl, region) if statement else None
         if past_else is not None:
             # the code past the else is the if statement's next code, not the body's
             t_exit = self.walk_branch(t, then, both(region, lambda i: not past_else(i)), loop)
-        else:
+            if len(then.stack) != len(frame.stack):
+                # a value left at the jump: a conditional expression's arm (its else arm
+                # ends in a copied finally's raise), whose arms meet past the else
+                then = frame.copy()
+                then.stmts = []
+                past_else = None
+        if past_else is None:
             t_exit = self.walk_branch(t, then, region, loop) if t != fl else Exit("leave", t)
         if jump_body and not then.stmts and not (t_exit.kind == "leave" and len(then.stack) > len(frame.stack)):
             # ``if x: pass`` (an empty body would negate the test); not a jump
