@@ -329,7 +329,75 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         """Structure the code from ``start`` into ``frame`` until control
         leaves ``region`` or ends."""
         with Nested(lambda: self.where(start)):
-            return self._walk(start, frame, region, loop, skip_header)
+            if not self.jump_joins_after(start) or not all(isinstance(v, V.Iterator) for v in frame.stack):
+                return self._walk(start, frame, region, loop, skip_header)
+            state, stack, pending = self.trial_state(), list(frame.stack), list(frame.pending)
+            kept = len(frame.stmts)
+            try:
+                return self._walk(start, frame, region, loop, skip_header)
+            except DecompilationError as e:
+                if not str(e).startswith("if branches end in different places"):
+                    raise
+                for target in self.loopless_while_ends(start, region):
+                    self.restore_trial_state(tuple(type(x)(x) for x in state))  # (each try its own)
+                    del frame.stmts[kept:]
+                    frame.stack[:] = list(stack)
+                    frame.pending = list(pending)
+                    try:
+                        return self.loopless_while(start, target, frame, region, loop, skip_header)
+                    except DecompilationError:
+                        pass
+                raise
+
+    def jump_joins_after(self, start):
+        """Whether a block after ``start`` is reached only by jumps (see
+        :meth:`loopless_while_ends`): then a walk from there may need them."""
+        if not hasattr(self, "_jump_joins"):
+            self._jump_joins = [b.start for b in self.cfg.blocks
+                                if len(b.preds) > 1 and not b.exc_preds
+                                and all(p.end != b.start and p.start < b.start for p in b.preds)]
+        return bool(self._jump_joins) and self._jump_joins[-1] > start
+
+    def loopless_while_ends(self, start, region, limit=4):
+        """Where a ``while True:`` from ``start`` that never loops back could
+        go on: a block after it that only forward jumps (its breaks) reach,
+        each from code that ``start`` leads to; the code before it never
+        falls into it (the body ends in ``return``/``raise``)."""
+        head = self.cfg.containing(start)
+        if head.start != start:
+            return []
+        dom = self.dominated_by(head)
+        active = getattr(self, "_loopless", set())
+        found = [t for t in self._jump_joins if t > start and region(t) and (start, t) not in active
+                 and all(dom(p.start) and region(p.start) and p.start < t for p in self.cfg.at(t).preds)]
+        return found[::-1][:limit]  # (the furthest first: a loop's breaks go past its body)
+
+    def loopless_while(self, start, target, frame, region, loop, skip_header):
+        """``while True:`` whose body always breaks or returns: the bytecode
+        has no jump back, its breaks are forward jumps to ``target``, which
+        the walk of plain code took for if branches ending in different
+        places. The body is walked as a loop's whose ``break`` goes there."""
+        if not hasattr(self, "_loopless"):
+            self._loopless = set()
+        self._loopless.add((start, target))
+        try:
+            body = frame.copy()
+            body.stmts = []
+            inner = Loop(frozenset(), target, start)
+            ex = self._walk(start, body, lambda i: region(i) and i < target, inner, skip_header)
+        finally:
+            self._loopless.discard((start, target))
+        if ex.kind == "leave":
+            if not self.same_place(ex.target, target):
+                self.fail("loop body leaves the loop", min(ex.target, self.n - 1))
+            body.emit(ast.Break())
+        stmts = body.stmts
+        k = 0
+        while k < len(stmts) - 1 and not any(isinstance(x, ast.Break) for x in ast.walk(stmts[k])):
+            frame.emit(stmts[k])  # (code before the first break runs once either way)
+            k += 1
+        frame.emit(ast.While(test=E.const(True), body=stmts[k:], orelse=[]))
+        return self._walk(target, frame, region, loop)
 
     def where(self, index):
         """(function, offset, instruction) of ``index``, for an error."""
