@@ -299,6 +299,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         self._has_clear = any(x.op == "LOAD_FAST_AND_CLEAR" for x in self.instrs)
         self.assert_tests = assert_tests_under_if(self.instrs)
         self._value_branch_at = None  # see value_branch
+        self._inner_loop_at = {}  # header -> its back edges of a loop inside (see inner_loop_sources)
 
     # ------------------------------------------------------------ regions
     def dominated_by(self, head: Block) -> Callable[[int], bool]:
@@ -453,7 +454,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             is_header = (block.start != skip_header and self.is_loop_header(block)
                          and block.start not in self.active_loops)
             if h is not None and is_header and not all(
-                    self.covered_by(b.start, h) for b in self.cfg.back_edge_sources(block)):
+                    self.covered_by(b.start, h) for b in self.loop_back_sources(block)):
                 h = None  # the try is inside the loop: the loop comes first
             if h is not None:
                 self.open_tries.add(h)
@@ -2778,7 +2779,35 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
     def natural(self, header: Block):
         """Starts of the blocks of ``header``'s natural loop (those on a path
         back to it)."""
+        inner = self._inner_loop_at.get(header.start)
+        if inner is not None:
+            return self.blocks_back_to(header, inner)
         return {self.cfg.blocks[k].start for k in self.cfg.loop_body(header)}
+
+    def loop_back_sources(self, header: Block):
+        """The blocks that jump back to ``header``: of the loop being found
+        there (see :meth:`inner_loop_sources`)."""
+        inner = self._inner_loop_at.get(header.start)
+        return list(inner) if inner is not None else self.cfg.back_edge_sources(header)
+
+    def blocks_back_to(self, header: Block, sources):
+        """Starts of the blocks on a path from ``header`` back to it through ``sources``."""
+        body, work = {header.start}, list(sources)
+        while work:
+            b = work.pop()
+            if b.start not in body:
+                body.add(b.start)
+                work.extend(p for p in b.preds if p.start not in body)
+        return body
+
+    def inner_loop_sources(self, header: Block, latch):
+        """3.10+ ``while c: try: while True:``: the rotated loop's body starts
+        where the inner loop's header is (only NOPs apart, dropped), so both
+        jump back to one block. A ``continue`` goes to the top test, not to
+        the body: a plain jump back from before the bottom test is the inner
+        loop's (written as ``continue`` it would compile to another jump)."""
+        return [b for b in self.cfg.back_edge_sources(header)
+                if b.start < latch and self.instrs[b.end - 1].op == "JUMP"]
 
     def break_target(self, natural, normal_exit):
         """Where ``break`` goes: a path out of the natural loop, other than
@@ -3406,6 +3435,11 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             skip_starts = {self.cfg.blocks[k].start for k in skip}
             region = lambda i: inside(i) and i != latch and i not in skip_starts
             self.active_latches.add(latch)
+            inner = (self.inner_loop_sources(header, latch)
+                     if WHILE_TEST_COPIED_AT_BOTTOM and latch is not None else [])
+            if inner:
+                self._inner_loop_at[header.start] = inner
+                self.active_loops.discard(header.start)
             try:
                 # an empty body: the loop's top is its bottom test (``while c: pass``)
                 if start == header.start and latch is None:
@@ -3416,6 +3450,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                     ex = Exit("leave", start) if start == latch else self.walk(start, body, region, loop)
             finally:
                 self.active_latches.discard(latch)
+                if inner:
+                    del self._inner_loop_at[header.start]
+                    self.active_loops.add(header.start)
         if (ex.kind == "leave" and ex.target not in conts and loop.break_target is not None
                 and self.same_place(ex.target, loop.break_target)):
             # the body's last statement leaves the loop: a ``break`` (3.11
