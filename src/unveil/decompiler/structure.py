@@ -3435,8 +3435,10 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             skip_starts = {self.cfg.blocks[k].start for k in skip}
             region = lambda i: inside(i) and i != latch and i not in skip_starts
             self.active_latches.add(latch)
-            inner = (self.inner_loop_sources(header, latch)
-                     if WHILE_TEST_COPIED_AT_BOTTOM and latch is not None else [])
+            # (only where the body starts at the header: a loop whose top test is
+            # its header has its ``continue`` jump back there)
+            inner = (self.inner_loop_sources(header, latch) if WHILE_TEST_COPIED_AT_BOTTOM
+                     and latch is not None and start == header.start else [])
             if inner:
                 self._inner_loop_at[header.start] = inner
                 self.active_loops.discard(header.start)
@@ -3451,7 +3453,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             finally:
                 self.active_latches.discard(latch)
                 if inner:
-                    del self._inner_loop_at[header.start]
+                    self._inner_loop_at.pop(header.start, None)
                     self.active_loops.add(header.start)
         if (ex.kind == "leave" and ex.target not in conts and loop.break_target is not None
                 and self.same_place(ex.target, loop.break_target)):
