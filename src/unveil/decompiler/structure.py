@@ -300,6 +300,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         self.assert_tests = assert_tests_under_if(self.instrs)
         self._value_branch_at = None  # see value_branch
         self._inner_loop_at = {}  # header -> its back edges of a loop inside (see inner_loop_sources)
+        self._loopless_tries = 0  # see loopless_while_ends
 
     # ------------------------------------------------------------ regions
     def dominated_by(self, head: Block) -> Callable[[int], bool]:
@@ -365,8 +366,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         each from code that ``start`` leads to; the code before it never
         falls into it (the body ends in ``return``/``raise``)."""
         head = self.cfg.containing(start)
-        if head.start != start:
-            return []
+        if head.start != start or self._loopless_tries > 8:
+            return []  # (each try walks the code again, from each enclosing walk: a budget keeps it linear)
         dom = self.dominated_by(head)
         active = getattr(self, "_loopless", set())
         found = [t for t in self._jump_joins if t > start and region(t) and (start, t) not in active
@@ -380,6 +381,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         places. The body is walked as a loop's whose ``break`` goes there."""
         if not hasattr(self, "_loopless"):
             self._loopless = set()
+        self._loopless_tries += 1
         self._loopless.add((start, target))
         try:
             body = frame.copy()
