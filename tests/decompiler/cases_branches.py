@@ -1036,3 +1036,51 @@ def return_in_try_finally_in_two_withs(a, log):
 CASES += [
     (return_in_try_finally_in_two_withs, [(0, []), (1, []), (2, []), (3, [9])]),
 ]
+
+
+# ``while True:`` whose body always breaks or returns: no jump back, the
+# breaks are forward jumps that plain if statements cannot say (a break from
+# a nested if beside code that goes on; "if branches end in different places",
+# fuzz 43:687, 5002:1306, all versions)
+def while_true_never_loops_nested_break(a, b, c, log):
+    while True:
+        a += 1
+        if a > 0:
+            break
+        if b:
+            if c:
+                break
+            log.append(1)
+        log.append(2)
+        return log
+    log.append(3)
+    return log
+
+
+# (the same, a loop between the breaks; a loop, once refused, is walked again)
+def while_true_never_loops_inner_loop(a, b, c, log):
+    n = a
+    while True:
+        n += 1
+        if n > 3:
+            break
+        if b:
+            while n < 2:
+                n += 1
+                log.append(n)
+            if c:
+                break
+            assert a or b > 1
+        if a:
+            break
+        return log
+    log.append(n)
+    return log
+
+
+ARGS_ABCL = [(a, b, c, []) for a in (-2, 0, 3) for b in (0, 2) for c in (0, 1)]
+
+CASES += [
+    (while_true_never_loops_nested_break, ARGS_ABCL),
+    (while_true_never_loops_inner_loop, ARGS_ABCL),
+]

@@ -1970,3 +1970,35 @@ CASES += [
     (while_else_breaks_through_two_loops,
      [(0, 0, 0, [0]), (0, 0, 0, [1]), (0, 5, 0, [0]), (5, 0, 0, [0]), (0, 0, 5, [1]), (-1, -1, 0, [0])]),
 ]
+
+
+# 3.10+: ``while c:`` rotated, its body starting with ``while True:`` (in a try
+# or not): the body's start and the inner loop's header are one block (only
+# NOPs apart), the inner loop's jump back was taken for the outer ``continue``
+# (heapq.merge, refused by the proof on 3.11-3.13)
+def while_body_starts_with_while_true_in_try(h, log):
+    h = [iter(x) for x in h]
+    while len(h) > 1:
+        try:
+            while True:
+                v = h[0]
+                log.append(next(v))
+        except StopIteration:
+            h.pop(0)
+    return log
+
+
+def while_body_starts_with_while_true(h, log):
+    while len(h) > 1:
+        while True:
+            v = h.pop()
+            log.append(v)
+            if v > 2 or len(h) < 2:
+                break
+    return log
+
+
+CASES += [
+    (while_body_starts_with_while_true_in_try, [([], []), ([[1]], []), ([[1, 2], [3]], []), ([[], [4], [5, 6]], [])]),
+    (while_body_starts_with_while_true, [([], []), ([1, 2], []), ([3, 1, 4, 1], []), ([0, 0, 0], [])]),
+]

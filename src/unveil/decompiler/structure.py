@@ -344,6 +344,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         self._has_clear = any(x.op == "LOAD_FAST_AND_CLEAR" for x in self.instrs)
         self.assert_tests = assert_tests_under_if(self.instrs)
         self._value_branch_at = None  # see value_branch
+        self._inner_loop_at = {}  # header -> its back edges of a loop inside (see inner_loop_sources)
+        self._loopless_tries = 0  # see loopless_while_ends
 
     # ------------------------------------------------------------ regions
     def dominated_by(self, head: Block) -> Callable[[int], bool]:
@@ -374,7 +376,76 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         """Structure the code from ``start`` into ``frame`` until control
         leaves ``region`` or ends."""
         with Nested(lambda: self.where(start)):
-            return self._walk(start, frame, region, loop, skip_header)
+            if not self.jump_joins_after(start) or not all(isinstance(v, V.Iterator) for v in frame.stack):
+                return self._walk(start, frame, region, loop, skip_header)
+            state, stack, pending = self.trial_state(), list(frame.stack), list(frame.pending)
+            kept = len(frame.stmts)
+            try:
+                return self._walk(start, frame, region, loop, skip_header)
+            except DecompilationError as e:
+                if not str(e).startswith("if branches end in different places"):
+                    raise
+                for target in self.loopless_while_ends(start, region):
+                    self.restore_trial_state(tuple(type(x)(x) for x in state))  # (each try its own)
+                    del frame.stmts[kept:]
+                    frame.stack[:] = list(stack)
+                    frame.pending = list(pending)
+                    try:
+                        return self.loopless_while(start, target, frame, region, loop, skip_header)
+                    except DecompilationError:
+                        pass
+                raise
+
+    def jump_joins_after(self, start):
+        """Whether a block after ``start`` is reached only by jumps (see
+        :meth:`loopless_while_ends`): then a walk from there may need them."""
+        if not hasattr(self, "_jump_joins"):
+            self._jump_joins = [b.start for b in self.cfg.blocks
+                                if len(b.preds) > 1 and not b.exc_preds
+                                and all(p.end != b.start and p.start < b.start for p in b.preds)]
+        return bool(self._jump_joins) and self._jump_joins[-1] > start
+
+    def loopless_while_ends(self, start, region, limit=4):
+        """Where a ``while True:`` from ``start`` that never loops back could
+        go on: a block after it that only forward jumps (its breaks) reach,
+        each from code that ``start`` leads to; the code before it never
+        falls into it (the body ends in ``return``/``raise``)."""
+        head = self.cfg.containing(start)
+        if head.start != start or self._loopless_tries > 8:
+            return []  # (each try walks the code again, from each enclosing walk: a budget keeps it linear)
+        dom = self.dominated_by(head)
+        active = getattr(self, "_loopless", set())
+        found = [t for t in self._jump_joins if t > start and region(t) and (start, t) not in active
+                 and all(dom(p.start) and region(p.start) and p.start < t for p in self.cfg.at(t).preds)]
+        return found[::-1][:limit]  # (the furthest first: a loop's breaks go past its body)
+
+    def loopless_while(self, start, target, frame, region, loop, skip_header):
+        """``while True:`` whose body always breaks or returns: the bytecode
+        has no jump back, its breaks are forward jumps to ``target``, which
+        the walk of plain code took for if branches ending in different
+        places. The body is walked as a loop's whose ``break`` goes there."""
+        if not hasattr(self, "_loopless"):
+            self._loopless = set()
+        self._loopless_tries += 1
+        self._loopless.add((start, target))
+        try:
+            body = frame.copy()
+            body.stmts = []
+            inner = Loop(frozenset(), target, start)
+            ex = self._walk(start, body, lambda i: region(i) and i < target, inner, skip_header)
+        finally:
+            self._loopless.discard((start, target))
+        if ex.kind == "leave":
+            if not self.same_place(ex.target, target):
+                self.fail("loop body leaves the loop", min(ex.target, self.n - 1))
+            body.emit(ast.Break())
+        stmts = body.stmts
+        k = 0
+        while k < len(stmts) - 1 and not any(isinstance(x, ast.Break) for x in ast.walk(stmts[k])):
+            frame.emit(stmts[k])  # (code before the first break runs once either way)
+            k += 1
+        frame.emit(ast.While(test=E.const(True), body=stmts[k:], orelse=[]))
+        return self._walk(target, frame, region, loop)
 
     def where(self, index):
         """(function, offset, instruction) of ``index``, for an error."""
@@ -430,7 +501,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             is_header = (block.start != skip_header and self.is_loop_header(block)
                          and block.start not in self.active_loops)
             if h is not None and is_header and not all(
-                    self.covered_by(b.start, h) for b in self.cfg.back_edge_sources(block)):
+                    self.covered_by(b.start, h) for b in self.loop_back_sources(block)):
                 h = None  # the try is inside the loop: the loop comes first
             if h is not None:
                 self.open_tries.add(h)
@@ -2855,7 +2926,35 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
     def natural(self, header: Block):
         """Starts of the blocks of ``header``'s natural loop (those on a path
         back to it)."""
+        inner = self._inner_loop_at.get(header.start)
+        if inner is not None:
+            return self.blocks_back_to(header, inner)
         return {self.cfg.blocks[k].start for k in self.cfg.loop_body(header)}
+
+    def loop_back_sources(self, header: Block):
+        """The blocks that jump back to ``header``: of the loop being found
+        there (see :meth:`inner_loop_sources`)."""
+        inner = self._inner_loop_at.get(header.start)
+        return list(inner) if inner is not None else self.cfg.back_edge_sources(header)
+
+    def blocks_back_to(self, header: Block, sources):
+        """Starts of the blocks on a path from ``header`` back to it through ``sources``."""
+        body, work = {header.start}, list(sources)
+        while work:
+            b = work.pop()
+            if b.start not in body:
+                body.add(b.start)
+                work.extend(p for p in b.preds if p.start not in body)
+        return body
+
+    def inner_loop_sources(self, header: Block, latch):
+        """3.10+ ``while c: try: while True:``: the rotated loop's body starts
+        where the inner loop's header is (only NOPs apart, dropped), so both
+        jump back to one block. A ``continue`` goes to the top test, not to
+        the body: a plain jump back from before the bottom test is the inner
+        loop's (written as ``continue`` it would compile to another jump)."""
+        return [b for b in self.cfg.back_edge_sources(header)
+                if b.start < latch and self.instrs[b.end - 1].op == "JUMP"]
 
     def break_target(self, natural, normal_exit):
         """Where ``break`` goes: a path out of the natural loop, other than
@@ -3483,6 +3582,13 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             skip_starts = {self.cfg.blocks[k].start for k in skip}
             region = lambda i: inside(i) and i != latch and i not in skip_starts
             self.active_latches.add(latch)
+            # (only where the body starts at the header: a loop whose top test is
+            # its header has its ``continue`` jump back there)
+            inner = (self.inner_loop_sources(header, latch) if WHILE_TEST_COPIED_AT_BOTTOM
+                     and latch is not None and start == header.start else [])
+            if inner:
+                self._inner_loop_at[header.start] = inner
+                self.active_loops.discard(header.start)
             try:
                 # an empty body: the loop's top is its bottom test (``while c: pass``)
                 if start == header.start and latch is None:
@@ -3493,6 +3599,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                     ex = Exit("leave", start) if start == latch else self.walk(start, body, region, loop)
             finally:
                 self.active_latches.discard(latch)
+                if inner:
+                    self._inner_loop_at.pop(header.start, None)
+                    self.active_loops.add(header.start)
         if (ex.kind == "leave" and ex.target not in conts and loop.break_target is not None
                 and self.same_place(ex.target, loop.break_target)):
             # the body's last statement leaves the loop: a ``break`` (3.11
