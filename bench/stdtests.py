@@ -104,6 +104,8 @@ def replace_all(modname):
     modules = [module]
     if hasattr(module, "__path__"):
         for info in pkgutil.walk_packages(module.__path__, modname + "."):
+            if info.name.endswith("__main__"):
+                continue  # importing it runs the package's command line
             try:
                 modules.append(importlib.import_module(info.name))
             except Exception:
@@ -164,6 +166,7 @@ def run_tests(testname):
 def child(name, replace):
     import warnings
     warnings.simplefilter("ignore")
+    sys.argv[1:] = []  # tests that call unittest.main() or argparse read the command line
     modname, testname = targets(name)
     report = {"replaced": 0, "refused": []}
     try:
