@@ -177,16 +177,20 @@ def ends_in_loop_left_by_break(stmts):
     leaves (see reraise_as_break): the statements complete that way."""
     if not stmts or not isinstance(stmts[-1], (ast.While, ast.For, ast.AsyncFor)):
         return False
-    todo = list(stmts[-1].body)
+    return any(isinstance(st, ast.Break) for st in loop_level_statements(stmts[-1].body))
+
+
+def loop_level_statements(body):
+    """The statements of a loop's ``body`` at the loop's own level: through if
+    and match statements, not into nested loops (whose ``break`` is their own)."""
+    todo = list(body)
     while todo:
         st = todo.pop()
-        if isinstance(st, ast.Break):
-            return True
+        yield st
         if isinstance(st, ast.If):
             todo += st.body + st.orelse
         elif type(st).__name__ == "Match":
             todo += [x for case in st.cases for x in case.body]
-    return False
 
 
 def ends_match_in_reraise(match):
@@ -223,17 +227,9 @@ def endless_loop_left_by_reraise(st):
     if not (isinstance(st, ast.While) and isinstance(st.test, ast.Constant) and st.test.value is True
             and not st.orelse):
         return False
-    found, todo = False, list(st.body)
-    while todo:
-        x = todo.pop()
-        if isinstance(x, ast.Break):
-            return False
-        found = found or getattr(x, "_reraise", False)
-        if isinstance(x, ast.If):
-            todo += x.body + x.orelse
-        elif type(x).__name__ == "Match":
-            todo += [y for case in x.cases for y in case.body]
-    return found
+    own = list(loop_level_statements(st.body))
+    return (not any(isinstance(x, ast.Break) for x in own)
+            and any(getattr(x, "_reraise", False) for x in own))
 
 
 def ends_in_reraise(stmts):
