@@ -135,3 +135,25 @@ def test_moderate_depth_still_decompiles():
     check_bytecode(g)
     check_bytecode(h)
     check_behaviour(h, [(3,), (-2,)])
+
+
+# ------------------------------------------------------------ the scale bench
+def test_scale_bench_reports_each_size_and_its_round_trip():
+    """bench/scale.py runs each size in a child and reports the least of its runs, with
+    the round trip's verdict and the growth exponent (not its figures: those are timing)."""
+    import os
+    import re
+    import subprocess
+    import sys
+    bench = os.path.join(os.path.dirname(__file__), "..", "..", "bench", "scale.py")
+    out = subprocess.run([sys.executable, bench, "--family", "if", "--family", "lambda",
+                          "--sizes", "10,150", "--repeat", "2"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True,
+                         timeout=300, check=True).stdout
+    assert "least of 2 runs" in out
+    rows = {line.split()[0]: line for line in out.splitlines()[4:] if line and not line.startswith(" ")}
+    # sequential ifs: both sizes decompile to equal bytecode, and an exponent is given
+    assert re.match(r"if\s+\d+\.\d+s\s+\d+\.\d+s\s+-?\d+\.\d\d$", rows["if"]), rows["if"]
+    # 150 nested lambdas are deeper than the decompiler follows: refused with its time
+    assert re.search(r"\d+\.\d+s refused\s+-?\d+\.\d\d$", rows["lambda"]), rows["lambda"]
+    assert "lambda n=150 refused: nesting deeper than" in out

@@ -2145,8 +2145,10 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             end, join = runs[straight]
             candidates = self.split_candidates(s, end, join)
         else:
+            if not self.private_start(s, inside, region):  # (the cheaper question first)
+                return None
             firsts = self.exits_like(s, EXITS_WITH_VALUE, limit=32)[:1]
-            if not firsts or not self.private_start(s, inside, region):
+            if not firsts:
                 return None
             end = firsts[0]
             candidates = range(max(s + 1, self.cfg.containing(end).start), end)
