@@ -241,3 +241,39 @@ def test_different_program_is_refused(name):
     like, new = DIFFERENT[name]
     with pytest.raises(NotEquivalent):
         check(code_of(like), code_of(new))
+
+
+# a fuzzed function (bench/fuzz.py 9411:2513) whose proof on 3.8/3.9 (finally bodies explored
+# once per way in, inside loops and with statements) took 46,000 steps and 4 s of CPU
+BUSY_PROOF = 'def f(a, b, c, log):\n    v0, v1, v2, s0 = a, b, c, [a, b, c]\n    o, d = Obj(log, a), D(log, k=b, j=c)\n    n1 = 0\n    while True:\n        n1 += 1\n        if n1 > 3:\n            break\n        assert (s0[a % 2] or (not (v1 and v1)))\n        try:\n            with CM(log, 1) as v0:\n                if (v2 == (log.append(2) or v0) <= (-1 and len(s0)) < s0[a % 2]):\n                    return (v1, (s0[a % 2] if (-1 and 1) else (b and (2 if (5 <= a) else v2))))\n                v0 = kcall(log, k=(lambda p: 0)((v0 and d["k"])), **{"z": ((v2 - v0) & len(s0))})\n            try:\n                try:\n                    log.append(len(s0))\n                    log.append([n1, *s0])\n                except ZeroDivisionError:\n                    (v0, (v2, v2)) = (not sum([p for p in [0, a] if -1])), ((len(s0) if (5 >= (log.append(5) or c) > v0) else sum([(v0 := p) for p in s0[:3] if d["k"]])), ((-v1) & len(s0)))\n                    log.append(len({2 % 3 for p in s0[:3]}))\n                    kcall(log, *[((not 2) | (not 1)), sum(s0[any((b < o.x not in range(b)) for p in s0)::-2])], (s0[-1] if (a is not None) else len(s0)))\n                except ValueError as e1:\n                    def g1(p, *, q=c, **kw):\n                        return 0\n                    log.append(g1(((1 if (c or b) else 2) or d["k"])))\n                    break\n                    assert (not ((o.x != a >= 2) or v2))\n                else:\n                    def g2(p):\n                        nonlocal v2\n                        v2 += p\n                        return ((not v2) + 3)\n                    log.append(g2(b))\n                v2 = (lambda p=len({(v0 >= n1 <= 2 <= 1) % 3 for p in range(o.x % 4)}): p - c)()\n                assert (v0 >= (kcall(log, b) < 5) != (b and (v2 + v2)) != len(s0)), (((o.x == n1 is None) if 5 else (5 % 3)) or d["k"])\n            except (ValueError, KeyError):\n                continue\n            except IndexError:\n                v1, *s0, v1 = [(not (3 >= (log.append(8) or -1) == b)), (c == (log.append(9) or (lambda p, q=2: -1 + q)(c)) != (lambda p: v1)(-1)), ((-5) + 5)]\n                v1 = (((d["k"] - d["k"]) >= 0 not in [(lambda p: -1)(-1), (3 or v2)]) and (yield v0))\n            else:\n                assert (len(s0) in s0), any((v0 - 2) for p in s0)\n                class K1:\n                    z = (0 & d["k"])\n                    def m(self, p=1):\n                        return len(s0)\n                log.append((K1().m(len({p: (3 & 2) for p in s0[:3]})), K1.z))\n                del s0[-1]\n        finally:\n            log.append(s0[len(s0):])\n            if (n1 and (b and b)):\n                raise ValueError(2)\n            kcall(log, 0, all(a for p in s0))\n        v1 = kcall(log, -1)\n    v0 = o.y = v2 = ((-a) and -1)\n    return 5\n'
+
+
+def test_proof_work_is_bounded_by_the_code_size(monkeypatch):
+    """Every proof stops within 2,000 + 10 steps per instruction of the two programs: past
+    that the text is refused ("needs more steps than allowed"), not proved for seconds."""
+    import unveil
+    from unveil.decompiler import DecompilationError, validate
+
+    runs = []
+    real_init, real_run = validate.Prover.__init__, validate.Prover.run
+
+    def init(self, a, b, budget):
+        real_init(self, a, b, budget)
+        runs.append([len(a.ops) + len(b.ops), budget, None])
+
+    def run(self):
+        try:
+            real_run(self)
+        finally:
+            runs[-1][2] = runs[-1][1] - self.budget  # steps taken
+
+    monkeypatch.setattr(validate.Prover, "__init__", init)
+    monkeypatch.setattr(validate.Prover, "run", run)
+    try:
+        unveil.decompile(code_of(BUSY_PROOF))
+    except DecompilationError as e:
+        assert "needs more steps than allowed" in str(e), e
+    if sys.version_info < (3, 10):  # (3.10+: the text compiles to the same instructions, no proof runs)
+        assert runs
+    for ops, budget, steps in runs:  # (steps None: a prover made but not run)
+        assert budget <= 2000 + 10 * ops and (steps or 0) <= budget + 1, (ops, budget, steps)
