@@ -456,6 +456,7 @@ class CaseParser:
         s = self.s
         (s.active_handlers, s.open_tries, s.finally_copies, s.active_loops,
          s.active_latches) = saved
+        s.copies_version += 1
 
     def goes_to_next_case(self, i):
         """Whether the jump at ``i`` (taken once the pattern matched) goes

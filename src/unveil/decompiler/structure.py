@@ -318,6 +318,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         self.active_handlers = set()  # of the try statements met so far
         self.open_tries = set()  # of those being structured now
         self.finally_copies = {}  # start index -> index after the copy
+        self.copies_version = 0  # bumped whenever finally_copies changes (after_finally_copy's cache)
+        self._resumes = (None, None)
         self.dead_end_copies = {}  # start of a copy of a finally body that never completes -> handler
         self._one_pass_exit = None  # see finally_body
         self.active_latches = set()  # starts of the bottom tests of the loops being structured
@@ -2923,6 +2925,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
     def restore_trial_state(self, state):
         (self.active_loops, self.active_handlers, self.open_tries,
          self.finally_copies, self.active_latches) = state
+        self.copies_version += 1
 
     # ------------------------------------------------------------- loops
     def natural(self, header: Block):
@@ -4164,10 +4167,31 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         """Whether ``index`` is where the walk resumes after an inlined copy
         of a finally body (or a copy starts there)."""
         t = self.thread(index)[0]
-        resumes = set(self.finally_copies.values())
-        # (a copy may end in a jump: the walk that steps over the copy follows it)
-        resumes |= {self.thread(x)[0] for x in resumes if x < self.n}
+        resumes = self.copy_resumes()
         return any(x in resumes or x in self.finally_copies for x in (index, t))
+
+    def copy_resumes(self):
+        """Where walks resume after the finally copies found so far: each copy's end and
+        where a jump there leads (a copy may end in a jump: the walk that steps over the copy
+        follows it). Kept up to date as copies are added (:meth:`add_finally_copy`; asked once
+        per try statement, rebuilding it each time was quadratic), rebuilt after a restore."""
+        version, resumes = self._resumes
+        if version != self.copies_version:
+            resumes = set(self.finally_copies.values())
+            resumes |= {self.thread(x)[0] for x in resumes if x < self.n}
+            self._resumes = (self.copies_version, resumes)
+        return resumes
+
+    def add_finally_copy(self, start, end):
+        current = self._resumes[0] == self.copies_version and start not in self.finally_copies
+        self.finally_copies[start] = end
+        self.copies_version += 1
+        if current:
+            resumes = self._resumes[1]
+            resumes.add(end)
+            if end < self.n:
+                resumes.add(self.thread(end)[0])
+            self._resumes = (self.copies_version, resumes)
 
     def same_after_copies(self, a, b):
         """Whether control leaving at ``a`` and at ``b`` goes to the same place:
@@ -4268,7 +4292,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 if end is not None and end != p and never_completes:
                     self.dead_end_copies[p] = H
                 elif end is not None and end != p:
-                    self.finally_copies[p] = end
+                    self.add_finally_copy(p, end)
                     self._reduced.clear()  # conditions read where copies end
         return stmts
 
