@@ -191,8 +191,8 @@ def largest_compiling(family, lo, hi):
 def child(family, n, limit, repeat, below=None):
     """Build, compile and decompile one function; return one JSON-able dict.
     With ``below``: the largest size under it that CPython compiles (n does).
-    The time is the least CPU time of ``repeat`` decompiles (of as many as fit in
-    0.2 s for small sizes): the figure other work on the machine disturbs least."""
+    The time is the least of ``repeat`` rounds (a round: one decompile, or for small sizes
+    the mean of as many as fill 0.1 s): the figure other work on the machine disturbs least."""
     import signal
     sys.path.insert(0, SRC)
     from unveil.decompiler.api import Decompiler
@@ -205,25 +205,28 @@ def child(family, n, limit, repeat, below=None):
         return {"status": "compiler", "n": n, "message": code}
     Decompiler(find_code(compile("def f(x):\n    return x\n", "<warm>", "exec"), "f")).decompile()
     signal.signal(signal.SIGPROF, _alarm)
-    best, spent, reps, text, refusal = None, 0.0, 0, None, None
-    while reps < repeat or spent < 0.2 and reps < 200:
-        # CPU seconds, not wall time: the figures hold on a busy machine too
-        signal.setitimer(signal.ITIMER_PROF, limit)
-        t0 = time.process_time()
-        try:
-            text = Decompiler(code).decompile()
-        except Timeout:
-            return {"status": "limit", "n": n}
-        except DecompilationError as e:
-            refusal = str(e)
-        except Exception as e:  # noqa: BLE001 - anything but DecompilationError is a bug to show
-            return {"status": "crash", "n": n, "seconds": time.process_time() - t0,
-                    "message": "%s: %s" % (type(e).__name__, e)}
-        finally:
-            signal.setitimer(signal.ITIMER_PROF, 0)
-        seconds = time.process_time() - t0
-        best = seconds if best is None else min(best, seconds)
-        spent, reps = spent + seconds, reps + 1
+    best, text, refusal = None, None, None
+    for _ in range(repeat):
+        # a round: one decompile, or the mean of as many as fill 0.1 s (CPU time is counted in
+        # ticks of a few ms: the least of single short runs would read 0)
+        spent, reps = 0.0, 0
+        while reps == 0 or spent < 0.1 and reps < 200:
+            # CPU seconds, not wall time: the figures hold on a busy machine too
+            signal.setitimer(signal.ITIMER_PROF, limit)
+            t0 = time.process_time()
+            try:
+                text = Decompiler(code).decompile()
+            except Timeout:
+                return {"status": "limit", "n": n}
+            except DecompilationError as e:
+                refusal = str(e)
+            except Exception as e:  # noqa: BLE001 - anything but DecompilationError is a bug to show
+                return {"status": "crash", "n": n, "seconds": time.process_time() - t0,
+                        "message": "%s: %s" % (type(e).__name__, e)}
+            finally:
+                signal.setitimer(signal.ITIMER_PROF, 0)
+            spent, reps = spent + time.process_time() - t0, reps + 1
+        best = spent / reps if best is None else min(best, spent / reps)
         if refusal is None:  # (a parent timed out in the check below still has the time)
             print(json.dumps({"status": "ok", "n": n, "seconds": best, "check": "not finished"}), flush=True)
     if refusal is not None:
@@ -312,7 +315,8 @@ def main():
     ap.add_argument("--sizes", default="10,100,1000,10000")
     ap.add_argument("--limit", type=float, default=10.0, help="seconds per decompile")
     ap.add_argument("--repeat", type=int, default=3,
-                    help="decompiles per size; the least CPU time is reported")
+                    help="rounds per size (a decompile, or the mean of several for small sizes); "
+                         "the least CPU time is reported")
     ap.add_argument("--python", default=sys.executable, help="interpreter to measure")
     ap.add_argument("--child", nargs=4, help=argparse.SUPPRESS)
     ap.add_argument("--below", type=int, help=argparse.SUPPRESS)
@@ -324,7 +328,7 @@ def main():
     sizes = [int(s) for s in args.sizes.split(",")]
     version = subprocess.run([args.python, "-c", "import sys; print(sys.version.split()[0])"],
                              stdout=subprocess.PIPE, universal_newlines=True).stdout.strip()
-    print("decompile CPU seconds per size n (least of %d runs), Python %s, limit %gs per decompile;"
+    print("decompile CPU seconds per size n (least of %d rounds), Python %s, limit %gs per decompile;"
           % (args.repeat, version, args.limit))
     print("'largest': the largest n CPython compiles where it refuses a size of the table;")
     print("exponent: k of t ~ n^k between the two largest sizes timed")

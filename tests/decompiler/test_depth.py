@@ -139,7 +139,7 @@ def test_moderate_depth_still_decompiles():
 
 # ------------------------------------------------------------ the scale bench
 def test_scale_bench_reports_each_size_and_its_round_trip():
-    """bench/scale.py runs each size in a child and reports the least of its runs, with
+    """bench/scale.py runs each size in a child and reports the least of its rounds, with
     the round trip's verdict and the growth exponent (not its figures: those are timing)."""
     import os
     import re
@@ -150,7 +150,7 @@ def test_scale_bench_reports_each_size_and_its_round_trip():
                           "--sizes", "10,150", "--repeat", "2"],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True,
                          timeout=300, check=True).stdout
-    assert "least of 2 runs" in out
+    assert "least of 2 rounds" in out
     rows = {line.split()[0]: line for line in out.splitlines()[4:] if line and not line.startswith(" ")}
     # sequential ifs: both sizes decompile to equal bytecode, and an exponent is given
     assert re.match(r"if\s+\d+\.\d+s\s+\d+\.\d+s\s+-?\d+\.\d\d$", rows["if"]), rows["if"]
