@@ -4,8 +4,9 @@ Families of generated functions that grow with n (sequential ifs, elif chains,
 and/or chains, asserts, loops, try statements, straight-line code, deep
 expressions), each decompiled for n = 10, 100, 1000, 10000 in its own
 subprocess under a limit of CPU time. Prints the decompile CPU time per n (the least
-of --repeat runs: this virtual machine's CPU time varies by a third between identical
-runs, the least is the figure that noise disturbs least) and the growth exponent k of
+of --repeat rounds, a round being one decompile or, for small sizes, the mean of as many as
+fill 0.1 s: this virtual machine's CPU time varies by a third between identical runs, and
+the least is the figure that noise disturbs least) and the growth exponent k of
 t ~ n^k between the two largest sizes measured. Where CPython's
 own compiler refuses a size (nesting limits, recursion in its parser or
 compiler), the table says so; that size is not the decompiler's to handle.
