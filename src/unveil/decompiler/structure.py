@@ -318,6 +318,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         self.active_handlers = set()  # of the try statements met so far
         self.open_tries = set()  # of those being structured now
         self.finally_copies = {}  # start index -> index after the copy
+        self._covered = {}  # (index, handler) -> covered_by's answer
         self.copies_version = 0  # bumped whenever finally_copies changes (after_finally_copy's cache)
         self._resumes = (None, None)
         self.dead_end_copies = {}  # start of a copy of a finally body that never completes -> handler
@@ -4940,6 +4941,16 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         return k if k < self.n else None
 
     def covered_by(self, i, handler):
+        """Whether the block at ``i`` lies in ``handler``'s protected range, directly or
+        inside a nested try. (Asked through the region of every enclosing try, of a graph
+        that does not change: answered once per block and handler.)"""
+        key = (i, handler)
+        known = self._covered.get(key)
+        if known is None:
+            known = self._covered[key] = self._handler_chain_holds(i, handler)
+        return known
+
+    def _handler_chain_holds(self, i, handler):
         b = self.cfg.at(i)
         seen = set()
         h = b.handler if b else None
