@@ -269,7 +269,8 @@ class CaseParser:
         alts = []  # (test, body start): ``a or ...`` whose a goes to the body
         found = None  # (guard, true target) read so far, for the last case
         outer = s.guard_frame
-        saved = self.walker_state()
+        # a guard read too far walks on into the case's body, met again when the body is walked
+        saved = s.trial_state()
         try:
             for _ in range(64):
                 s.guard_frame = f
@@ -314,13 +315,13 @@ class CaseParser:
                 if not isinstance(k, int) or not self.guard_stack_holds(f, base):
                     raise NoMatch
         except (NoMatch, DecompilationError):
-            self.restore_walker_state(saved)
+            s.restore_trial_state(saved)
             if found is None or self.copy:
                 raise
             return found
         finally:
             s.guard_frame = outer
-        self.restore_walker_state(saved)
+        s.restore_trial_state(saved)
         if found is None or self.copy:
             raise NoMatch
         return found
@@ -443,20 +444,6 @@ class CaseParser:
                 or not isinstance(f.stack[-1], ast.IfExp):
             raise NoMatch
         return k
-
-    def walker_state(self):
-        """What a walk records about the code it met: a guard read too far
-        walks on into the case's body, which is met again when the body is
-        walked for real."""
-        s = self.s
-        return (set(s.active_handlers), set(s.open_tries), dict(s.finally_copies),
-                set(s.active_loops), set(s.active_latches))
-
-    def restore_walker_state(self, saved):
-        s = self.s
-        (s.active_handlers, s.open_tries, s.finally_copies, s.active_loops,
-         s.active_latches) = saved
-        s.copies_version += 1
 
     def goes_to_next_case(self, i):
         """Whether the jump at ``i`` (taken once the pattern matched) goes
