@@ -5,8 +5,9 @@ and/or chains, asserts, loops, try statements, straight-line code, deep
 expressions), each decompiled for n = 10, 100, 1000, 10000 in its own
 subprocess under a limit of CPU time. Prints the decompile CPU time per n (the least
 of --repeat rounds, a round being one decompile or, for small sizes, the mean of as many as
-fill 0.1 s: this virtual machine's CPU time varies by a third between identical runs, and
-the least is the figure that noise disturbs least) and the growth exponent k of
+fill 0.1 s, after --warm-up seconds of decompiles of the same function: this virtual
+machine's CPU time varies by a third between identical runs, a fresh process's first
+second runs slow, and the least is the figure that noise disturbs least) and the growth exponent k of
 t ~ n^k between the two largest sizes measured. Where CPython's
 own compiler refuses a size (nesting limits, recursion in its parser or
 compiler), the table says so; that size is not the decompiler's to handle.
@@ -189,7 +190,7 @@ def largest_compiling(family, lo, hi):
     return lo
 
 
-def child(family, n, limit, repeat, below=None):
+def child(family, n, limit, repeat, warm_up, below=None):
     """Build, compile and decompile one function; return one JSON-able dict.
     With ``below``: the largest size under it that CPython compiles (n does).
     The time is the least of ``repeat`` rounds (a round: one decompile, or for small sizes
@@ -204,8 +205,23 @@ def child(family, n, limit, repeat, below=None):
     code = compiles(family, n)
     if isinstance(code, str):
         return {"status": "compiler", "n": n, "message": code}
-    Decompiler(find_code(compile("def f(x):\n    return x\n", "<warm>", "exec"), "f")).decompile()
     signal.signal(signal.SIGPROF, _alarm)
+    # warm up on the function itself for ``warm_up`` CPU seconds (at least one decompile): a
+    # fresh process runs its first second or so slower, and small sizes read up to a fifth
+    # high without this, which made the exponents of the nested families meaningless
+    warm = 0.0
+    while warm < warm_up:
+        signal.setitimer(signal.ITIMER_PROF, limit)
+        t0 = time.process_time()
+        try:
+            Decompiler(code).decompile()
+        except Timeout:
+            return {"status": "limit", "n": n}
+        except Exception:  # noqa: BLE001 - the rounds below report it
+            pass
+        finally:
+            signal.setitimer(signal.ITIMER_PROF, 0)
+        warm += time.process_time() - t0
     best, text, refusal = None, None, None
     for _ in range(repeat):
         # a round: one decompile, or the mean of as many as fill 0.1 s (CPU time is counted in
@@ -241,14 +257,14 @@ def child(family, n, limit, repeat, below=None):
 
 
 # ----------------------------------------------------------------- parent
-def run_one(python, family, n, limit, repeat, below=None):
+def run_one(python, family, n, limit, repeat, warm_up, below=None):
     # the child stops a decompile after ``limit`` CPU seconds; the wall-clock bound is
     # generous (a busy machine), for building and the check too
-    cmd = [python, os.path.abspath(__file__), "--child", family, str(n), str(limit), str(repeat)]
+    cmd = [python, os.path.abspath(__file__), "--child", family, str(n), str(limit), str(repeat), str(warm_up)]
     if below is not None:
         cmd += ["--below", str(below)]
     try:
-        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=(3 + 3 * repeat) * limit + 30,
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=(4 + 3 * repeat) * limit + 30,
                            universal_newlines=True)
     except subprocess.TimeoutExpired as e:
         done = (e.stdout or b"").decode() if isinstance(e.stdout, bytes) else (e.stdout or "")
@@ -294,7 +310,7 @@ def exponent(results):
     return "%.2f" % (math.log(t2 / t1) / math.log(r2["n"] / r1["n"]))
 
 
-def measure_family(python, family, sizes, limit, repeat):
+def measure_family(python, family, sizes, limit, repeat, warm_up):
     """Results per size, then (when CPython refused a size) the result for
     the largest size it compiles."""
     results = []
@@ -302,11 +318,11 @@ def measure_family(python, family, sizes, limit, repeat):
         if results and results[-1]["status"] in ("limit", "compiler"):
             results.append(dict(results[-1], n=n, skipped=True))  # a larger n fares no better
             continue
-        results.append(run_one(python, family, n, limit, repeat))
+        results.append(run_one(python, family, n, limit, repeat, warm_up))
     refused = [k for k, r in enumerate(results) if r["status"] == "compiler" and not r.get("skipped")]
     extra = None
     if refused and refused[0] > 0 and results[refused[0] - 1]["status"] in ("ok", "refused"):
-        extra = run_one(python, family, sizes[refused[0] - 1], limit, repeat, below=sizes[refused[0]])
+        extra = run_one(python, family, sizes[refused[0] - 1], limit, repeat, warm_up, below=sizes[refused[0]])
     return results, extra
 
 
@@ -319,12 +335,14 @@ def main():
                     help="rounds per size (a decompile, or the mean of several for small sizes); "
                          "the least CPU time is reported")
     ap.add_argument("--python", default=sys.executable, help="interpreter to measure")
-    ap.add_argument("--child", nargs=4, help=argparse.SUPPRESS)
+    ap.add_argument("--warm-up", type=float, default=1.0,
+                    help="CPU seconds of decompiles of the function before its timed rounds")
+    ap.add_argument("--child", nargs=5, help=argparse.SUPPRESS)
     ap.add_argument("--below", type=int, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
         print(json.dumps(child(args.child[0], int(args.child[1]), float(args.child[2]), int(args.child[3]),
-                                args.below)))
+                               float(args.child[4]), args.below)))
         return
     sizes = [int(s) for s in args.sizes.split(",")]
     version = subprocess.run([args.python, "-c", "import sys; print(sys.version.split()[0])"],
@@ -337,7 +355,7 @@ def main():
           + "%24s" % "largest" + "   exponent")
     notes = []
     for family in args.family or FAMILIES:
-        results, extra = measure_family(args.python, family, sizes, args.limit, args.repeat)
+        results, extra = measure_family(args.python, family, sizes, args.limit, args.repeat, args.warm_up)
         row = "%-13s" % family + "".join("%17s" % cell(r, args.limit) for r in results)
         row += "%24s" % ("n=%d: %s" % (extra["n"], cell(extra, args.limit)) if extra else "")
         print(row + "   " + exponent(results + ([extra] if extra else [])), flush=True)

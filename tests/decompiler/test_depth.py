@@ -75,6 +75,51 @@ def test_many_loops_and_trys():
     check_behaviour(f, [([1, 2], 0), (list(range(300)), 1)])
 
 
+def calls_to_decompile(f):
+    """How many Python functions the decompile of ``f`` calls: a count of its work that,
+    unlike time, is the same on every run. (Not generators: the profiler counts each
+    resumption, one per item, as a call.)"""
+    import inspect
+    import sys
+    count = [0]
+
+    def profile(frame, event, arg):
+        count[0] += event == "call" and not frame.f_code.co_flags & inspect.CO_GENERATOR
+
+    sys.setprofile(profile)
+    try:
+        unveil.decompile(f)
+    finally:
+        sys.setprofile(None)
+    return count[0]
+
+
+def nested(header, body, n, after=""):
+    out = "def f(x, y):\n"
+    for k in range(n):
+        out += "    " * (k + 1) + header.format(k) + "\n"
+    return out + "    " * (n + 1) + body + "\n" + after(n) + "    return y\n"
+
+
+def handlers(n):
+    return "".join("    " * (k + 1) + "except IndexError:\n" + "    " * (k + 2) + "y = %d\n" % k
+                   for k in reversed(range(n)))
+
+
+@pytest.mark.parametrize("header, body, after", [
+    ("while x > {}:", "x = x - 1", lambda n: ""),
+    ("for i{} in x:", "y = y + 1", lambda n: ""),
+    ("try:", "y = x[0]", handlers),
+], ids=["while", "for", "try"])
+def test_nested_statements_cost_the_same_per_level(header, body, after):
+    """Each level of nesting adds the same work, not work in proportion to the levels
+    around it (a loop's bottom test once looked back through every inner loop's, and
+    each try's region tested every enclosing try's handler). 19 levels: the most the
+    compiler nests."""
+    small, large = (calls_to_decompile(make(nested(header, body, n, after))) for n in (10, 19))
+    assert large / small < (19 / 10) ** 1.1, (small, large)
+
+
 # ------------------------------------------------------------ depth refusals
 def exact_or_refused(f, reason, inputs):
     """Decompiling ``f`` either gives code that behaves the same on ``inputs``
@@ -147,7 +192,7 @@ def test_scale_bench_reports_each_size_and_its_round_trip():
     import sys
     bench = os.path.join(os.path.dirname(__file__), "..", "..", "bench", "scale.py")
     out = subprocess.run([sys.executable, bench, "--family", "if", "--family", "lambda",
-                          "--sizes", "10,150", "--repeat", "2"],
+                          "--sizes", "10,150", "--repeat", "2", "--warm-up", "0.1"],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True,
                          timeout=300, check=True).stdout
     assert "least of 2 rounds" in out

@@ -114,8 +114,10 @@ class Frame:
         writing them out after it could give another result (``stmt`` stores
         or deletes a name they read, or they have effects), they are first
         saved in temporaries, in stack order."""
-        if not self.stack:
-            return  # nothing computed before it waits (the names it writes do not matter)
+        if not any(isinstance(v, (ast.expr, V.SymList, V.Stored)) for v in self.stack):
+            # nothing computed before it waits (the names it writes do not matter; a for
+            # loop's iterator is no value to save: nested loops would walk each other's bodies)
+            return
         written = _written_names(stmt)
         local_only = _binds_only(stmt)
         if not local_only and self.stack:

@@ -36,7 +36,7 @@ import ast
 from . import expressions as E
 from . import values as V
 from .instructions import COPIES_EXIT_BLOCKS
-from .regions import END, Exit, ends_in_loop_left_by_break, leaves_reraise, strip_name_cleanup, strip_tail_reraise
+from .regions import END, Exit, WithinRange, both, ends_in_loop_left_by_break, leaves_reraise, strip_name_cleanup, strip_tail_reraise
 
 
 class SavedExc(V.Exception_):
@@ -503,9 +503,7 @@ class LegacyBlocks:
         body = frame.copy()
         body.stmts = []
         body.pending = []
-        excluded = set(excluded)
-        inner = lambda i: region(i) and s < i < H and i not in excluded
-        ex = self.walk(s + 1, body, inner, loop)
+        ex = self.walk(s + 1, body, both(region, WithinRange(s, H, set(excluded))), loop)
         return body, ex
 
     def _legacy_pops(self, blk):

@@ -27,6 +27,69 @@ class Loop(NamedTuple):
     written_continue_target: Optional[int] = None
 
 
+class AllOf:
+    """A region: the indices every one of ``tests`` holds. Nested branches
+    each add a test; kept in one flat tuple, asking stays one call deep
+    (``lambda i: region(i) and dom(i)`` costs a frame per level of nesting)."""
+    __slots__ = ("tests",)
+
+    def __init__(self, tests):
+        self.tests = tests
+
+    def __call__(self, i):
+        for test in self.tests:
+            if not test(i):
+                return False
+        return True
+
+
+def both(region, test) -> AllOf:
+    """The region ``region`` narrowed to the indices ``test`` holds. A test that can say
+    which earlier tests it implies (``implies``: :class:`CoveredBy`, :class:`WithinRange`)
+    replaces them: nested try statements keep one such test, not one per level."""
+    tests = region.tests if isinstance(region, AllOf) else (region,)
+    implies = getattr(test, "implies", None)
+    if implies is not None:
+        tests = tuple(t for t in tests if not implies(t))
+    return AllOf(tests + (test,))
+
+
+class CoveredBy:
+    """A region: the blocks in ``handler``'s protected range, directly or inside a nested
+    try (3.11+'s exception table; ``structurer.covered_by``)."""
+    __slots__ = ("structurer", "handler")
+
+    def __init__(self, structurer, handler):
+        self.structurer, self.handler = structurer, handler
+
+    def __call__(self, i):
+        return self.structurer.covered_by(i, self.handler)
+
+    def implies(self, other) -> bool:
+        """Whether every block covered here is in ``other`` too: ``other`` is the range of
+        a handler on this one's chain (a try around this try, or around its handler)."""
+        return (isinstance(other, CoveredBy) and other.structurer is self.structurer
+                and other.handler in self.structurer.handler_chain(self.handler))
+
+
+class WithinRange:
+    """A region: the indices strictly between ``start`` and ``end``, but not those in
+    ``excluded`` (a try body before 3.11: from its SETUP_* to its handler)."""
+    __slots__ = ("start", "end", "excluded")
+
+    def __init__(self, start, end, excluded):
+        self.start, self.end, self.excluded = start, end, excluded
+
+    def __call__(self, i):
+        return self.start < i < self.end and i not in self.excluded
+
+    def implies(self, other) -> bool:
+        """Whether every index here is in ``other`` too: its range holds this one and it
+        excludes none of this one's indices."""
+        return (isinstance(other, WithinRange) and other.start <= self.start and self.end <= other.end
+                and all(x in self.excluded for x in other.excluded if self.start < x < self.end))
+
+
 def negate(e):
     if isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.Not):
         return e.operand

@@ -22,8 +22,8 @@ from . import expressions as E
 from . import values as V
 from .cfg import CFG, Block
 from .depth import Nested
-from .regions import (END, Exit, Loop, bool_op, chain_compare, chain_into, chains_into, is_chain,
-                      leaves_reraise, negate, strip_name_cleanup, strip_tail_reraise, unflip_negations)
+from .regions import (END, CoveredBy, Exit, Loop, both, bool_op, chain_compare, chain_into, chains_into,
+                      is_chain, leaves_reraise, negate, strip_name_cleanup, strip_tail_reraise, unflip_negations)
 from .errors import DecompilationError
 from .function import last_return_into_else
 from .asyncs import ASYNC_OPS, AsyncConstructs
@@ -107,28 +107,6 @@ class BlockIds:
                     return True
         self.flat()  # (asked again, it answers from the set)
         return False
-
-
-class AllOf:
-    """A region: the indices every one of ``tests`` holds. Nested branches
-    each add a test; kept in one flat tuple, asking stays one call deep
-    (``lambda i: region(i) and dom(i)`` costs a frame per level of nesting)."""
-    __slots__ = ("tests",)
-
-    def __init__(self, tests):
-        self.tests = tests
-
-    def __call__(self, i):
-        for test in self.tests:
-            if not test(i):
-                return False
-        return True
-
-
-def both(region, test) -> AllOf:
-    """The region ``region`` narrowed to the indices ``test`` holds."""
-    tests = region.tests if isinstance(region, AllOf) else (region,)
-    return AllOf(tests + (test,))
 
 
 class Cond:
@@ -318,7 +296,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         self.active_handlers = set()  # of the try statements met so far
         self.open_tries = set()  # of those being structured now
         self.finally_copies = {}  # start index -> index after the copy
-        self._covered = {}  # (index, handler) -> covered_by's answer
+        self._handler_chains = {}  # handler -> handler_chain's answer
         self.copies_version = 0  # bumped whenever finally_copies changes (after_finally_copy's cache)
         self._resumes = (None, None)
         self.dead_end_copies = {}  # start of a copy of a finally body that never completes -> handler
@@ -3770,6 +3748,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         chain = [latch]
         b = latch
         operands_start = None
+        back_to = self.instrs[latch.end - 1].target
         while len(chain) < limit and b.start > 0:
             r = self.value_operand_start(b, body_starts)
             if r is None and self.test_depth(b, 0) is None:
@@ -3780,6 +3759,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 b = operands_start = self.pushed_operands_before(r, body_starts)
                 continue
             p = self.cfg.containing(b.start - 1)
+            target = self.instrs[p.end - 1].target if self.cfg.is_conditional(p) else None
+            if target is not None and target < p.start and target != back_to:
+                break  # another loop's bottom test (nested loops): links jump forward or back with the latch
             q = self.before_chain_cleanup(p)
             first = operand_link = None
             while (q is not p and q.start in body_starts and q.start > 0 and len(chain) < limit
@@ -3984,13 +3966,13 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         kind = self.handler_kind(H)
         self.active_handlers.add(H)
         depth = self.program_handler(H).depth
-        covered = lambda i: self.covered_by(i, H)
+        covered = CoveredBy(self, H)
         if kind == "finally":
             fin = self.finally_body(H, frame, depth, region, loop)
             once = self._one_pass_exit  # (set by finally_body, read before a nested try resets it)
         body = frame.copy()
         body.stmts = []
-        ex = self.walk(block.start, body, lambda i: region(i) and covered(i), loop)
+        ex = self.walk(block.start, body, both(region, covered), loop)
         if ex.kind == "leave" and len(body.stack) > len(frame.stack):
             # a value computed inside the try (``return f()``): the statement
             # that uses it follows the protected range but belongs to the body
@@ -4942,25 +4924,30 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
 
     def covered_by(self, i, handler):
         """Whether the block at ``i`` lies in ``handler``'s protected range, directly or
-        inside a nested try. (Asked through the region of every enclosing try, of a graph
-        that does not change: answered once per block and handler.)"""
-        key = (i, handler)
-        known = self._covered.get(key)
-        if known is None:
-            known = self._covered[key] = self._handler_chain_holds(i, handler)
-        return known
-
-    def _handler_chain_holds(self, i, handler):
+        inside a nested try: whether ``handler`` is on the chain of handlers from the block's
+        own (a handler's code is covered by the try around it)."""
         b = self.cfg.at(i)
-        seen = set()
-        h = b.handler if b else None
-        while h is not None and h not in seen:
-            if h == handler:
-                return True
+        return b is not None and b.handler is not None and handler in self.handler_chain(b.handler)
+
+    def handler_chain(self, h):
+        """``h`` and the handlers of the handlers after it, as a set. Every enclosing try's
+        region asks for each of its blocks: built once per handler, from the outer chain's
+        set (deep nested tries would otherwise walk the chain again at each level)."""
+        known = self._handler_chains.get(h)
+        if known is not None:
+            return known
+        walked, seen = [], set()
+        while h is not None and h not in seen and h not in self._handler_chains:
+            walked.append(h)
             seen.add(h)
             hb = self.cfg.at(h)
             h = hb.handler if hb else None
-        return False
+        if h in seen:  # a chain that comes back on itself (corrupt input): kept for its start only
+            return frozenset(walked)
+        chain = self._handler_chains.get(h, frozenset())
+        for h in reversed(walked):
+            chain = self._handler_chains[h] = chain | {h}
+        return chain
 
 
 def _window_key(op, arg):
