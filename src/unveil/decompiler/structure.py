@@ -2269,10 +2269,13 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         it the same way, that the code at ``start`` runs to, where the
         branch's own forward jumps have all joined or None when it has none)
         for code reached only from ``cond_blocks`` (no other code jumps into
-        it); or None."""
+        it); or None. A run through more than ``RUN_BLOCKS`` blocks is no copy the compiler
+        made (it copies small exit blocks): None, without scanning on (an elif chain's else
+        branch runs through the rest of the chain, at each of its levels)."""
         if not self.private_start(start, cond_blocks, region):
             return None
         b = self.cfg.at(start)
+        blocks_left = RUN_BLOCKS
         # each block the run enters is checked as it is entered: a run that
         # another jump enters ends the scan there (sequential ifs: the next
         # if's test, entered from the jump over this body - scanning on to
@@ -2291,8 +2294,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 join = max(join or 0, k + 1, ins.target)
             k += 1
             if k == b.end and k < self.n:
-                b = self.cfg.at(k)
-                if b is None or b.exc_preds or any(p.id not in run for p in b.preds):
+                b, blocks_left = self.cfg.at(k), blocks_left - 1
+                if b is None or not blocks_left or b.exc_preds or any(p.id not in run for p in b.preds):
                     return None
                 run.add(b.id)
         if k >= self.n or join is not None and join > k or not (
@@ -5178,6 +5181,7 @@ def live(stmts):
 
 #: the exits whose value the compiler copies with the code before them
 EXITS_WITH_VALUE = {("RETURN_VALUE", None), ("RAISE_VARARGS", 1)}
+RUN_BLOCKS = 256  # blocks a branch may run through to a copied exit (private_run_to_return)
 
 #: (values popped, values pushed) of the straight-line steps that end a statement
 STATEMENT_STEPS = {
