@@ -297,6 +297,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         self.open_tries = set()  # of those being structured now
         self.finally_copies = {}  # start index -> index after the copy
         self._handler_chains = {}  # handler -> handler_chain's answer
+        self._handler_kinds = {}  # handler -> handler_kind's answer
         self.copies_version = 0  # bumped whenever finally_copies changes (after_finally_copy's cache)
         self._resumes = (None, None)
         self.dead_end_copies = {}  # start of a copy of a finally body that never completes -> handler
@@ -3925,7 +3926,14 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
     def handler_kind(self, target):
         """What the handler at ``target`` is: "except"/"finally" for a try
         statement, "with" for a with block's cleanup, "cleanup" for the
-        compiler's own re-raise blocks."""
+        compiler's own re-raise blocks. (Found once per handler: new_try asks it of
+        every handler around a block, at each level of nested try statements.)"""
+        kind = self._handler_kinds.get(target)
+        if kind is None:
+            kind = self._handler_kinds[target] = self._read_handler_kind(target)
+        return kind
+
+    def _read_handler_kind(self, target):
         ins = self.instrs
         if target >= self.n:
             return "cleanup"
