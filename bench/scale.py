@@ -9,7 +9,9 @@ fill 0.1 s, after --warm-up seconds of decompiles of the same function; for a si
 takes under half a second, the least of that in --processes fresh processes. (This virtual
 machine's CPU time varies by a third between identical runs, and by up to two thirds
 between processes on a few milliseconds; the least is the figure noise disturbs least.)
-Then the growth exponent k of t ~ n^k between the two largest sizes measured. Where CPython's
+Then the growth exponent k of t ~ n^k between the two largest sizes measured (for two sizes
+under half a second, from the ratio of their times taken alternately in one process: the
+median of --processes processes). Where CPython's
 own compiler refuses a size (nesting limits, recursion in its parser or
 compiler), the table says so; that size is not the decompiler's to handle.
 
@@ -259,6 +261,31 @@ def child(family, n, limit, repeat, warm_up, below=None):
     return {"status": "ok", "n": n, "seconds": best, "check": "equal" if same else "differs"}
 
 
+def paired(family, n1, n2, rounds=7):
+    """For two quick sizes: their decompiles timed alternately in this one process, a batch
+    filling 0.1 s each; the median over ``rounds`` of the ratio of their mean times. A
+    process's own speed (which differs from process to process) cancels out of the ratio."""
+    sys.path.insert(0, SRC)
+    from unveil.decompiler.api import Decompiler
+
+    def batch(code):
+        spent, reps = 0.0, 0
+        while reps == 0 or spent < 0.1:
+            t0 = time.process_time()
+            try:
+                Decompiler(code).decompile()
+            except Exception:  # noqa: BLE001 - a refusal takes its time too; the child reported it
+                pass
+            spent, reps = spent + time.process_time() - t0, reps + 1
+        return spent / reps
+
+    codes = [compiles(family, n) for n in (n1, n2)]
+    for code in codes:
+        batch(code)  # (warm-up)
+    ratios = sorted(batch(codes[1]) / batch(codes[0]) for _ in range(rounds))
+    return {"ratio": ratios[len(ratios) // 2]}
+
+
 # ----------------------------------------------------------------- parent
 def run_one(opts, family, n, below=None):
     """One size in one child process (``opts``: the command line's options)."""
@@ -315,9 +342,11 @@ def cell(r, limit):
     return text
 
 
-def exponent(results):
-    """k of t ~ n^k between the two largest sizes with a time (">limit" when
-    the largest ran out of time)."""
+def exponent(opts, family, results):
+    """k of t ~ n^k between the two largest sizes with a time (">limit" when the largest
+    ran out of time). When both are quick, from their ratio timed alternately in one
+    process (:func:`paired`; the median of ``opts.processes`` processes): the exponents of
+    sizes that take milliseconds are otherwise the noise's."""
     timed = [r for r in results if r["status"] in ("ok", "refused", "limit")]
     if len(timed) < 2:
         return "-"
@@ -326,8 +355,18 @@ def exponent(results):
         return "-"
     if r2["status"] == "limit":
         return ">limit"
-    t1, t2 = max(r1["seconds"], 1e-4), max(r2["seconds"], 1e-4)
-    return "%.2f" % (math.log(t2 / t1) / math.log(r2["n"] / r1["n"]))
+    ratio = max(r2["seconds"], 1e-4) / max(r1["seconds"], 1e-4)
+    if r2["seconds"] < QUICK:
+        cmd = [opts.python, os.path.abspath(__file__), "--pair", family, str(r1["n"]), str(r2["n"])]
+        ratios = []
+        for _ in range(opts.processes):
+            p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True,
+                               timeout=600)
+            if p.returncode == 0 and p.stdout.strip():
+                ratios.append(json.loads(p.stdout.strip().splitlines()[-1])["ratio"])
+        if ratios:
+            ratio = sorted(ratios)[len(ratios) // 2]
+    return "%.2f" % (math.log(ratio) / math.log(r2["n"] / r1["n"]))
 
 
 def measure_family(opts, family, sizes):
@@ -361,7 +400,11 @@ def main():
                     help="fresh processes per size that decompiles in under %g s; the least is reported" % QUICK)
     ap.add_argument("--child", nargs=5, help=argparse.SUPPRESS)
     ap.add_argument("--below", type=int, help=argparse.SUPPRESS)
+    ap.add_argument("--pair", nargs=3, help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.pair:
+        print(json.dumps(paired(args.pair[0], int(args.pair[1]), int(args.pair[2]))))
+        return
     if args.child:
         print(json.dumps(child(args.child[0], int(args.child[1]), float(args.child[2]), int(args.child[3]),
                                float(args.child[4]), args.below)))
@@ -372,7 +415,8 @@ def main():
     print("decompile CPU seconds per size n (least of %d rounds, in each of %d processes under %gs), Python %s, "
           "limit %gs per decompile;" % (args.repeat, args.processes, QUICK, version, args.limit))
     print("'largest': the largest n CPython compiles where it refuses a size of the table;")
-    print("exponent: k of t ~ n^k between the two largest sizes timed")
+    print("exponent: k of t ~ n^k between the two largest sizes timed (both under %gs: their ratio timed "
+          "alternately in one process, the median of %d processes)" % (QUICK, args.processes))
     print("%-13s" % "family" + "".join("%17s" % ("n=%d" % n) for n in sizes)
           + "%24s" % "largest" + "   exponent")
     notes = []
@@ -380,7 +424,7 @@ def main():
         results, extra = measure_family(args, family, sizes)
         row = "%-13s" % family + "".join("%17s" % cell(r, args.limit) for r in results)
         row += "%24s" % ("n=%d: %s" % (extra["n"], cell(extra, args.limit)) if extra else "")
-        print(row + "   " + exponent(results + ([extra] if extra else [])), flush=True)
+        print(row + "   " + exponent(args, family, results + ([extra] if extra else [])), flush=True)
         for r in results + ([extra] if extra else []):
             if r["status"] in ("refused", "crash", "died", "compiler") and not r.get("skipped"):
                 notes.append("%s n=%d %s: %s" % (family, r["n"], r["status"], r.get("message", "")[:160]))
