@@ -274,9 +274,175 @@ def work_mpmath():
     return out
 
 
+def work_chardet():
+    from pip._vendor import chardet
+    text = _read(_docs()[0])[:3000]
+    samples = [text.encode("utf-8"), text.encode("latin-1", "replace"), text.encode("utf-16"),
+               ("Съешь же ещё этих мягких французских булок, да выпей чаю. " * 20).encode("cp1251"),
+               ("Съешь же ещё этих мягких французских булок, да выпей чаю. " * 20).encode("koi8-r"),
+               ("いろはにほへと ちりぬるを わかよたれそ つねならむ " * 20).encode("shift_jis"),
+               ("いろはにほへと ちりぬるを わかよたれそ つねならむ " * 20).encode("euc-jp"),
+               ("中文字符编码检测测试，这是一段较长的文本。" * 20).encode("gb2312"),
+               ("Ελληνικά κείμενα για τον έλεγχο της κωδικοποίησης. " * 20).encode("iso-8859-7"),
+               ("עברית היא שפה שמית " * 20).encode("cp1255"), bytes(range(256)), b""]
+    out = [repr(chardet.detect(b)) for b in samples]
+    out.extend(repr(r) for r in chardet.detect_all(samples[3]))
+    return out
+
+
+def work_pyparsing():
+    from pip._vendor import pyparsing as pp
+    # (parse actions take all three arguments: pyparsing finds how many a shorter one takes by
+    # reading line numbers from the TypeError's traceback, which recompiled code changes)
+    integer = pp.Word(pp.nums).set_parse_action(lambda s, loc, t: int(t[0]))
+    name = pp.Word(pp.alphas + "_", pp.alphanums + "_")
+    operand = integer | name
+    expr = pp.infix_notation(operand, [(pp.one_of("- !"), 1, pp.OpAssoc.RIGHT), ("**", 2, pp.OpAssoc.RIGHT),
+                                       (pp.one_of("* / %"), 2, pp.OpAssoc.LEFT),
+                                       (pp.one_of("+ -"), 2, pp.OpAssoc.LEFT),
+                                       (pp.one_of("< <= > >= == !="), 2, pp.OpAssoc.LEFT)])
+    out = []
+    for text in ["1 + 2 * 3", "-(a + b) ** 2 ** c % 7", "x < y == !z", "((1))", "a + * b", "f - 3 - 4 - g"]:
+        try:
+            out.append(repr(expr.parse_string(text, parse_all=True).as_list()))
+        except pp.ParseException as e:
+            out.append("error %s %d %d" % (e.msg, e.loc, e.column))
+    key = pp.QuotedString('"')
+    value = pp.Forward()
+    pair = pp.Group(key + pp.Suppress(":") + value)
+    obj = pp.Dict(pp.Suppress("{") + pp.Optional(pp.delimited_list(pair)) + pp.Suppress("}"))
+    arr = pp.Group(pp.Suppress("[") + pp.Optional(pp.delimited_list(value)) + pp.Suppress("]"))
+    value <<= key | pp.pyparsing_common.number | obj | arr | pp.Keyword("true") | pp.Keyword("null")
+    doc = '{"a": [1, 2.5, -3e2, {"b": null}], "c": "d", "e": [true, [], {}]}'
+    out.append(repr(value.parse_string(doc).as_list()))
+    out.append(repr(pp.pyparsing_common.iso8601_datetime.parse_string("2026-12-02T10:11:12.5Z").as_dict()))
+    out.append(repr([t for t, s, e in pp.Word(pp.alphas).scan_string("abc 12 de f3 gh")]))
+    out.append(repr(pp.Combine(pp.Word(pp.nums) + "." + pp.Word(pp.nums)).search_string("v 1.2 and 3.45")))
+    return out
+
+
+def work_tomli():
+    from pip._vendor import tomli
+    docs = [_read(os.path.join(ROOT, "pyproject.toml")),
+            'a = 1\nb = "two"\nc = [1, 2, [3, "x"]]\n[d.e]\nf = 1979-05-27T07:32:00-08:00\n'
+            'g = { h = true, i = 3.5e-2 }\n[[j]]\nk = 0x1F\n[[j]]\nk = 0o17\nl = """\nmulti\\\n  line"""\n'
+            "m = 'lit\\eral'\nn = inf\no = -nan\np = 1_000\nq = 07:32:00\n",
+            "a = ", "[x]\n[x]\n", 'a = "\\u00e9\\U0001F600"\n', "a.b.c = 1\na.b.d = 2\n"]
+    out = []
+    for d in docs:
+        try:
+            out.append(repr(tomli.loads(d)))
+        except tomli.TOMLDecodeError as e:
+            out.append("error %s" % e)
+    return out
+
+
+def work_msgpack():
+    from pip._vendor.msgpack import fallback
+    objs = [None, True, 0, -1, 127, 128, -33, 2 ** 31, -2 ** 63, 2 ** 64 - 1, 1.5, "", "é" * 40, b"\0" * 300,
+            list(range(20)), {"a": [1, {"b": None}], "c": b"x"}, [[[]]], {i: str(i) for i in range(20)}]
+    out = []
+    packer = fallback.Packer(use_bin_type=True)
+    for o in objs:
+        data = packer.pack(o)
+        out.append(data.hex())
+        out.append(repr(fallback.unpackb(data, raw=False, strict_map_key=False)))
+    unpacker = fallback.Unpacker(raw=False, strict_map_key=False)
+    unpacker.feed(b"".join(packer.pack(o) for o in objs))
+    out.append(repr(list(unpacker)))
+    return out
+
+
+def work_resolvelib():
+    from pip._vendor import resolvelib
+    index = {"a": {3: ["b>=2", "c"], 2: ["b", "c<2"], 1: []}, "b": {3: ["c>=3"], 2: ["c"], 1: []},
+             "c": {3: ["d"], 2: [], 1: []}, "d": {1: ["a<3"], 2: ["e"]}, "e": {1: []}}
+
+    def parse(req):
+        for op in (">=", "<", "=="):
+            if op in req:
+                name, v = req.split(op)
+                return name, op, int(v)
+        return req, None, None
+
+    def ok(req, version):
+        name, op, v = parse(req)
+        return op is None or {">=": version >= v, "<": version < v, "==": version == v}[op]
+
+    class Provider(resolvelib.AbstractProvider):
+        def identify(self, requirement_or_candidate):
+            return requirement_or_candidate[0] if isinstance(requirement_or_candidate, tuple) else parse(
+                requirement_or_candidate)[0]
+
+        def get_preference(self, identifier, resolutions, candidates, information, backtrack_causes):
+            return (sum(1 for _ in candidates[identifier]), identifier)
+
+        def find_matches(self, identifier, requirements, incompatibilities):
+            bad = {c[1] for c in incompatibilities[identifier]}
+            return [(identifier, v) for v in sorted(index[identifier], reverse=True)
+                    if v not in bad and all(ok(r, v) for r in requirements[identifier])]
+
+        def is_satisfied_by(self, requirement, candidate):
+            return ok(requirement, candidate[1])
+
+        def get_dependencies(self, candidate):
+            return index[candidate[0]][candidate[1]]
+
+    out = []
+    for roots in (["a"], ["a", "d==2"], ["a<3", "b==3"], ["d"], ["a==3", "c<3"]):
+        try:
+            result = resolvelib.Resolver(Provider(), resolvelib.BaseReporter()).resolve(roots)
+            out.append(repr(sorted(result.mapping.items())))
+        except resolvelib.ResolutionImpossible as e:
+            out.append("impossible %r" % sorted(repr(c) for c in e.causes))
+    return out
+
+
+def work_urllib3():
+    from pip._vendor.urllib3.util import Retry, Timeout, parse_url
+    out = []
+    for u in ["http://user:pw@host.example:8080/a/b?c=d&e#frag", "https://[::1]:443/", "host/path",
+              "//x", "http://h/%7Euser/../a b", "ftp://", "HTTP://EXAMPLE.com", "http://h:99999", "mailto:x@y"]:
+        try:
+            p = parse_url(u)
+            out.append(repr((tuple(p), p.url, p.netloc, p.request_uri)))
+        except Exception as e:  # noqa: BLE001 - the error is part of the output
+            out.append("%s: %s" % (type(e).__name__, e))
+    r = Retry(total=5, backoff_factor=0.5, status_forcelist=[500, 503])
+    for k in range(4):
+        r = r.increment(method="GET", url="/x")
+        out.append(repr((r.total, r.get_backoff_time(), r.is_exhausted())))
+    out.append(repr(Timeout(connect=1, read=2).connect_timeout))
+    return out
+
+
+def work_more_itertools():
+    from setuptools._vendor import more_itertools as mi
+    data = list(range(12))
+    out = [repr(list(mi.chunked(data, 5))), repr(list(mi.windowed(data, 3, step=2))),
+           repr(list(mi.distinct_permutations([1, 1, 2, 3]))), repr(list(mi.powerset([1, 2, 3]))),
+           repr(list(mi.interleave_longest("ab", "cdef", "g"))), repr(list(mi.split_at(data, lambda x: x % 4 == 0))),
+           repr(list(mi.run_length.encode("aaabccdddd"))), repr(list(mi.collapse([1, [2, [3, (4, "ab")]]]))),
+           repr(mi.first_true(data, pred=lambda x: x > 7)), repr(list(mi.unique_everseen("abracadabra"))),
+           repr([list(g) for g in mi.consecutive_groups([1, 2, 4, 5, 6, 9])]), repr(list(mi.sliced("abcdefg", 3))),
+           repr(list(mi.partitions([1, 2, 3]))), repr(list(mi.set_partitions([1, 2, 3, 4], 2))),
+           repr(list(mi.locate(data, lambda x: x % 5 == 0))),
+           repr(list(mi.islice_extended(data)[10:2:-3])), repr(mi.minmax(data, key=lambda x: -x)),
+           repr(list(mi.distribute(3, data)[1])), repr(list(mi.bucket("a1b2c3", key=str.isdigit)[True])),
+           repr(list(mi.circular_shifts(range(4)))), repr(list(mi.combination_index((1, 3), range(5)) for _ in [0])),
+           repr(list(mi.sort_together([(3, 1, 2), "cab"]))), repr(list(mi.substrings("abc"))),
+           repr(mi.nth_or_last(data, 50)), repr(list(mi.intersperse("x", data[:4], n=2))),
+           repr(list(mi.map_reduce("abcab", keyfunc=str.upper).items())), repr(list(mi.zip_offset("abc", "de", offsets=(0, 1))))]
+    return out
+
+
 WORKLOADS = {"pygments": work_pygments, "markdown_it": work_markdown_it, "jinja2": work_jinja2,
              "yaml": work_yaml, "packaging": work_packaging, "networkx": work_networkx,
-             "sympy": work_sympy, "rich": work_rich, "click": work_click, "mpmath": work_mpmath}
+             "sympy": work_sympy, "rich": work_rich, "click": work_click, "mpmath": work_mpmath,
+             "pip._vendor.chardet": work_chardet, "pip._vendor.pyparsing": work_pyparsing,
+             "pip._vendor.tomli": work_tomli, "pip._vendor.msgpack": work_msgpack,
+             "pip._vendor.resolvelib": work_resolvelib, "pip._vendor.urllib3": work_urllib3,
+             "setuptools._vendor.more_itertools": work_more_itertools}
 
 
 # ---------------------------------------------------------------- inside the child
@@ -316,7 +482,10 @@ def all_functions(package, stdtests):
                 pass
     out = []
     for m in modules:
-        out.extend((m.__name__, fn) for fn in stdtests.functions_of(m))
+        try:
+            out.extend((m.__name__, fn) for fn in stdtests.functions_of(m))
+        except Exception:  # noqa: BLE001 - a lazy attribute that imports what is missing (six.moves)
+            pass
     return out
 
 
@@ -395,24 +564,24 @@ def main():
     packages = args.package.split(",") if args.package else list(WORKLOADS)
     print("Python %d.%d: each package's workload, as it is and with every function recompiled"
           % sys.version_info[:2])
-    print("%-12s %9s %8s %9s  %s" % ("package", "functions", "refused", "seconds", "outcome"))
+    print("%-34s %9s %8s %9s  %s" % ("package", "functions", "refused", "seconds", "outcome"))
     differ = 0
     for package in packages:
         base = run_child(args, package, False)
         if "error" not in base and base["text"].startswith("raised "):
             base["error"] = base["text"]  # (the workload itself fails here: nothing to compare)
         if "error" in base:
-            print("%-12s %9s %8s %9s  %s" % (package, "-", "-", "-", "does not run: " + base["error"][:80]))
+            print("%-34s %9s %8s %9s  %s" % (package, "-", "-", "-", "does not run: " + base["error"][:80]))
             continue
         new = run_child(args, package, True)
         if "error" in new:
-            print("%-12s %9s %8s %9s  %s" % (package, "-", "-", "-", "recompiled run failed: " + new["error"][:80]))
+            print("%-34s %9s %8s %9s  %s" % (package, "-", "-", "-", "recompiled run failed: " + new["error"][:80]))
             differ += 1
             continue
         same = new["digest"] == base["digest"]
         differ += not same
         total = new["replaced"] + len(new["refused"])
-        print("%-12s %9d %8d %9.1f  %s" % (package, total, len(new["refused"]), new["seconds"],
+        print("%-34s %9d %8d %9.1f  %s" % (package, total, len(new["refused"]), new["seconds"],
                                            "same output" if same else "OUTPUT DIFFERS"), flush=True)
         if args.v:
             for line in new["refused"]:
