@@ -27,6 +27,16 @@ def tiny_llama():
     return transformers.LlamaForCausalLM(cfg).eval()
 
 
+def tiny_bart():
+    """An encoder-decoder: its output (an OrderedDict subclass) holds a cache object made inside
+    the forward whose ``is_updated`` is a dict display (Dynamo replays its attributes)."""
+    torch.manual_seed(0)
+    cfg = transformers.BartConfig(vocab_size=VOCAB, d_model=32, encoder_layers=1, decoder_layers=1,
+                                  encoder_attention_heads=2, decoder_attention_heads=2, encoder_ffn_dim=64,
+                                  decoder_ffn_dim=64, max_position_embeddings=64, dropout=0.0)
+    return transformers.BartModel(cfg).eval()
+
+
 def ids():
     return torch.randint(0, VOCAB, (2, 8), generator=torch.Generator().manual_seed(1))
 
@@ -35,6 +45,14 @@ def gpt2_forward(backend):
     compiled = torch.compile(tiny_gpt2().eval(), backend=backend)
     with torch.no_grad():
         return [compiled(ids()).logits], compiled
+
+
+def bart_forward(backend):
+    compiled = torch.compile(tiny_bart(), backend=backend)
+    x = ids()
+    with torch.no_grad():
+        out = compiled(input_ids=x, decoder_input_ids=x[:, :3])
+    return [out.last_hidden_state, out.encoder_last_hidden_state], compiled
 
 
 def gpt2_train_step(backend):

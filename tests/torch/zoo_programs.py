@@ -266,6 +266,32 @@ def make_dict_output():
     return Case(dict_output, [call(x, state)], state=lambda: ([t.tolist() for t in state.layers], state.ready))
 
 
+class LayerCache:
+    """Like transformers' EncoderDecoderCache: made inside the forward, with a dict attribute."""
+
+    def __init__(self, layers):
+        self.layers = layers
+        self.is_updated = {}
+
+    def __eq__(self, other):  # (the harness compares what the calls return)
+        return (type(other) is LayerCache and self.is_updated == other.is_updated
+                and len(self.layers) == len(other.layers)
+                and all(torch.equal(a, b) for a, b in zip(self.layers, other.layers)))
+
+
+def made_cache_output(x):
+    cache = LayerCache([x])
+    cache.is_updated = {0: True, "cross": False}  # a dict display Dynamo leaves on the stack
+    out = OutputDict(logits=x + 1, cache=cache)
+    out.extra = None
+    return out
+
+
+def make_made_cache_output():
+    x = torch.randn(3)
+    return Case(made_cache_output, [call(x), call(x * 2)])
+
+
 def returns_dict(func):
     """Like transformers' can_return_tuple: a decorator reading self.config, calling func."""
     @functools.wraps(func)
@@ -591,6 +617,10 @@ PROGRAMS = [
             counts=(4, 1)),
     Program("dict_output", make_dict_output,
             "OrderedDict subclass returned and a plain object's attributes set (transformers' ModelOutput, cache)",
+            counts=(1, 0)),
+    Program("made_cache_output", make_made_cache_output,
+            "an OrderedDict subclass and an object holding a dict display made inside and returned "
+            "(transformers' encoder-decoder output and cache)",
             counts=(1, 0)),
     Program("decorated_break", make_decorated_break,
             "forward under a decorator closing over it (transformers' can_return_tuple), graph break inside",

@@ -284,7 +284,10 @@ def _needs_spill(e, written, local_only=False):
     if isinstance(e, ast.Name):  # the walk below, for the commonest stack value
         return e.id in written
     if is_pure(e):
-        return False
+        # a list, set or dict display makes a new object where it is evaluated: written after a
+        # statement that runs code, it would be made after that code instead of before (Dynamo
+        # leaves ``{0: True}`` on the stack under the calls that restore its side effects)
+        return not local_only and _makes_container(e)
     reads_written = False
     for n in ast.walk(e):
         if isinstance(n, ast.Name):
@@ -292,6 +295,13 @@ def _needs_spill(e, written, local_only=False):
         elif not local_only and not isinstance(n, _CONTAINERS):
             return True  # it could run other code
     return reads_written
+
+
+def _makes_container(e):
+    """Whether evaluating ``e`` builds a list, set or dict that holds something. (Not an empty
+    one: a comprehension's result, on the stack under its loop, is one until the loop ends.)"""
+    return any(isinstance(n, (ast.List, ast.Set)) and n.elts or isinstance(n, ast.Dict) and n.keys
+               for n in ast.walk(e))
 
 
 def _inert(e, cells):
