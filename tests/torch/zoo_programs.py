@@ -292,6 +292,52 @@ def make_made_cache_output():
     return Case(made_cache_output, [call(x), call(x * 2)])
 
 
+class PoolingState(nn.Module):
+    """Like transformers' FunnelAttentionStructure: a submodule whose plain attributes the
+    forward sets (Dynamo stores each module on the path to it in two temporaries at once)."""
+
+    def __init__(self):
+        super().__init__()
+        self.seq_len = 0
+        self.mult = 1
+
+    def start(self, x):
+        self.seq_len = x.shape[0]
+        self.mult = 1
+        return x
+
+    def pool(self):
+        self.mult = 2
+
+
+class PoolingPart(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.state = PoolingState()
+        self.lin = nn.Linear(4, 4)
+
+    def forward(self, x):
+        x = self.state.start(x)
+        self.state.pool()
+        return self.lin(x)
+
+
+class PoolingTwin(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.encoder = PoolingPart()
+        self.decoder = PoolingPart()
+
+    def forward(self, x):
+        return OutputDict(last=self.decoder(self.encoder(x)))
+
+
+def make_submodule_state():
+    m = PoolingTwin()
+    return Case(m, [call(torch.randn(3, 4)), call(torch.randn(3, 4))],
+                state=lambda: [(p.state.seq_len, p.state.mult) for p in (m.encoder, m.decoder)])
+
+
 def returns_dict(func):
     """Like transformers' can_return_tuple: a decorator reading self.config, calling func."""
     @functools.wraps(func)
@@ -621,6 +667,10 @@ PROGRAMS = [
     Program("made_cache_output", make_made_cache_output,
             "an OrderedDict subclass and an object holding a dict display made inside and returned "
             "(transformers' encoder-decoder output and cache)",
+            counts=(1, 0)),
+    Program("submodule_state", make_submodule_state,
+            "plain attributes of nested submodules set in forward, an OrderedDict subclass out "
+            "(transformers' Funnel)",
             counts=(1, 0)),
     Program("decorated_break", make_decorated_break,
             "forward under a decorator closing over it (transformers' can_return_tuple), graph break inside",

@@ -272,10 +272,12 @@ def _walrus_moves_past(stored, stmt, written, local_only):
     what the code does: ``stmt`` uses its name, or its value must be
     computed before ``stmt`` runs."""
     a = stored.assign
-    if getattr(a, "_pinned", False) or len(a.targets) != 1 or not isinstance(a.targets[0], ast.Name):
+    # (every target a name: what ``as_expr`` turns into a walrus per target, ``(y := (x := v))``
+    # for Dynamo's ``COPY; STORE x; COPY; STORE y``)
+    if getattr(a, "_pinned", False) or not all(isinstance(t, ast.Name) for t in a.targets):
         return False
-    target = a.targets[0].id
-    if any(isinstance(n, ast.Name) and n.id == target for n in ast.walk(stmt)):
+    targets = {t.id for t in a.targets}
+    if any(isinstance(n, ast.Name) and n.id in targets for n in ast.walk(stmt)):
         return True
     return _needs_spill(stored.value, written, local_only)
 
