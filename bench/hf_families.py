@@ -1,7 +1,8 @@
 """HF transformers model families under ``prepare_debug``: held-out Dynamo bytecode.
 
-Tiny, randomly initialised models of many families (no download), each compiled and run
-under plain ``torch.compile`` and then inside ``unveil.prepare_debug``. Per family and mode
+Tiny, randomly initialised models of many families (no download), and a few of torch's own
+modules and optimizers (``torch.*`` rows), each compiled and run under plain ``torch.compile``
+and then inside ``unveil.prepare_debug``. Per family and mode
 (a forward on three sequence lengths; ``generate`` for the decoder-only ones): whether the
 results are bit for bit plain torch.compile's, the cache entries dumped, how many fell back
 to Dynamo's own bytecode (with the reason), errors in the index, and ``.py`` files of the dump
@@ -142,16 +143,62 @@ def generate(model, family, backend):
 MODES = {"forward": forward, "generate": generate}
 
 
+# torch's own modules and optimizers, run by the same rows (family "torch.<name>", mode "run")
+def _seeded(k, *shape):
+    return torch.randn(*shape, generator=torch.Generator().manual_seed(k))
+
+
+def _batchnorm_train(backend):
+    torch.manual_seed(0)
+    m = torch.nn.Sequential(torch.nn.Conv2d(3, 4, 3), torch.nn.BatchNorm2d(4), torch.nn.ReLU()).train()
+    f = torch.compile(m, backend=backend)
+    out = [f(_seeded(k, 2, 3, 8, 8)) for k in range(3)]
+    return out + [m[1].running_mean.clone(), m[1].running_var.clone(), m[1].num_batches_tracked.clone()]
+
+
+def _attention_decoder(backend):
+    torch.manual_seed(0)
+    layer = torch.nn.TransformerDecoderLayer(8, 2, 16, dropout=0.0, batch_first=True)
+    f = torch.compile(torch.nn.TransformerDecoder(layer, 2).eval(), backend=backend)
+    return [f(_seeded(n, 2, n, 8), _seeded(n + 1, 2, n, 8),
+              tgt_mask=torch.nn.Transformer.generate_square_subsequent_mask(n)) for n in (3, 5)]
+
+
+def _optimizer(cls, **options):
+    def run(backend):
+        torch.manual_seed(0)
+        m = torch.nn.Linear(4, 3)
+        opt = cls(m.parameters(), **options)
+        step = torch.compile(opt.step, backend=backend)
+        for k in range(3):
+            opt.zero_grad()
+            m(_seeded(k, 5, 4)).pow(2).sum().backward()
+            step()
+        return [p.detach().clone() for p in m.parameters()]
+    return run
+
+
+TORCH_CASES = {"torch.batchnorm_train": _batchnorm_train, "torch.attention_decoder": _attention_decoder,
+               "torch.sgd_step": _optimizer(torch.optim.SGD, lr=0.1, momentum=0.9, nesterov=True),
+               "torch.adam_step": _optimizer(torch.optim.Adam, lr=0.01)}
+
+
 def row(family, mode, backend):
     """One family and mode: a dict of what the dump held and whether the results agree."""
+    if family in TORCH_CASES:
+        def workload():
+            return TORCH_CASES[family](backend)
+    else:
+        def workload():
+            return MODES[mode](build(family), family, backend)
     torch._dynamo.reset()
-    plain = MODES[mode](build(family), family, backend)
+    plain = workload()
     torch._dynamo.reset()
     d = tempfile.mkdtemp(prefix="unveil_hf_%s_" % family)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         with unveil.prepare_debug(d):
-            got = MODES[mode](build(family), family, backend)
+            got = workload()
     torch._dynamo.reset()
     with open(os.path.join(d, "index.json")) as fh:
         index = json.load(fh)
@@ -173,28 +220,28 @@ def row(family, mode, backend):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--family", action="append", choices=sorted(FAMILIES))
+    ap.add_argument("--family", action="append", choices=sorted(FAMILIES) + sorted(TORCH_CASES))
     ap.add_argument("--mode", action="append", choices=sorted(MODES))
     ap.add_argument("--backend", default="eager")
     args = ap.parse_args()
     warnings.simplefilter("ignore")  # (torch's and transformers' own, in plain runs too)
     print("torch %s, transformers %s, Python %d.%d, backend %s" % (
         torch.__version__, T.__version__, sys.version_info[0], sys.version_info[1], args.backend))
-    print("%-12s %-9s %5s %8s %9s %7s %7s" % ("family", "mode", "same", "entries", "fallbacks", "errors", "bad .py"))
+    print("%-24s %-9s %5s %8s %9s %7s %7s" % ("family", "mode", "same", "entries", "fallbacks", "errors", "bad .py"))
     clean = True
-    for family in args.family or FAMILIES:
-        for mode in args.mode or MODES:
+    for family in args.family or list(FAMILIES) + list(TORCH_CASES):
+        for mode in ["run"] if family in TORCH_CASES else args.mode or MODES:
             if mode == "generate" and not FAMILIES[family][0].__name__.endswith("ForCausalLM"):
                 continue
             try:
                 r = row(family, mode, args.backend)
             except Exception as e:  # noqa: BLE001 - a family that does not run is a row too
-                print("%-12s %-9s does not run: %s: %s" % (family, mode, type(e).__name__, str(e)[:100]))
+                print("%-24s %-9s does not run: %s: %s" % (family, mode, type(e).__name__, str(e)[:100]))
                 clean = False
                 continue
             ok = r["same"] and not r["fallbacks"] and not r["errors"] and not r["bad_py"]
             clean = clean and ok
-            print("%-12s %-9s %5s %8d %9d %7d %7d" % (family, mode, "yes" if r["same"] else "NO", r["entries"],
+            print("%-24s %-9s %5s %8d %9d %7d %7d" % (family, mode, "yes" if r["same"] else "NO", r["entries"],
                                                      len(r["fallbacks"]), len(r["errors"]), len(r["bad_py"])),
                   flush=True)
             for line in r["fallbacks"][:3] + [str(e) for e in r["errors"][:3]] + r["bad_py"][:3]:
