@@ -3,7 +3,8 @@
 Tiny, randomly initialised models of many families (no download), and a few of torch's own
 modules and optimizers (``torch.*`` rows), each compiled and run under plain ``torch.compile``
 and then inside ``unveil.prepare_debug``. Per family and mode
-(a forward on three sequence lengths; ``generate`` for the decoder-only ones): whether the
+(a forward on three sequence lengths; forward and backward on two, ``train``; ``generate``
+for the decoder-only ones): whether the
 results are bit for bit plain torch.compile's, the cache entries dumped, how many fell back
 to Dynamo's own bytecode (with the reason), errors in the index, and ``.py`` files of the dump
 that do not compile. Exit status 1 when any row is not clean.
@@ -140,7 +141,22 @@ def generate(model, family, backend):
                                pad_token_id=0)]
 
 
-MODES = {"forward": forward, "generate": generate}
+def train(model, family, backend):
+    """Forward and backward on two lengths (dropout off): the losses and every gradient."""
+    model.train()
+    for module in model.modules():
+        if isinstance(getattr(module, "p", None), float):
+            module.p = 0.0  # (nn.Dropout: results comparable bit for bit)
+    compiled = torch.compile(model, backend=backend)
+    results = []
+    for n in (5, 7):
+        loss = sum(t.float().sum() for t in tensors(compiled(**inputs(family, n))))
+        loss.backward()
+        results.append(loss.detach())
+    return results + [p.grad.clone() for p in model.parameters() if p.grad is not None]
+
+
+MODES = {"forward": forward, "generate": generate, "train": train}
 
 
 # torch's own modules and optimizers, run by the same rows (family "torch.<name>", mode "run")
