@@ -34,6 +34,15 @@ def test_different_programs_are_told_apart(other):
         same_effects(a, code(other))
 
 
+def test_keyword_names_are_part_of_a_call():
+    """3.11's dis gives KW_NAMES no value: the names are read from the constants (a keyword
+    call in Dynamo's code made the check fail with a TypeError, hiding the real reason)."""
+    a = code("def fn(x):\n    return h(x, key=1)\n")
+    same_effects(a, code("def fn(x):\n    t = x\n    return h(t, key=1)\n"))
+    with pytest.raises(Unverifiable):
+        same_effects(a, code("def fn(x):\n    return h(x, other=1)\n"))
+
+
 def test_order_of_calls_and_reads_matters():
     a = code("def fn():\n    t = h()\n    a = t[0]\n    b = t[1]\n    return k(a, b)\n")
     b = code("def fn():\n    t = h()\n    b = t[1]\n    a = t[0]\n    return k(a, b)\n")

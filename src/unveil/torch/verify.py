@@ -204,6 +204,8 @@ def paths(code) -> list:
     ins, at = [], {}  # at: offset -> index of the first instruction kept from there on
     for i in dis.get_instructions(code):
         at[i.offset] = len(ins)
+        if i.opname == "KW_NAMES":
+            i = i._replace(argval=code.co_consts[i.arg])  # (3.11's dis leaves its names unknown)
         if i.opname not in _SKIP:
             ins.append(i)
     nargs = code.co_argcount + code.co_kwonlyargcount + bool(code.co_flags & 4) + bool(code.co_flags & 8)
