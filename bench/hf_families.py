@@ -3,8 +3,8 @@
 Tiny, randomly initialised models of many families (no download), and a few of torch's own
 modules and optimizers (``torch.*`` rows), each compiled and run under plain ``torch.compile``
 and then inside ``unveil.prepare_debug``. Per family and mode
-(a forward on three sequence lengths; forward and backward on two, ``train``; ``generate``
-for the decoder-only ones): whether the
+(a forward on three sequence lengths; forward and backward on two, ``train``; a forward with
+a graph break in a layer's forward hook, ``graph_break``; ``generate`` for the decoder-only ones): whether the
 results are bit for bit plain torch.compile's, the cache entries dumped, how many fell back
 to Dynamo's own bytecode (with the reason), errors in the index, and ``.py`` files of the dump
 that do not compile. Exit status 1 when any row is not clean.
@@ -156,7 +156,24 @@ def train(model, family, backend):
     return results + [p.grad.clone() for p in model.parameters() if p.grad is not None]
 
 
-MODES = {"forward": forward, "generate": generate, "train": train}
+def graph_break(model, family, backend):
+    """A forward on two lengths with a graph break inside the model: a forward hook on its first
+    layer prints a value read from a tensor (the printed text is part of the results)."""
+    layers = [m for name, m in model.named_modules()
+              if name.rsplit(".", 2)[-2:] in (["layers", "0"], ["layer", "0"], ["block", "0"], ["h", "0"])]
+    printed = []
+
+    def hook(module, args, out):
+        t = out[0] if isinstance(out, tuple) else out
+        if float(t.float().abs().sum()) > 0:  # (a Python float from a tensor: Dynamo breaks the graph)
+            printed.append(round(float(t.float().sum()), 3))
+
+    layers[0].register_forward_hook(hook)
+    results = forward(model, family, backend)
+    return results + [torch.tensor(printed)]
+
+
+MODES = {"forward": forward, "generate": generate, "train": train, "graph_break": graph_break}
 
 
 # torch's own modules and optimizers, run by the same rows (family "torch.<name>", mode "run")
