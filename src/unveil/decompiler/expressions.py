@@ -120,7 +120,7 @@ class Frame:
             return
         written = _written_names(stmt)
         local_only = _binds_only(stmt)
-        if not local_only and self.stack:
+        if not local_only:
             written |= self.ctx.cells  # code the statement runs may rebind a cell variable
         for v in list(self.stack):
             if isinstance(v, V.Stored) and _walrus_moves_past(v, stmt, written, local_only):

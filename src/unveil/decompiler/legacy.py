@@ -36,7 +36,8 @@ import ast
 from . import expressions as E
 from . import values as V
 from .instructions import COPIES_EXIT_BLOCKS
-from .regions import END, Exit, WithinRange, both, ends_in_loop_left_by_break, leaves_reraise, strip_name_cleanup, strip_tail_reraise
+from .regions import (END, Exit, WithinRange, both, ends_in_loop_left_by_break, leaves_reraise, strip_name_cleanup,
+                      strip_tail_reraise)
 
 
 class SavedExc(V.Exception_):
