@@ -67,6 +67,8 @@ def functions(code, out, classes=()):
     classes a method is defined in (None inside a function)."""
     for c in code.co_consts:
         if isinstance(c, types.CodeType):
+            if c.co_name == "__annotate__" and c.co_varnames[:1] == ("format",) and c.co_posonlyargcount == 1:
+                continue  # 3.14+: a def's annotations, compiled apart (PEP 649): part of the def
             if c.co_name.startswith("<"):
                 if c.co_name in ("<lambda>", "<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>"):
                     continue

@@ -14,7 +14,7 @@ from .function import is_class_body
 from .instructions import disassembly_kept
 from .safety import boundary, check_bytecode, qualname
 
-SUPPORTED = ((3, 8), (3, 13))
+SUPPORTED = ((3, 8), (3, 15))
 
 CLASS_BODY_NOTE = ("# The body of class %s. Its bases, keywords and decorators are evaluated\n"
                    "# outside the body's code object, so they are not known and not shown.\n")
@@ -22,8 +22,8 @@ CLASS_BODY_NOTE = ("# The body of class %s. Its bases, keywords and decorators a
 
 def _check_python():
     if not SUPPORTED[0] <= sys.version_info[:2] <= SUPPORTED[1]:
-        raise ValueError("unveil's decompiler supports CPython 3.8-3.13, not %d.%d"
-                         % sys.version_info[:2])
+        raise ValueError("unveil's decompiler supports CPython %d.%d-%d.%d, not %d.%d"
+                         % (SUPPORTED[0] + SUPPORTED[1] + sys.version_info[:2]))
 
 
 def resolve(obj: Any):

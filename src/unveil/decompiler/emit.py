@@ -27,8 +27,13 @@ def to_source(node) -> str:
     return text if text.endswith("\n") else text + "\n"
 
 
+if sys.version_info >= (3, 14):
+    from _ast_unparse import Unparser as _BaseUnparser, _Precedence  # (3.14 moved it out of ast)
+elif sys.version_info >= (3, 9):
+    _BaseUnparser, _Precedence = ast._Unparser, ast._Precedence
+
 if sys.version_info >= (3, 9):
-    class _Unparser(ast._Unparser):
+    class _Unparser(_BaseUnparser):
         """``ast.unparse``'s writer; an and/or operand marked ``_own_line`` by the structurer
         starts on a line of its own, inside its parentheses: its jump must not be threaded
         past the enclosing operator's test (see structure.short_circuit)."""
@@ -53,7 +58,7 @@ if sys.version_info >= (3, 9):
             if not getattr(node, "_own_line", False):
                 return super().visit_BoolOp(node)
             self.write("(\n" + "    " * (self._indent + 1))
-            self.set_precedence(ast._Precedence.TEST, node)  # (the parentheses are written here)
+            self.set_precedence(_Precedence.TEST, node)  # (the parentheses are written here)
             super().visit_BoolOp(node)
             self.write(")")
 

@@ -1290,6 +1290,7 @@ def _make_function(f, ins):
     code = f.pop(ins)
     code = code.code if isinstance(code, V.CodeConst) else code.value if isinstance(code, ast.Constant) else code
     closure = f.pop(ins) if flags & 0x08 else None  # cells; the nested code names them
+    annotate = f.pop(ins) if flags & 0x10 else None  # 3.14+: the function that builds the annotations
     annotations = f.pop(ins) if flags & 0x04 else None
     kwdefaults = f.pop(ins) if flags & 0x02 else None
     defaults = f.pop(ins) if flags & 0x01 else None
@@ -1303,6 +1304,7 @@ def _make_function(f, ins):
     if annotations is not None:
         fn.annotations = f.expr(annotations)
     fn.closure = closure
+    fn.annotate = annotate
     f.push(fn)
 
 

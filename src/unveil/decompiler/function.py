@@ -181,6 +181,19 @@ class Context:
             return ast.Lambda(args=args, body=body[0].value)
         raise DecompilationError("lambda body is not one expression", fn.code.co_name)
 
+    def annotations_computed_by(self, annotate):
+        """3.14+ (PEP 649): the dict of annotations the compiler's ``__annotate__(format)``
+        function ``annotate`` returns, from its body ``if format > 2: raise
+        NotImplementedError`` / ``return {name: annotation, ...}``."""
+        code = annotate.code if isinstance(annotate, V.Function) else None
+        if code is None or code.co_name != "__annotate__":
+            raise DecompilationError("annotations that are not an __annotate__ function", self.name)
+        body, _ = self.nested(code)
+        if (len(body) != 2 or not isinstance(body[0], ast.If) or not isinstance(body[1], ast.Return)
+                or not isinstance(body[1].value, ast.Dict) or None in body[1].value.keys):
+            raise DecompilationError("an __annotate__ function of an unknown form", code.co_name)
+        return body[1].value
+
     def make_def(self, frame, fn, name, decorators=()):
         code = fn.code
         if code.co_name in COMPREHENSIONS or code.co_name == "<lambda>" and name != "<lambda>":
@@ -191,6 +204,8 @@ class Context:
             return False
         name = code.co_name  # the source spelling (the compiler mangles ``__x`` again)
         node_t = ast.AsyncFunctionDef if code.co_flags & (CO_COROUTINE | CO_ASYNC_GENERATOR) else ast.FunctionDef
+        if fn.annotate is not None:
+            fn.annotations = self.annotations_computed_by(fn.annotate)
         ann = annotations_of(fn)
         args = arguments(code, fn.defaults, fn.kwdefaults, ann)
         node = node_t(name=name, args=args, body=body or [ast.Pass()],
@@ -579,8 +594,15 @@ def last_return_into_else(body):
     return body
 
 
+#: 3.14+ flags a def with a docstring (its first constant is then the docstring; without
+#: the flag the first constant may be any string the body uses)
+CO_HAS_DOCSTRING = getattr(inspect, "CO_HAS_DOCSTRING", None)
+
+
 def has_docstring(code):
-    """A def's docstring is its first constant (None stands there otherwise)."""
+    """A def's docstring is its first constant (None stands there otherwise, up to 3.13)."""
+    if CO_HAS_DOCSTRING is not None and not code.co_flags & CO_HAS_DOCSTRING:
+        return False
     return (code.co_flags & inspect.CO_OPTIMIZED  # a function, not a class body or module
             and code.co_name not in COMPREHENSIONS and code.co_name not in ("<lambda>", "<module>")
             and bool(code.co_consts) and isinstance(code.co_consts[0], str)

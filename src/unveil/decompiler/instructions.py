@@ -1,4 +1,4 @@
-"""One version-independent instruction stream for CPython 3.8-3.13.
+"""One version-independent instruction stream for CPython 3.8-3.15.
 
 Every difference between bytecode versions that the later stages would otherwise
 have to test ``sys.version_info`` for is settled here:
@@ -22,6 +22,11 @@ have to test ``sys.version_info`` for is settled here:
   (3.13's separate ``CONVERT_VALUE`` stays: it wraps the value below the spec);
 * ``MAKE_FUNCTION`` carries ``(flags, has_qualname)``, 3.13's
   ``SET_FUNCTION_ATTRIBUTE`` folded in;
+* 3.14+: ``LOAD_FAST_BORROW`` is ``LOAD_FAST``, ``LOAD_SMALL_INT`` and 3.15's immutable
+  ``LOAD_COMMON_CONSTANT`` are ``LOAD_CONST``, ``BINARY_OP []`` is ``BINARY_SUBSCR``,
+  ``POP_ITER`` is ``POP_TOP``, the ``LOAD_SPECIAL`` sequence that enters a with statement
+  is ``BEFORE_WITH``, and the second entry of a with's ``__exit__`` (its self) or of a
+  3.15 iterator (its index) is left out of the stack (slots.py);
 * exception regions: the 3.11+ exception table, or the ``SETUP_*``/``POP_BLOCK``
   block stack of <=3.10 propagated along the control flow, become one list of
   :class:`Handler` ranges.
@@ -34,7 +39,15 @@ import functools
 import sys
 from typing import Dict, List, NamedTuple, Optional
 
+from .slots import hidden_below, hidden_slots
+
 PY = sys.version_info[:2]
+
+#: 3.14+ keeps some values as two stack entries where earlier versions keep one (slots.py)
+HIDES_SLOTS = PY >= (3, 14)
+
+#: 3.14+: what LOAD_COMMON_CONSTANT's argument names
+_COMMON_CONSTANTS = tuple(getattr(__import__("opcode"), "_common_constants", ()))
 
 #: 3.10+ copies small exit blocks (the implicit ``return None``) into every
 #: branch that reaches them; before, such a ``return`` in a branch was source.
@@ -345,18 +358,102 @@ _PLAIN = frozenset({
     "BUILD_MAP", "BUILD_CONST_KEY_MAP", "BUILD_STRING", "RETURN_VALUE", "POP_TOP", "COPY", "SWAP"})
 
 
-def _translate(code) -> List[Instr]:
-    """Map raw instructions to normalized ones (targets still byte offsets)."""
+def _with_entry(raw, pos) -> Optional[str]:
+    """3.14+: ``BEFORE_WITH`` or ``BEFORE_ASYNC_WITH`` when ``raw[pos:pos + 6]`` enters a with
+    statement (``COPY 1; LOAD_SPECIAL __exit__; SWAP 2; SWAP 3; LOAD_SPECIAL __enter__; CALL 0``:
+    the exit method and its self stay below the result of ``__enter__``), else None."""
+    seq = [(r[0].opname, r[0].argrepr if r[0].opname == "LOAD_SPECIAL" else r[0].arg) for r in raw[pos:pos + 6]]
+    if seq == [("COPY", 1), ("LOAD_SPECIAL", "__exit__"), ("SWAP", 2), ("SWAP", 3),
+               ("LOAD_SPECIAL", "__enter__"), ("CALL", 0)]:
+        return "BEFORE_WITH"
+    if seq == [("COPY", 1), ("LOAD_SPECIAL", "__aexit__"), ("SWAP", 2), ("SWAP", 3),
+               ("LOAD_SPECIAL", "__aenter__"), ("CALL", 0)]:
+        return "BEFORE_ASYNC_WITH"
+    return None
+
+
+def _builtin_fast_path_end(raw, pos) -> Optional[int]:
+    """3.14+: where the call ``all(<genexpr>)`` (``any``, ``tuple``; 3.15: ``list``, ``set``)
+    that starts after ``raw[pos]`` (the load of the name) goes on when the name is not the
+    builtin, else None. The compiler inlines the generator's loop for the builtin:
+    ``COPY 1; LOAD_COMMON_CONSTANT all; IS_OP 0; POP_JUMP_IF_FALSE slow; POP_TOP; <loop>``,
+    ``slow: PUSH_NULL; <genexpr>; CALL 1``. The slow way is the call as written (and the
+    proof compares the compiler's output for it, fast path included)."""
+    seq = raw[pos + 1:pos + 5]
+    if (len(seq) < 4 or [r[0].opname for r in seq] != ["COPY", "LOAD_COMMON_CONSTANT", "IS_OP", "POP_JUMP_IF_FALSE"]
+            or seq[0][0].arg != 1 or seq[2][0].arg != 0
+            or getattr(_COMMON_CONSTANTS[seq[1][0].arg], "__name__", None) != raw[pos][0].argval):
+        return None
+    target = seq[3][0].argval
+    for k in range(pos + 5, len(raw)):
+        if raw[k][0].offset == target:
+            return k if raw[k][0].opname == "PUSH_NULL" else None
+    return None
+
+
+def _fold_hidden(name, arg, state):
+    """3.14+: the instruction ``name``/``arg`` as it reads on a stack without the hidden
+    entries of ``state`` (slots.py): the new ``(name, arg)``, or None when it only moves or
+    drops a hidden entry."""
+    if state is None or not state[1]:
+        return name, arg
+    depth, hidden = state
+    if name == "POP_TOP":
+        return None if depth - 1 in hidden else (name, arg)
+    if name == "SWAP":
+        top, other = depth - 1, depth - arg
+        if top in hidden or other in hidden:
+            # the two entries of one pair trade places (``return x`` in a with statement
+            # moves the value below the pair: ``SWAP 3; SWAP 2``): the same one entry
+            return None if arg == 2 else (name, arg)
+        return name, arg - sum(1 for p in hidden if other < p < top)
+    if name == "COPY":
+        return name, arg - sum(1 for p in hidden if depth - arg < p)
+    return name, arg
+
+
+def _translate(code):
+    """Map raw instructions to normalized ones (targets still byte offsets); and, 3.14+,
+    offset -> the hidden stack entries there (slots.py; None before 3.14)."""
     out: List[Instr] = []
     kw_names = None  # 3.11/3.12 KW_NAMES waiting for its CALL
     raw = list(_raw(code))
+    states = hidden_slots(code, [r[0] for r in raw]) if HIDES_SLOTS else None
 
     def emit(op, arg=None, target=None):
         out.append(Instr(op, arg, ins.offset, line, target))
 
     skip_pop = False
+    skip = 0
+    resume_at = 0
     for pos, (ins, line) in enumerate(raw):
+        if skip:
+            skip -= 1
+            continue
+        if pos < resume_at:
+            continue
         name, arg, val = ins.opname, ins.arg, ins.argval
+        if states is not None:
+            slow = _builtin_fast_path_end(raw, pos) if name in ("LOAD_GLOBAL", "LOAD_NAME") else None
+            if slow is not None:
+                emit(name, val)
+                resume_at = slow
+                continue
+            if name == "COPY" and _with_entry(raw, pos):
+                emit(_with_entry(raw, pos))
+                skip = 5
+                continue
+            folded = _fold_hidden(name, arg, states[pos])
+            if folded is None:
+                continue
+            if folded[1] != arg:
+                emit(folded[0], folded[1])
+                continue
+            if name == "CALL" and states[pos] is not None and states[pos][0] - arg - 1 in states[pos][1]:
+                # the call of a with statement's __exit__ (and its self): 3.13's layout reads the
+                # self slot as the first argument, None, the way 3.13 calls the one-entry exit
+                emit("CALL", (arg - 1, None, 2))
+                continue
         if name == "RETURN_GENERATOR":
             skip_pop = True  # 3.11+: the POP_TOP after it drops the generator itself
             continue
@@ -365,9 +462,16 @@ def _translate(code) -> List[Instr]:
             continue
         if name in ("NOP", "RESUME", "PRECALL", "CACHE", "EXTENDED_ARG", "GEN_START",
                     "RETURN_GENERATOR", "COPY_FREE_VARS", "MAKE_CELL",
-                    "END_FOR_NOP", "NOT_TAKEN"):
+                    "END_FOR_NOP", "NOT_TAKEN", "TRACE_RECORD"):
             continue
         if name in _PLAIN:  # (asked first: most instructions are of these)
+            if type(val) is slice and name == "LOAD_CONST":
+                # 3.14 folds ``a[1:n]``'s constant bounds into a slice constant: built as 3.13 does
+                parts = (val.start, val.stop) if val.step is None else (val.start, val.stop, val.step)
+                for part in parts:
+                    emit("LOAD_CONST", part)
+                emit("BUILD_SLICE", len(parts))
+                continue
             emit(name, val if ins.arg is not None else None)
             continue
         if name == "TO_BOOL":
@@ -385,7 +489,10 @@ def _translate(code) -> List[Instr]:
         if op is not None:
             emit("BINARY_OP", op)
         elif name == "BINARY_OP":
-            emit("BINARY_OP", ins.argrepr)
+            if ins.argrepr == "[]":
+                emit("BINARY_SUBSCR")  # 3.14+
+            else:
+                emit("BINARY_OP", ins.argrepr)
         elif name == "LOAD_GLOBAL":
             if PY >= (3, 11) and arg & 1:
                 if PY >= (3, 13):
@@ -403,9 +510,11 @@ def _translate(code) -> List[Instr]:
         elif name == "LOAD_SUPER_ATTR":
             # arg bit 0: method load, bit 1: two-argument super() form
             emit("LOAD_SUPER_ATTR", (val, bool(arg & 1), bool(arg & 2)))
-        elif name in ("LOAD_FAST_LOAD_FAST", "STORE_FAST_STORE_FAST", "STORE_FAST_LOAD_FAST"):
+        elif name in ("LOAD_FAST_LOAD_FAST", "STORE_FAST_STORE_FAST", "STORE_FAST_LOAD_FAST",
+                      "LOAD_FAST_BORROW_LOAD_FAST_BORROW"):
             first, second = val
             ops = {"LOAD_FAST_LOAD_FAST": ("LOAD_FAST", "LOAD_FAST"),
+                   "LOAD_FAST_BORROW_LOAD_FAST_BORROW": ("LOAD_FAST", "LOAD_FAST"),
                    "STORE_FAST_STORE_FAST": ("STORE_FAST", "STORE_FAST"),
                    "STORE_FAST_LOAD_FAST": ("STORE_FAST", "LOAD_FAST")}[name]
             emit(ops[0], first)
@@ -415,6 +524,22 @@ def _translate(code) -> List[Instr]:
         elif name == "RETURN_CONST":
             emit("LOAD_CONST", val)
             emit("RETURN_VALUE")
+        elif name == "LOAD_SMALL_INT":
+            emit("LOAD_CONST", val)
+        elif name == "LOAD_COMMON_CONSTANT":
+            value = _COMMON_CONSTANTS[arg]
+            if value is AssertionError:
+                emit("LOAD_ASSERTION_ERROR")
+            elif value is None or isinstance(value, (bool, int, str)):
+                emit("LOAD_CONST", value)  # (3.15)
+            else:
+                emit("LOAD_GLOBAL", value.__name__)
+        elif name == "POP_ITER":
+            emit("POP_TOP")  # (3.15: the iterator's hidden index went with it)
+        elif name == "GET_ITER":
+            emit("GET_YIELD_FROM_ITER" if arg == 3 else "GET_ITER")  # (3.15's argument)
+        elif name == "END_ASYNC_FOR":
+            emit("END_ASYNC_FOR")  # (3.14's argument points back at the loop's SEND)
         elif name == "KW_NAMES":
             kw_names = code.co_consts[arg]
         elif name in ("CALL_FUNCTION", "CALL_FUNCTION_KW"):
@@ -432,7 +557,12 @@ def _translate(code) -> List[Instr]:
             names = out.pop().arg
             emit("CALL", (arg - len(names), names, 2))
         elif name == "CALL_FUNCTION_EX":
-            has_kw = bool(arg & 1) if PY < (3, 14) else True
+            if PY < (3, 14):
+                has_kw = bool(arg & 1)
+            else:  # 3.14 always reads a keyword slot, a NULL pushed just before when there is none
+                has_kw = not (out and out[-1].op == "PUSH_NULL")
+                if not has_kw:
+                    out.pop()
             emit("CALL_FUNCTION_EX", (has_kw, 2 if PY >= (3, 11) else 1))
         elif name == "MAKE_FUNCTION":
             if PY >= (3, 13):
@@ -521,7 +651,9 @@ def _translate(code) -> List[Instr]:
             emit("YIELD_VALUE")  # 3.12+'s argument is a stack depth, not a value
         else:
             emit(name, val if ins.arg is not None else None)
-    return out
+    if states is None:
+        return out, None
+    return out, {r[0].offset: st for r, st in zip(raw, states)}
 
 
 def _resolve(code, out: List[Instr]) -> List[Instr]:
@@ -560,7 +692,7 @@ def _after_end_for(raws, position, off):
     k = position.get(off)
     if k is not None and raws[k].opname == "END_FOR":
         nxt = raws[k + 1] if k + 1 < len(raws) else None
-        if PY >= (3, 13) and nxt is not None and nxt.opname == "POP_TOP":
+        if PY >= (3, 13) and nxt is not None and nxt.opname in ("POP_TOP", "POP_ITER"):
             nxt = raws[k + 2] if k + 2 < len(raws) else None
         return nxt.offset if nxt is not None else off + 1_000_000
     return off
@@ -706,16 +838,17 @@ def _shared_star_append(instrs: List[Instr], target: int) -> bool:
             and instrs[target - 1].op == "LIST_APPEND" and instrs[target - 1].arg == 1)
 
 
-def _exception_table(code, by_offset_index) -> List[Handler]:
-    """3.11+: the exception table as index ranges."""
+def _exception_table(code, by_offset_index, hidden) -> List[Handler]:
+    """3.11+: the exception table as index ranges (``hidden``: see :func:`_translate`)."""
     entries = dis._parse_exception_table(code)
     out = []
     for e in entries:
         start = by_offset_index(e.start)
         end = by_offset_index(e.end)
         target = by_offset_index(e.target)
+        depth = e.depth if hidden is None else e.depth - hidden_below(hidden.get(e.start), e.depth)
         if start < end:
-            out.append(Handler(start, end, target, e.depth, e.lasti))
+            out.append(Handler(start, end, target, depth, e.lasti))
     return out
 
 
@@ -854,7 +987,7 @@ def _unthread_short_circuits(instrs: List[Instr]) -> None:
 
 def read(code) -> Program:
     """Read ``code`` into a :class:`Program` of normalized instructions."""
-    raw = _translate(code)
+    raw, hidden = _translate(code)
     instrs = _resolve(code, raw)
     if PY < (3, 9):
         _mark_asserts(instrs)
@@ -874,7 +1007,7 @@ def read(code) -> Program:
         return remap.get(first_index[offsets[k]], len(instrs)) if k < len(offsets) else len(instrs)
 
     if PY >= (3, 11):
-        handlers = _exception_table(code, by_offset_index)
+        handlers = _exception_table(code, by_offset_index, hidden)
         if PY >= (3, 12):
             handlers = _cover_fused_jumps(handlers, instrs)
     else:

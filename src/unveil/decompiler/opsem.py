@@ -26,6 +26,12 @@ BLOCK_STACK = PY < (3, 11)  # <=3.10: SETUP_*/POP_BLOCK; 3.11+: the exception ta
 # 3.8: a finally body is a subroutine: entered with NULL (BEGIN_FINALLY), a return
 # address (CALL_FINALLY) or an exception on the stack; END_FINALLY goes on accordingly
 FINALLY_SUBROUTINES = PY < (3, 9)
+# 3.14: FOR_ITER's exhausted jump skips only END_FOR; the iterator is dropped by POP_ITER, which
+# 3.15 makes drop two entries (the iterator and the index GET_ITER pushes above it)
+ITERATOR_POPPED_BY_POP_ITER = PY >= (3, 14)
+ITERATOR_SLOTS = 2 if PY >= (3, 15) else 1
+# 3.14+: what LOAD_COMMON_CONSTANT's argument names
+_COMMON_CONSTANTS = getattr(__import__("opcode"), "_common_constants", ())
 
 _JUMP_ALWAYS = {"JUMP_FORWARD", "JUMP_ABSOLUTE", "JUMP_BACKWARD", "JUMP_BACKWARD_NO_INTERRUPT",
                 "JUMP", "JUMP_NO_INTERRUPT"}
@@ -39,13 +45,13 @@ _COND = {
     "JUMP_IF_TRUE_OR_POP": "true_or_pop", "JUMP_IF_FALSE_OR_POP": "false_or_pop",
 }
 _NOPS = {"NOP", "RESUME", "CACHE", "EXTENDED_ARG", "PRECALL", "KW_NAMES", "COPY_FREE_VARS",
-         "GEN_START", "NOT_TAKEN"}
+         "GEN_START", "NOT_TAKEN", "TRACE_RECORD"}
 # the frame's cells: modelled like locals by the validator until a closure holds them
 _CELL_OPS = {"LOAD_DEREF": "load_deref", "STORE_DEREF": "store_deref",
              "DELETE_DEREF": "delete_deref", "MAKE_CELL": "make_cell"}
 # pure pops: END_FOR is only reached as FOR_ITER's target (3.12+), where it drops
 # the exhausted iterator and the value slot
-_PURE_POP = {"POP_TOP": 1}
+_PURE_POP = {"POP_TOP": 1, "POP_ITER": ITERATOR_SLOTS}
 
 # events: opname -> values read (popped), values pushed; both as functions of the argument
 _EVENTS_FIXED = {
@@ -61,7 +67,7 @@ _EVENTS_FIXED = {
     "UNARY_NEGATIVE": (1, 1), "UNARY_POSITIVE": (1, 1), "UNARY_INVERT": (1, 1),
     "BINARY_OP": (2, 1), "BINARY_SUBSCR": (2, 1), "BINARY_SLICE": (3, 1), "COMPARE_OP": (2, 1),
     # iteration, awaiting, importing, printing
-    "GET_ITER": (1, 1), "GET_YIELD_FROM_ITER": (1, 1), "GET_AWAITABLE": (1, 1),
+    "GET_ITER": (1, ITERATOR_SLOTS), "GET_YIELD_FROM_ITER": (1, 1), "GET_AWAITABLE": (1, 1),
     "GET_AITER": (1, 1), "YIELD_FROM": (2, 1), "UNPACK_SEQUENCE": None, "UNPACK_EX": None,
     "IMPORT_NAME": (2, 1), "IMPORT_STAR": (1, 0), "PRINT_EXPR": (1, 0), "SETUP_ANNOTATIONS": (0, 0),
     "BEFORE_WITH": (1, 2), "BEFORE_ASYNC_WITH": (1, 2),
@@ -70,6 +76,8 @@ _EVENTS_FIXED = {
     "CHECK_EG_MATCH": (2, 2), "CLEANUP_THROW": (3, 2), "END_ASYNC_FOR": None,
     "YIELD_VALUE": (1, 1), "FORMAT_SIMPLE": (1, 1), "FORMAT_WITH_SPEC": (2, 1),
     "CONVERT_VALUE": (1, 1), "SET_FUNCTION_ATTRIBUTE": (2, 1), "MATCH_CLASS": None,
+    # 3.14: a with statement's __enter__/__exit__ looked up on the type (method and self)
+    "LOAD_SPECIAL": (1, 2), "BUILD_INTERPOLATION": None, "BUILD_TEMPLATE": (2, 1),
     # containers with an identity (mutable, or hashing their items)
     "BUILD_LIST": None, "BUILD_SET": None, "BUILD_MAP": None, "BUILD_CONST_KEY_MAP": None,
     "BUILD_LIST_UNPACK": None, "BUILD_TUPLE_UNPACK": None, "BUILD_SET_UNPACK": None,
@@ -118,8 +126,8 @@ def _call_pops(name, arg):
         return arg + 2
     if name == "CALL_KW":
         return arg + 3
-    if name == "CALL_FUNCTION_EX":
-        return (2 if PY < (3, 11) else 3) + (arg & 1)
+    if name == "CALL_FUNCTION_EX":  # (3.14 always reads a keyword slot: NULL when there is none)
+        return 4 if PY >= (3, 14) else (2 if PY < (3, 11) else 3) + (arg & 1)
     raise KeyError(name)
 
 
@@ -159,6 +167,8 @@ def _event_shape(ins) -> Tuple[int, int]:
         return (2, 0) if PY >= (3, 11) else (7, 0)
     if name == "MATCH_CLASS":
         return (3, 2) if PY < (3, 11) else (3, 1)
+    if name == "BUILD_INTERPOLATION":  # the value, its source text, and a format spec (arg bit 0)
+        return 2 + (arg & 1), 1
     raise KeyError(name)
 
 
@@ -253,6 +263,8 @@ def _read_one(ins, index, cells, kw_names) -> Op:
         return Op("nop")
     if name in _CELL_OPS:
         return Op(_CELL_OPS[name], ins.argval)
+    if name == "LOAD_FAST_BORROW":  # 3.14: LOAD_FAST without a new reference
+        name = "LOAD_FAST"
     if name == "LOAD_FAST" and PY >= (3, 13) and ins.argval in cells:
         # 3.13 loads a cell for a closure with LOAD_FAST (and an inlined comprehension's
         # own variable of that name the same way): see validate.py
@@ -269,8 +281,17 @@ def _read_one(ins, index, cells, kw_names) -> Op:
         return Op("delete_fast", ins.argval)
     if name in ("LOAD_FAST_LOAD_FAST", "STORE_FAST_STORE_FAST", "STORE_FAST_LOAD_FAST"):
         return Op(name.lower(), ins.argval)
-    if name == "LOAD_CONST":
+    if name == "LOAD_FAST_BORROW_LOAD_FAST_BORROW":
+        return Op("load_fast_load_fast", ins.argval)
+    if name in ("LOAD_CONST", "LOAD_SMALL_INT"):
         return Op("const", ins.argval)
+    if name == "LOAD_COMMON_CONSTANT":
+        # 3.14+: builtins the compiler loads without a name (AssertionError, all, ...), read
+        # as the event of loading them; 3.15 adds immutable constants (None, '', -1, ...)
+        value = _COMMON_CONSTANTS[ins.arg]
+        if value is None or isinstance(value, (bool, int, str)):
+            return Op("const", value)
+        return Op("event", key=(name, ins.arg, 0, 1), pops=0, pushes=1)
     if name == "RETURN_CONST":
         return Op("return_const", ins.argval)
     if name == "RETURN_VALUE":
@@ -325,8 +346,8 @@ def _read_one(ins, index, cells, kw_names) -> Op:
                   target=_target(ins, index))
     if name == "FOR_ITER":
         t = _target(ins, index)
-        if PY >= (3, 12):  # the exhausted loop skips END_FOR (3.13: END_FOR, POP_TOP)
-            t += 1 if PY < (3, 13) else 2
+        if PY >= (3, 12):  # the exhausted loop skips END_FOR (3.13: END_FOR, POP_TOP; 3.14: to POP_ITER)
+            t += 1 if PY < (3, 13) or ITERATOR_POPPED_BY_POP_ITER else 2
         return Op("for_iter", key=("FOR_ITER",), target=t)
     if name == "SEND":
         return Op("send", key=("SEND",), target=_target(ins, index))
@@ -367,7 +388,7 @@ def _read_one(ins, index, cells, kw_names) -> Op:
         pops = _call_pops(name, ins.arg)
         slots = 1 if name in ("CALL_FUNCTION", "CALL_FUNCTION_KW") or (
             name == "CALL_FUNCTION_EX" and PY < (3, 11)) else 2
-        key = ("CALL", name == "CALL_FUNCTION_EX" and ins.arg & 1,
+        key = ("CALL", name == "CALL_FUNCTION_EX" and (ins.arg or 0) & 1,
                name in ("CALL_FUNCTION_KW", "CALL_KW"), pops - slots, kw_names)
         return Op("event", key=key, pops=pops, pushes=1, callee_slots=slots)
     method_load = _method_load(ins)

@@ -312,7 +312,9 @@ def qualname(code):
 _NO_FALLTHROUGH = frozenset({
     "JUMP_FORWARD", "JUMP_ABSOLUTE", "JUMP_BACKWARD", "JUMP_BACKWARD_NO_INTERRUPT",
     "RETURN_VALUE", "RETURN_CONST", "RAISE_VARARGS", "RERAISE"})
-_JUMPS = frozenset(dis.hasjrel) | frozenset(dis.hasjabs) | frozenset(getattr(dis, "hasjump", ()))
+# (3.14's END_ASYNC_FOR names the loop's SEND for monitoring's branch events; it does not jump there)
+_JUMPS = (frozenset(dis.hasjrel) | frozenset(dis.hasjabs) | frozenset(getattr(dis, "hasjump", ()))) - {
+    dis.opmap.get("END_ASYNC_FOR")}
 _GENERATOR_FLAGS = 0x20 | 0x80 | 0x200  # CO_GENERATOR, CO_COROUTINE, CO_ASYNC_GENERATOR
 
 

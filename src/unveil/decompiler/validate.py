@@ -58,7 +58,8 @@ import types
 import warnings
 from typing import Dict, List, Optional, Tuple
 
-from .opsem import BLOCK_STACK, FINALLY_SUBROUTINES, NULL, NULL_ABOVE, PY, Op, cell_event, read_ops
+from .opsem import (BLOCK_STACK, FINALLY_SUBROUTINES, ITERATOR_POPPED_BY_POP_ITER, NULL, NULL_ABOVE, PY, Op,
+                    cell_event, read_ops)
 
 UNBOUND = ("unbound",)
 NONE = ("c", "NoneType", "None")
@@ -1332,7 +1333,8 @@ def after_event(obs: Obs, results):
     if op.kind == "for_iter":
         done = results[1]
         exhausted = s.copy()
-        exhausted.pop()
+        if not ITERATOR_POPPED_BY_POP_ITER:
+            exhausted.pop()
         exhausted.pc = op.target
         s.stack.append(results[0])
         s.pc += 1

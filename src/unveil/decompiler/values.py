@@ -123,6 +123,7 @@ class Function(Marker):
         self.kwdefaults = kwdefaults or {}
         self.annotations = annotations
         self.closure = closure
+        self.annotate = None  # 3.14+: the Function computing the annotations (PEP 649)
 
 
 class BuildClass(Marker):
