@@ -13,7 +13,7 @@ from . import expressions as E
 from . import values as V
 from .errors import DecompilationError
 from .exceptstar import TRY_STATEMENTS
-from .instructions import COPIES_EXIT_BLOCKS
+from .instructions import COPIES_EXIT_BLOCKS, GENEXPR_GETS_ITS_ITERATOR
 
 CO_VARARGS = inspect.CO_VARARGS
 CO_VARKEYWORDS = inspect.CO_VARKEYWORDS
@@ -266,11 +266,17 @@ class Context:
     def comprehension_call(self, frame, func, args, ins):
         if not isinstance(func, V.Function) or func.code.co_name not in COMPREHENSIONS:
             return None
-        if len(args) != 1 or not isinstance(args[0], V.Iterator):
+        if len(args) != 1:
+            return None
+        if isinstance(args[0], V.Iterator):
+            outer = args[0].expr
+        elif GENEXPR_GETS_ITS_ITERATOR and func.code.co_name == "<genexpr>" and isinstance(args[0], ast.expr):
+            outer = args[0]  # 3.15: the iterable itself
+        else:
             return None
         body, ctx = self.nested(func.code)
         self.declare_comprehension_targets(ctx)
-        return comprehension(func.code.co_name, body, args[0].expr, func.code.co_freevars)
+        return comprehension(func.code.co_name, body, outer, func.code.co_freevars)
 
     def declare_comprehension_targets(self, comp_ctx):
         """A walrus in a comprehension binds in the code around it: its ``global`` or

@@ -5,7 +5,8 @@ saved values are restored after it.
 A mixin of :class:`structure.Structurer`: the walker calls
 ``inlined_comprehension`` at a ``LOAD_FAST_AND_CLEAR``.
 
-The layout the compiler produces (3.12 and 3.13)::
+The layout the compiler produces (3.12 and 3.13; 3.15 and 3.13.x later patch releases get
+the iterator, or get it again, after the ``SWAP 2`` that puts the iterable on top)::
 
     <outer iterable>; GET_ITER
     LOAD_FAST_AND_CLEAR a; [MAKE_CELL a]; LOAD_FAST_AND_CLEAR b ...   save
@@ -78,6 +79,10 @@ class InlinedComprehensions:
             elif cur.op == "SWAP":
                 if len(frame.stack) < cur.arg:
                     self.fail("inlined comprehension: stack underflow", k)
+                E.execute(frame, cur)
+            elif cur.op == "GET_ITER" and result is not None:
+                # 3.15 (and later 3.13 patch releases: again) gets the iterator here, after
+                # the result is built, instead of (as well as) before the names are saved
                 E.execute(frame, cur)
             elif cur.op in _KIND and cur.arg == 0 and result is None and (saved or k == ins.index):
                 # (entered at the BUILD itself: a comprehension whose targets

@@ -39,12 +39,16 @@ import functools
 import sys
 from typing import Dict, List, NamedTuple, Optional
 
-from .slots import hidden_below, hidden_slots
+from .slots import hidden_below, hidden_slots, pushes_hidden_null
 
 PY = sys.version_info[:2]
 
 #: 3.14+ keeps some values as two stack entries where earlier versions keep one (slots.py)
 HIDES_SLOTS = PY >= (3, 14)
+
+#: 3.15 calls a generator expression's function with the outermost iterable itself, and
+#: the generator gets its iterator (``LOAD_FAST .0; GET_ITER`` before RETURN_GENERATOR)
+GENEXPR_GETS_ITS_ITERATOR = PY >= (3, 15)
 
 #: 3.14+: what LOAD_COMMON_CONSTANT's argument names
 _COMMON_CONSTANTS = tuple(getattr(__import__("opcode"), "_common_constants", ()))
@@ -444,7 +448,7 @@ def _translate(code):
                 skip = 5
                 continue
             folded = _fold_hidden(name, arg, states[pos])
-            if folded is None:
+            if folded is None or pushes_hidden_null([r[0] for r in raw[pos:pos + 3]], 0):
                 continue
             if folded[1] != arg:
                 emit(folded[0], folded[1])
@@ -537,6 +541,8 @@ def _translate(code):
         elif name == "POP_ITER":
             emit("POP_TOP")  # (3.15: the iterator's hidden index went with it)
         elif name == "GET_ITER":
+            if GENEXPR_GETS_ITS_ITERATOR and out and out[-1].op == "LOAD_FAST" and out[-1].arg == ".0":
+                continue  # (the generator's own ``.0``: read as the iterator it was up to 3.14)
             emit("GET_YIELD_FROM_ITER" if arg == 3 else "GET_ITER")  # (3.15's argument)
         elif name == "END_ASYNC_FOR":
             emit("END_ASYNC_FOR")  # (3.14's argument points back at the loop's SEND)

@@ -2,7 +2,8 @@
 
 3.14 keeps a with statement's ``__exit__`` as two stack entries, the function and the
 ``self`` it is called with (``LOAD_SPECIAL`` pushes both); 3.15 keeps a for loop's
-iterator as two, the iterator and an index beside it (``GET_ITER`` pushes both). Up to
+iterator as two, the iterator and an index beside it (``GET_ITER`` pushes both), and an
+awaited object as two, a NULL pushed above it before the ``SEND`` loop. Up to
 3.13 each was one entry, and the rest of the decompiler reads that layout. The second
 entry of such a pair is *hidden*: the reader (instructions.py) drops the instructions
 that only move or pop it, renumbers ``SWAP``/``COPY`` around it, and takes it out of
@@ -27,6 +28,13 @@ _JUMPS = frozenset({"JUMP_FORWARD", "JUMP_BACKWARD", "JUMP_BACKWARD_NO_INTERRUPT
                     "POP_JUMP_IF_TRUE", "POP_JUMP_IF_NONE", "POP_JUMP_IF_NOT_NONE", "FOR_ITER", "SEND"})
 
 
+def pushes_hidden_null(raw, k) -> bool:
+    """3.15: whether ``raw[k]`` is the NULL pushed above an awaited object (``PUSH_NULL;
+    LOAD None; SEND``), which 3.14 does not push."""
+    return (raw[k].opname == "PUSH_NULL" and k + 2 < len(raw) and raw[k + 2].opname == "SEND"
+            and raw[k + 1].argval is None and raw[k + 1].opname in ("LOAD_CONST", "LOAD_COMMON_CONSTANT"))
+
+
 def _pushes_pair(ins, effect) -> bool:
     """Whether ``ins`` pushes a pair whose upper entry is hidden."""
     if ins.opname == "LOAD_SPECIAL":
@@ -48,8 +56,10 @@ def _pops(ins, effect) -> int:
     return max(0, -effect)
 
 
-def _step(ins, state: State, jump: bool) -> State:
+def _step(ins, state: State, jump: bool, null_hidden: bool = False) -> State:
     depth, hidden = state
+    if null_hidden:
+        return depth + 1, hidden | {depth}
     effect = dis.stack_effect(ins.opcode, ins.arg if ins.opcode >= dis.HAVE_ARGUMENT else None, jump=jump)
     name = ins.opname
     if name == "SWAP":
@@ -96,7 +106,7 @@ def hidden_slots(code, raw: List) -> List[Optional[State]]:
             target = getattr(ins, "jump_target", None)
             reach(at.get(target if target is not None else ins.argval), _step(ins, state, True))
         if ins.opname not in _NO_FALL_THROUGH:
-            reach(k + 1, _step(ins, state, False))
+            reach(k + 1, _step(ins, state, False, pushes_hidden_null(raw, k)))
     return states
 
 
