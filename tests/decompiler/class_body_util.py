@@ -28,7 +28,7 @@ def without_place(norm):
     out = list(norm)
     for k, (op, arg) in enumerate(out):
         after = out[k + 1] if k + 1 < len(out) else (None, None)
-        if op == "LOAD_CONST" and (after[0] == "STORE_NAME" and after[1] in PLACE
+        if op in ("LOAD_CONST", "LOAD_SMALL_INT") and (after[0] == "STORE_NAME" and after[1] in PLACE
                                    or after[0] == "MAKE_FUNCTION" and arg[0] == "str"):
             out[k] = (op, "<place>")  # 3.8-3.10: a function's qualified name before MAKE_FUNCTION
         elif isinstance(arg, tuple) and arg and arg[0] == "code":

@@ -189,13 +189,32 @@ class Context:
         if code is None or code.co_name != "__annotate__":
             raise DecompilationError("annotations that are not an __annotate__ function", self.name)
         body, _ = self.nested(code)
-        if (len(body) != 2 or not isinstance(body[0], ast.If) or not isinstance(body[1], ast.Return)
-                or not isinstance(body[1].value, ast.Dict) or None in body[1].value.keys):
+        result = body[-1].value if body and isinstance(body[-1], ast.Return) else None
+        if (len(body) < 2 or not isinstance(body[0], ast.If) or not isinstance(result, ast.Dict)
+                or None in result.keys):
             raise DecompilationError("an __annotate__ function of an unknown form", code.co_name)
-        return body[1].value
+        added = body[1:-1]  # a class body's: ``d = {}``, then ``d['x'] = int`` for each in turn
+        if added and result.keys:
+            raise DecompilationError("an __annotate__ function of an unknown form", code.co_name)
+        for s in added:
+            target = s.targets[0] if isinstance(s, ast.Assign) and len(s.targets) == 1 else None
+            if not (isinstance(target, ast.Subscript) and target.value is result
+                    and isinstance(target.slice, ast.Constant) and isinstance(target.slice.value, str)):
+                raise DecompilationError("an __annotate__ function of an unknown form", code.co_name)
+        if added:
+            result = ast.Dict(keys=[s.targets[0].slice for s in added], values=[s.value for s in added])
+        return result
 
     def make_def(self, frame, fn, name, decorators=()):
         code = fn.code
+        if (name in ANNOTATE_NAMES and code.co_name == "__annotate__" and not decorators
+                and not self.code.co_flags & inspect.CO_OPTIMIZED):
+            # 3.14+: a class body's or module's annotations (``x: int``), compiled apart:
+            # clean_class_body writes them back onto the statements they annotate
+            node = ast.Assign(targets=[E.name(name)], value=self.annotations_computed_by(fn))
+            node._annotations = True
+            frame.emit(node)
+            return True
         if code.co_name in COMPREHENSIONS or code.co_name == "<lambda>" and name != "<lambda>":
             if code.co_name == "<lambda>":
                 return False
@@ -481,10 +500,14 @@ def _dead_element(kind, free, gens):
 
 
 #: what the compiler stores first in every class body, in its order, with the kind of value
+#: (3.14: ``__classdict__``, a cell holding the namespace, where the body has annotations)
 _IMPLICIT_LEADING = (("__module__", ast.Name), ("__qualname__", ast.Constant),
-                     ("__firstlineno__", ast.Constant))
-#: ... and last (3.13; ``__classcell__`` where a method uses ``__class__``)
-_IMPLICIT_TRAILING = ("__static_attributes__", "__classcell__")
+                     ("__firstlineno__", ast.Constant), ("__classdict__", ast.Call))
+#: ... and last (3.13; ``__classcell__`` where a method uses ``__class__``; 3.14: the
+#: ``__classdict__`` cell again)
+_IMPLICIT_TRAILING = ("__static_attributes__", "__classdictcell__", "__classcell__")
+#: 3.14+ (PEP 649): where a class body (a module) stores the function computing its annotations
+ANNOTATE_NAMES = ("__annotate_func__", "__annotate__")
 
 
 def _stores_to(s, target, kind=ast.AST):
@@ -508,10 +531,36 @@ def _without_implicit_stores(body):
     return body
 
 
+def _with_annotations(body):
+    """3.14+: ``body`` with the annotations of the ``__annotate_func__`` marker (see
+    ``make_def``) written back: ``x = 3`` becomes ``x: int = 3`` (the first store to ``x``;
+    the compiler stores the value only), an annotation without a value (no code of its
+    own) stands after the previous one's statement. The order of the annotations is kept."""
+    marks = [s for s in body if getattr(s, "_annotations", False)]
+    if not marks:
+        return body
+    if len(marks) > 1:
+        raise DecompilationError("a class body with two annotation functions", "<class body>")
+    body = [s for s in body if s is not marks[0]]
+    out, k = [], 0
+    for key, annotation in zip(marks[0].value.keys, marks[0].value.values):
+        if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
+            raise DecompilationError("an annotation whose name is not a string", "<class body>")
+        target = E.name(key.value, ast.Store())
+        at = next((j for j in range(k, len(body)) if _stores_to(body[j], key.value)), None)
+        if at is None:
+            out.append(ast.AnnAssign(target=target, annotation=annotation, value=None, simple=1))
+            continue
+        out.extend(body[k:at])
+        out.append(ast.AnnAssign(target=target, annotation=annotation, value=body[at].value, simple=1))
+        k = at + 1
+    return out + body[k:]
+
+
 def clean_class_body(body):
     """Drop what the compiler adds to every class body."""
     out = []
-    for s in _without_implicit_stores(body):
+    for s in _with_annotations(_without_implicit_stores(body)):
         if (isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)
                 and s.targets[0].id == "__doc__" and isinstance(s.value, ast.Constant) and not out):
             out.append(ast.Expr(value=s.value))  # the class docstring

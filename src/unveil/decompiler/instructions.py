@@ -46,6 +46,10 @@ PY = sys.version_info[:2]
 #: 3.14+ keeps some values as two stack entries where earlier versions keep one (slots.py)
 HIDES_SLOTS = PY >= (3, 14)
 
+#: 3.14+ threads an and/or's jump past the enclosing or/and's test that its value is sure
+#: to fail, as <=3.11 did (see _unthread_known_truth)
+THREADS_DECIDED_TESTS = PY >= (3, 14)
+
 #: 3.15 calls a generator expression's function with the outermost iterable itself, and
 #: the generator gets its iterator (``LOAD_FAST .0; GET_ITER`` before RETURN_GENERATOR)
 GENEXPR_GETS_ITS_ITERATOR = PY >= (3, 15)
@@ -991,6 +995,23 @@ def _unthread_short_circuits(instrs: List[Instr]) -> None:
             instrs[k] = new
 
 
+def _unthread_known_truth(instrs: List[Instr]) -> None:
+    """3.14+: ``(a or b) and c`` jumps from ``a`` (true) past the ``and``'s test, whose
+    ``COPY 1; POP_JUMP_IF_FALSE`` would fall through for it, to that test's ``POP_TOP``
+    (before ``c``); ``(a and b) or c`` likewise. The jump goes back to the test it skipped,
+    keeping the value, so both and/or read as the source wrote them (as
+    :func:`_unthread_short_circuits` does for <=3.11's layout, before _rewrite here)."""
+    n = len(instrs)
+    for k in range(1, n):
+        ins = instrs[k]
+        t = ins.target
+        if (ins.op in ("POP_JUMP_IF_TRUE", "POP_JUMP_IF_FALSE") and instrs[k - 1].op == "COPY"
+                and instrs[k - 1].arg == 1 and t is not None and 2 <= t < n and t - 1 != k
+                and instrs[t].op == "POP_TOP" and instrs[t - 1].op == NEGATED_JUMP[ins.op]
+                and (instrs[t - 2].op, instrs[t - 2].arg) == ("COPY", 1)):
+            ins.target = t - 2
+
+
 def read(code) -> Program:
     """Read ``code`` into a :class:`Program` of normalized instructions."""
     raw, hidden = _translate(code)
@@ -1004,6 +1025,8 @@ def read(code) -> Program:
     for ins in instrs:
         first_index.setdefault(ins.offset, ins.index)
     offsets = sorted(first_index)
+    if THREADS_DECIDED_TESTS:
+        _unthread_known_truth(instrs)
     instrs, remap = _rewrite(instrs)
     if PY < (3, 12):
         _unthread_short_circuits(instrs)

@@ -30,6 +30,8 @@ FINALLY_SUBROUTINES = PY < (3, 9)
 # 3.15 makes drop two entries (the iterator and the index GET_ITER pushes above it)
 ITERATOR_POPPED_BY_POP_ITER = PY >= (3, 14)
 ITERATOR_SLOTS = 2 if PY >= (3, 15) else 1
+# 3.14: CALL_FUNCTION_EX always reads a keyword-arguments slot (NULL when there are none)
+EX_READS_KEYWORD_SLOT = PY >= (3, 14)
 # 3.14+: what LOAD_COMMON_CONSTANT's argument names
 _COMMON_CONSTANTS = getattr(__import__("opcode"), "_common_constants", ())
 
@@ -388,8 +390,10 @@ def _read_one(ins, index, cells, kw_names) -> Op:
         pops = _call_pops(name, ins.arg)
         slots = 1 if name in ("CALL_FUNCTION", "CALL_FUNCTION_KW") or (
             name == "CALL_FUNCTION_EX" and PY < (3, 11)) else 2
-        key = ("CALL", name == "CALL_FUNCTION_EX" and (ins.arg or 0) & 1,
-               name in ("CALL_FUNCTION_KW", "CALL_KW"), pops - slots, kw_names)
+        # (a star call's second field says whether it has keyword arguments; 3.14 always
+        # reads a keyword slot, NULL when there are none)
+        star = ("ex", bool((ins.arg or 0) & 1)) if name == "CALL_FUNCTION_EX" else None
+        key = ("CALL", star, name in ("CALL_FUNCTION_KW", "CALL_KW"), pops - slots, kw_names)
         return Op("event", key=key, pops=pops, pushes=1, callee_slots=slots)
     method_load = _method_load(ins)
     if method_load is not None:

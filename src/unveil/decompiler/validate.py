@@ -58,8 +58,8 @@ import types
 import warnings
 from typing import Dict, List, Optional, Tuple
 
-from .opsem import (BLOCK_STACK, FINALLY_SUBROUTINES, ITERATOR_POPPED_BY_POP_ITER, NULL, NULL_ABOVE, PY, Op,
-                    cell_event, read_ops)
+from .opsem import (BLOCK_STACK, EX_READS_KEYWORD_SLOT, FINALLY_SUBROUTINES, ITERATOR_POPPED_BY_POP_ITER, NULL,
+                    NULL_ABOVE, PY, Op, cell_event, read_ops)
 
 UNBOUND = ("unbound",)
 NONE = ("c", "NoneType", "None")
@@ -905,12 +905,16 @@ def _event_obs(s: Side, op):
             inputs = (closure, inputs[1])
     if op.callee_slots == 2:
         inputs = tuple(v for v in inputs[:2] if v != NULL_VALUE) + inputs[2:]
-    if key[0] == "CALL" and key[1] == 0 and inputs:
+    if key[0] == "CALL" and key[1] == ("ex", False) and inputs:
         # f(*args) with args a list or tuple of known items is the call f(item, ...)
-        args = s.lists.get(inputs[-1]) if inputs[-1][0] == "L" else _items(inputs[-1])
+        # (only a star call: ``f([a, 1])`` passes one list, not two items)
+        star = inputs[:-1] if EX_READS_KEYWORD_SLOT and inputs[-1] == NULL_VALUE else inputs
+        args = None
+        if star is not inputs or not EX_READS_KEYWORD_SLOT:
+            args = s.lists.get(star[-1]) if star[-1][0] == "L" else _items(star[-1])
         if args is not None:
-            key = ("CALL", False, False, len(args), None)
-            inputs = inputs[:-1] + tuple(args)
+            key = ("CALL", None, False, len(args), None)
+            inputs = star[:-1] + tuple(args)
     elif key[0] == "BUILD_CONST_KEY_MAP" and inputs and inputs[-1][:2] == ("c", "tuple"):
         # the same dict as BUILD_MAP with the keys beside their values
         pairs = zip(inputs[-1][2], inputs[:-1])
