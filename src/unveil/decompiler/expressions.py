@@ -1230,7 +1230,10 @@ def _call(f, ins):
 
 def _call_function_ex(f, ins):
     has_kw, slots = ins.arg
-    kw = f.pop_expr(ins) if has_kw else None
+    kw = None
+    if has_kw:
+        kw = f.pop(ins)  # (3.14's keyword slot holds a NULL when there are no keyword arguments)
+        kw = None if kw is V.NULL else f.expr(kw, ins)
     args = f.pop_expr(ins)
     head = f.popn(slots, ins)
     func = [h for h in head if h is not V.NULL][0]

@@ -567,12 +567,9 @@ def _translate(code):
             names = out.pop().arg
             emit("CALL", (arg - len(names), names, 2))
         elif name == "CALL_FUNCTION_EX":
-            if PY < (3, 14):
-                has_kw = bool(arg & 1)
-            else:  # 3.14 always reads a keyword slot, a NULL pushed just before when there is none
-                has_kw = not (out and out[-1].op == "PUSH_NULL")
-                if not has_kw:
-                    out.pop()
+            # (3.14 always reads a keyword slot: a NULL when there are none, which the
+            # call's reader drops; Dynamo pushes that NULL anywhere before the call)
+            has_kw = bool(arg & 1) if PY < (3, 14) else True
             emit("CALL_FUNCTION_EX", (has_kw, 2 if PY >= (3, 11) else 1))
         elif name == "MAKE_FUNCTION":
             if PY >= (3, 13):

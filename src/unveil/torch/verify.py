@@ -96,7 +96,9 @@ def _index(key):
 _NULL = ("null",)
 _NONE = ("const", "NoneType", "None")
 MAX_PATHS = 256
-_SKIP = {"RESUME", "NOP", "CACHE", "EXTENDED_ARG", "PRECALL", "MAKE_CELL", "COPY_FREE_VARS"}
+_SKIP = {"RESUME", "NOP", "CACHE", "EXTENDED_ARG", "PRECALL", "MAKE_CELL", "COPY_FREE_VARS", "NOT_TAKEN"}
+#: 3.14+: what LOAD_COMMON_CONSTANT's argument names
+_COMMON_CONSTANTS = tuple(getattr(__import__("opcode"), "_common_constants", ()))
 #: operations that may run user code: (operand count, event name)
 _OPERATIONS = {"BINARY_SUBSCR": (2, "subscr"), "BINARY_OP": (2, "binop"), "COMPARE_OP": (2, "compare"),
                "CONTAINS_OP": (2, "in"), "UNARY_NOT": (1, "not"), "UNARY_NEGATIVE": (1, "neg"),
@@ -198,6 +200,28 @@ def _raise_into(exc, handler, raising):
     return target
 
 
+def _as_read(i):
+    """``i`` as the instructions this module reads: 3.13's and 3.14's superinstructions split,
+    3.14's new spellings of loads and subscripts as the older ones they are."""
+    op = i.opname
+    if op in ("LOAD_FAST_LOAD_FAST", "LOAD_FAST_BORROW_LOAD_FAST_BORROW"):
+        return [i._replace(opname="LOAD_FAST", argval=i.argval[0]), i._replace(opname="LOAD_FAST", argval=i.argval[1])]
+    if op == "LOAD_FAST_BORROW":
+        return [i._replace(opname="LOAD_FAST")]
+    if op == "LOAD_SMALL_INT":
+        return [i._replace(opname="LOAD_CONST")]
+    if op == "BINARY_OP" and i.argrepr == "[]":
+        return [i._replace(opname="BINARY_SUBSCR")]
+    if op == "POP_ITER":
+        return [i._replace(opname="POP_TOP")]
+    if op == "LOAD_COMMON_CONSTANT":
+        value = _COMMON_CONSTANTS[i.arg]
+        if value is None or isinstance(value, (bool, int, str)):
+            return [i._replace(opname="LOAD_CONST", argval=value)]
+        return [i._replace(opname="LOAD_GLOBAL", argval=value.__name__, argrepr=value.__name__)]
+    return [i]
+
+
 def paths(code) -> list:
     """Every path through ``code`` as a tuple of events (see the module docstring)."""
     handlers = _handlers(code)
@@ -207,7 +231,7 @@ def paths(code) -> list:
         if i.opname == "KW_NAMES":
             i = i._replace(argval=code.co_consts[i.arg])  # (3.11's dis leaves its names unknown)
         if i.opname not in _SKIP:
-            ins.append(i)
+            ins.extend(_as_read(i))
     nargs = code.co_argcount + code.co_kwonlyargcount + bool(code.co_flags & 4) + bool(code.co_flags & 8)
     env = {n: ("arg", n) for n in code.co_varnames[:nargs]}
     work, done = [_Path(0, [], env, [])], []
@@ -450,7 +474,9 @@ def _step(p, ins):
         p.stack.append(p.event("call", callee, tuple(args), tuple(p.kw)))
         p.kw = ()
     elif op == "CALL_FUNCTION_EX":
-        kwargs = p.pop()[0] if arg & 1 else None
+        # (3.14 always reads a keyword slot: NULL when there are no keyword arguments)
+        kwargs = p.pop()[0] if arg is None or arg & 1 else None
+        kwargs = None if kwargs is _NULL else kwargs
         fn, args = p.pop(2)
         if p.stack and p.stack[-1] is _NULL:
             p.stack.pop()
