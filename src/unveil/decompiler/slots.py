@@ -51,8 +51,10 @@ def _pops(ins, effect) -> int:
         return arg + 3
     if name == "CALL_FUNCTION_EX":
         return 4
-    if name in ("WITH_EXCEPT_START", "COPY", "SWAP") or _pushes_pair(ins, effect):
-        return 0 if name != "LOAD_SPECIAL" else 1
+    if name in ("LOAD_SPECIAL", "GET_ITER"):
+        return 1  # (the object looked up, the iterable)
+    if name == "WITH_EXCEPT_START":
+        return 0  # (calls the exit deeper in the stack, pops nothing)
     return max(0, -effect)
 
 
