@@ -22,16 +22,18 @@ _spec.loader.exec_module(unparse38)
 unparse = unparse38.unparse
 
 HAVE_AST_UNPARSE = hasattr(ast, "unparse")
-#: 3.14's ast.unparse reuses the enclosing quote inside an f-string's replacement field
-#: (``f'{', '.join(a)}'``, which only 3.12+ reads); unparse38 writes what 3.8 reads. There
-#: the two texts are compared as the trees they parse to.
-SAME_QUOTES_IN_FSTRINGS = sys.version_info >= (3, 14)
+#: 3.12+ reads an f-string that reuses its own quote inside a replacement field
+#: (``f'{a['k']}'``), and the patch releases of 3.13 and 3.14 differ in which quote
+#: ast.unparse picks for such an f-string: there the texts are compared with the quote
+#: characters made one, and as the trees they parse to.
+QUOTES_MAY_DIFFER = sys.version_info >= (3, 12)
 
 
 def _same_text(ours, theirs):
-    if SAME_QUOTES_IN_FSTRINGS:
-        return _dump(ast.parse(ours)) == _dump(ast.parse(theirs))
-    return ours == theirs
+    if ours == theirs or not QUOTES_MAY_DIFFER:
+        return ours == theirs
+    return (ours.replace('"', "'") == theirs.replace('"', "'")
+            and _dump(ast.parse(ours)) == _dump(ast.parse(theirs)))
 
 
 def S(src, since=(3, 8)):

@@ -366,6 +366,25 @@ _PLAIN = frozenset({
     "BUILD_MAP", "BUILD_CONST_KEY_MAP", "BUILD_STRING", "RETURN_VALUE", "POP_TOP", "COPY", "SWAP"})
 
 
+def _holds_slice(value) -> bool:
+    return type(value) is slice or type(value) is tuple and any(type(x) is slice for x in value)
+
+
+def _build_constant_slices(value, emit) -> None:
+    """Emit the loads and builds that make ``value``, a slice or a tuple holding slices."""
+    if type(value) is tuple:
+        for item in value:
+            _build_constant_slices(item, emit)
+        emit("BUILD_TUPLE", len(value))
+    elif type(value) is slice:
+        parts = (value.start, value.stop) if value.step is None else (value.start, value.stop, value.step)
+        for part in parts:
+            emit("LOAD_CONST", part)
+        emit("BUILD_SLICE", len(parts))
+    else:
+        emit("LOAD_CONST", value)
+
+
 def _with_entry(raw, pos) -> Optional[str]:
     """3.14+: ``BEFORE_WITH`` or ``BEFORE_ASYNC_WITH`` when ``raw[pos:pos + 6]`` enters a with
     statement (``COPY 1; LOAD_SPECIAL __exit__; SWAP 2; SWAP 3; LOAD_SPECIAL __enter__; CALL 0``:
@@ -473,12 +492,10 @@ def _translate(code):
                     "END_FOR_NOP", "NOT_TAKEN", "TRACE_RECORD"):
             continue
         if name in _PLAIN:  # (asked first: most instructions are of these)
-            if type(val) is slice and name == "LOAD_CONST":
-                # 3.14 folds ``a[1:n]``'s constant bounds into a slice constant: built as 3.13 does
-                parts = (val.start, val.stop) if val.step is None else (val.start, val.stop, val.step)
-                for part in parts:
-                    emit("LOAD_CONST", part)
-                emit("BUILD_SLICE", len(parts))
+            if name == "LOAD_CONST" and _holds_slice(val):
+                # 3.14 folds ``a[1:n]``'s (``a[1:2, ::2]``'s) constant bounds into a slice
+                # constant (a tuple of them): built as 3.13 does
+                _build_constant_slices(val, emit)
                 continue
             emit(name, val if ins.arg is not None else None)
             continue

@@ -205,8 +205,9 @@ def _arith(ins) -> Optional[str]:
 def _arg_key(ins):
     """The argument as it means something (names and constants, not table indices)."""
     op = ins.opcode
-    if ins.opname == "YIELD_VALUE":
-        return None  # 3.12+: a stack depth / a flag about the caller, no meaning for the value
+    if ins.opname in ("YIELD_VALUE", "END_ASYNC_FOR"):
+        # 3.12+: a stack depth / a flag about the caller; 3.14: where the loop's SEND is
+        return None
     if ins.opname == "COMPARE_OP":
         return ins.argval
     if op in dis.hasconst or op in dis.hasname or op in dis.haslocal or op in dis.hasfree:

@@ -109,6 +109,11 @@ ALL_QUOTES = SINGLE_QUOTES + TRIPLE_QUOTES
 INDENT = "    "
 
 
+def _lazy(node):
+    """3.15's ``lazy import`` (PEP 810): the tree says so in ``is_lazy``."""
+    return "lazy " if getattr(node, "is_lazy", 0) else ""
+
+
 def _default_flavour():
     version = sys.version_info[:2]
     return version if version >= (3, 9) else (3, 8)
@@ -343,12 +348,12 @@ class Unparser:
         self._line(text)
 
     def _s_Import(self, node):
-        self._line("import " + ", ".join(self._alias(a) for a in node.names))
+        self._line(_lazy(node) + "import " + ", ".join(self._alias(a) for a in node.names))
 
     def _s_ImportFrom(self, node):
         module = "." * (node.level or 0) + (node.module or "")
         names = ", ".join(self._alias(a) for a in node.names)
-        self._line("from " + module + " import " + names)
+        self._line(_lazy(node) + "from " + module + " import " + names)
 
     @staticmethod
     def _alias(node):
@@ -723,6 +728,10 @@ class Unparser:
 
     # -------------------------------------------------------------- f-strings
 
+    def _e_TemplateStr(self, node, slot):
+        """3.14's template string (PEP 750): an f-string's text with a ``t``."""
+        return "t" + self._e_JoinedStr(node, slot)[1:]
+
     def _e_JoinedStr(self, node, slot):
         if self.avoid_backslashes:
             # Nested in a replacement field (before 3.12): no backslash at all.
@@ -763,7 +772,7 @@ class Unparser:
     def _fstring_text(self, node, in_format_spec=False):
         """The text between the quotes of an f-string for ``node`` (a
         JoinedStr, or one of its parts), before quoting."""
-        if isinstance(node, ast.JoinedStr):
+        if isinstance(node, ast.JoinedStr) or type(node).__name__ == "TemplateStr":
             return "".join(self._fstring_text(v, in_format_spec) for v in node.values)
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
             text = node.value.replace("{", "{{").replace("}", "}}")
@@ -773,13 +782,14 @@ class Unparser:
             elif in_format_spec and self.new_fstrings:
                 text = text.replace("\n", "\\n")
             return text
-        if isinstance(node, ast.FormattedValue):
+        if isinstance(node, ast.FormattedValue) or type(node).__name__ == "Interpolation":
             return self._replacement_field(node)
         raise ValueError("unparse: unexpected node in f-string: %r" % type(node).__name__)
 
     def _replacement_field(self, node):
         inner = Unparser(self.flavour, in_fstring_field=True)
-        expression = inner.expr(node.value, Prec.above(Prec.TEST))
+        # (a template's interpolation keeps the expression's text as written, as ast.unparse does)
+        expression = getattr(node, "str", None) or inner.expr(node.value, Prec.above(Prec.TEST))
         if not self.new_fstrings and "\\" in expression:
             raise ValueError("unparse: cannot avoid a backslash in an f-string field")
         if expression.startswith("{"):
