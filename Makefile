@@ -1,10 +1,10 @@
 # Two commands do all the set-up on a fresh machine:
 #   make demo   - dump what torch.compile does to the bundled example
 #   make test   - every test: the whole suite under 3.11 (test-main); the decompiler under
-#                 3.8, 3.9, 3.10, 3.12, 3.13 (pyenv's 3.13.0) (test-other-pythons)
-#   make test-new-pythons - not yet part of `make test` (it does not pass yet, see
-#                 docs/pythons.md): the decompiler under 3.13-sid (the latest 3.13), 3.14
-#                 and 3.15, and tests/torch and tests/cli under 3.14 with torch 2.13.0
+#                 3.8, 3.9, 3.10, 3.12, 3.13 (pyenv's 3.13.0), 3.13-sid (the latest 3.13),
+#                 3.14 and 3.15 (test-other-pythons)
+#   make test-torch-3.14 - not yet part of `make test` (it does not pass yet, see
+#                 docs/pythons.md): tests/torch and tests/cli under 3.14 with torch 2.13.0
 # Interpreters come from tools/find-python: pyenv, else (3.13-sid, 3.14, 3.15) a CPython
 # downloaded once from Debian sid by tools/get-python into ${UNVEIL_CACHE:-~/.cache/unveil},
 # which `make clean` keeps. Outside CI a missing interpreter is skipped with a NOTICE; with
@@ -13,12 +13,12 @@ PYTHON311 ?= $(shell tools/find-python 3.11)
 VENV      := .venv
 PY        := $(VENV)/bin/python
 STAMP     := $(VENV)/.installed
-# the torch suite under 3.14 (make test-new-pythons); PYTHON314 is looked up only when its venv is built
+# the torch suite under 3.14 (make test-torch-3.14); PYTHON314 is looked up only when its venv is built
 PYTHON314 ?= $(shell tools/find-python 3.14)
 VENV314   := .venvs/torch-3.14
 STAMP314  := $(VENV314)/.installed
 
-.PHONY: demo test test-main test-other-pythons test-new-pythons test-torch-3.14 _test-torch-3.14 bench clean
+.PHONY: demo test test-main test-other-pythons test-torch-3.14 _test-torch-3.14 bench clean
 
 $(STAMP): pyproject.toml
 	@test -n "$(PYTHON311)" || { echo "Python 3.11 not found (install it or set PYTHON311=...)"; exit 1; }
@@ -38,11 +38,6 @@ test-main: $(STAMP)
 
 test-other-pythons:
 	tools/test-other-pythons
-
-# runs every suite (-k) so that one failing interpreter does not hide the others
-test-new-pythons:
-	UNVEIL_OTHER_PYTHONS="3.13-sid 3.14 3.15" tools/test-other-pythons; s=$$?; \
-	$(MAKE) --no-print-directory test-torch-3.14 || s=1; exit $$s
 
 $(STAMP314): pyproject.toml
 	@test -n "$(PYTHON314)" || { echo "Python 3.14 not found (install it or set PYTHON314=...)"; exit 1; }

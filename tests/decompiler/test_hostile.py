@@ -339,7 +339,7 @@ def _cache_entries(op):
     caches = getattr(dis, "_inline_cache_entries", None)
     if caches is None:
         return 0
-    if isinstance(caches, dict):  # 3.13: by name
+    if hasattr(caches, "get"):  # 3.13: a dict by name (3.15: a frozendict)
         return caches.get(dis.opname[op], 0)
     return caches[op]
 

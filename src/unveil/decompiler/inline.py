@@ -80,7 +80,7 @@ class InlinedComprehensions:
                 if len(frame.stack) < cur.arg:
                     self.fail("inlined comprehension: stack underflow", k)
                 E.execute(frame, cur)
-            elif cur.op == "GET_ITER" and result is not None:
+            elif cur.op in ("GET_ITER", "GET_AITER") and result is not None:
                 # 3.15 (and later 3.13 patch releases: again) gets the iterator here, after
                 # the result is built, instead of (as well as) before the names are saved
                 E.execute(frame, cur)

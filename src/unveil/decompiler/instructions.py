@@ -561,9 +561,10 @@ def _translate(code):
                 emit("LOAD_GLOBAL", value.__name__)
         elif name == "POP_ITER":
             emit("POP_TOP")  # (3.15: the iterator's hidden index went with it)
+        elif name in ("GET_ITER", "GET_AITER") and (
+                GENEXPR_GETS_ITS_ITERATOR and out and out[-1].op == "LOAD_FAST" and out[-1].arg == ".0"):
+            continue  # (the generator's own ``.0``: read as the iterator it was up to 3.14)
         elif name == "GET_ITER":
-            if GENEXPR_GETS_ITS_ITERATOR and out and out[-1].op == "LOAD_FAST" and out[-1].arg == ".0":
-                continue  # (the generator's own ``.0``: read as the iterator it was up to 3.14)
             emit("GET_YIELD_FROM_ITER" if arg == 3 else "GET_ITER")  # (3.15's argument)
         elif name == "END_ASYNC_FOR":
             emit("END_ASYNC_FOR")  # (3.14's argument points back at the loop's SEND)

@@ -30,6 +30,8 @@ FINALLY_SUBROUTINES = PY < (3, 9)
 # 3.15 makes drop two entries (the iterator and the index GET_ITER pushes above it)
 ITERATOR_POPPED_BY_POP_ITER = PY >= (3, 14)
 ITERATOR_SLOTS = 2 if PY >= (3, 15) else 1
+# 3.15 keeps a NULL beside the object a SEND loop (await, yield from) sends to
+RECEIVER_SLOTS = 2 if PY >= (3, 15) else 1
 # 3.14: CALL_FUNCTION_EX always reads a keyword-arguments slot (NULL when there are none)
 EX_READS_KEYWORD_SLOT = PY >= (3, 14)
 # 3.14+: what LOAD_COMMON_CONSTANT's argument names

@@ -58,7 +58,7 @@ import types
 import warnings
 from typing import Dict, List, Optional, Tuple
 
-from .opsem import (BLOCK_STACK, EX_READS_KEYWORD_SLOT, FINALLY_SUBROUTINES, ITERATOR_POPPED_BY_POP_ITER, NULL,
+from .opsem import (BLOCK_STACK, EX_READS_KEYWORD_SLOT, RECEIVER_SLOTS, FINALLY_SUBROUTINES, ITERATOR_POPPED_BY_POP_ITER, NULL,
                     NULL_ABOVE, PY, Op, cell_event, read_ops)
 
 UNBOUND = ("unbound",)
@@ -538,7 +538,7 @@ def _step(s: Side):
         s.pop(op.arg)
         s.pc += 1
     elif kind == "end_send":
-        v = s.pop(2)[1]
+        v = s.pop(1 + RECEIVER_SLOTS)[-1]  # (the receiver, 3.15's NULL beside it, the value)
         s.stack.append(v)
         s.pc += 1
     elif kind == "copy":
