@@ -408,6 +408,8 @@ def _read_one(ins, index, cells, kw_names) -> Op:
     if name in ("LOAD_GLOBAL", "LOAD_ATTR", "LOAD_SUPER_ATTR"):  # the same key as a method load's
         pops = 3 if name == "LOAD_SUPER_ATTR" else (name == "LOAD_ATTR")
         return Op("event", key=(name, ins.argval, _two_arg_super(ins)), pops=pops, pushes=1)
+    if name == "BINARY_OP" and ins.argrepr == "[]":  # 3.14: the subscript BINARY_SUBSCR was
+        return Op("event", key=("BINARY_SUBSCR", None, 2, 1), pops=2, pushes=1)
     if name in _EVENTS_FIXED:
         pops, pushes = _event_shape(ins)
         key = (name, _arg_key(ins), pops, pushes)

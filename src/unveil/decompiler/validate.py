@@ -90,6 +90,9 @@ def const(value, codes):
         return ("code", value.co_name, next(k for k, c in enumerate(same) if c is value))
     if isinstance(value, tuple):
         return ("c", "tuple", tuple(const(v, codes) for v in value))
+    if type(value) is slice:  # 3.14 folds a slice of constants: the value BUILD_SLICE makes
+        parts = (value.start, value.stop) if value.step is None else (value.start, value.stop, value.step)
+        return ("slice",) + tuple(const(v, codes) for v in parts)
     if isinstance(value, frozenset):  # iteration order is not part of the value
         return ("c", "frozenset", tuple(sorted((const(v, codes) for v in value), key=repr)))
     kind = type(value)

@@ -43,6 +43,7 @@ caller keeps Dynamo's own code: a missed opportunity, never a wrong program.
 """
 import copy
 import dis
+import sys
 import types
 
 
@@ -120,6 +121,9 @@ def _constant(value):
         return _Seq("tuple", [_constant(x) for x in value])
     if isinstance(value, types.CodeType):  # proved separately, see same_nested
         return ("code", value.co_name)
+    if type(value) is slice:  # 3.14 folds a slice of constants: the slice BUILD_SLICE makes
+        parts = (value.start, value.stop) if value.step is None else (value.start, value.stop, value.step)
+        return ("slice",) + tuple(freeze(_constant(x)) for x in parts)
     return ("const", type(value).__name__, repr(value))
 
 
@@ -198,6 +202,18 @@ def _raise_into(exc, handler, raising):
         exc.stack.append(("lasti",))
     exc.stack.append(value)
     return target
+
+
+#: where a load with the NULL bit puts the NULL: below the value (3.11, 3.12), above it (3.13+)
+_NULL_ABOVE = sys.version_info >= (3, 13)
+
+
+def _push_beside_null(p, value, with_null):
+    if with_null and not _NULL_ABOVE:
+        p.stack.append(_NULL)
+    p.stack.append(value)
+    if with_null and _NULL_ABOVE:
+        p.stack.append(_NULL)
 
 
 def _as_read(i):
@@ -342,9 +358,7 @@ def _step(p, ins):
     if op == "PUSH_NULL":
         p.stack.append(_NULL)
     elif op == "LOAD_GLOBAL":
-        if "NULL" in ins.argrepr:
-            p.stack.append(_NULL)
-        p.stack.append(("global", val))
+        _push_beside_null(p, ("global", val), "NULL" in ins.argrepr)
     elif op in ("LOAD_FAST", "LOAD_FAST_CHECK"):
         if val not in p.env:
             raise Unverifiable("load of unbound local %s" % val)
@@ -359,14 +373,10 @@ def _step(p, ins):
         # `(lambda: x).__closure__[0]` is how source names the cell of x: a fresh function's
         # closure is a plain tuple of cells, reading it runs no code
         (fn,) = p.pop()
-        if "NULL" in ins.argrepr:
-            p.stack.append(_NULL)
-        p.stack.append(_Seq("tuple", list(fn[-1][1:])))
+        _push_beside_null(p, _Seq("tuple", list(fn[-1][1:])), "NULL" in ins.argrepr)
     elif op in ("LOAD_ATTR", "LOAD_METHOD"):
         (obj,) = p.pop()
-        if op == "LOAD_METHOD" or "NULL" in ins.argrepr:
-            p.stack.append(_NULL)
-        p.stack.append(p.event("attr", obj, val))
+        _push_beside_null(p, p.event("attr", obj, val), op == "LOAD_METHOD" or "NULL" in ins.argrepr)
     elif op == "STORE_FAST":
         (p.env[val],) = p.pop()
     elif op == "DELETE_FAST":
