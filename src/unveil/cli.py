@@ -246,7 +246,13 @@ def _literal_defaults(body):
     found = {}
     instrs = [i for i in dis.get_instructions(body) if i.opname not in ("CACHE", "EXTENDED_ARG")]
     for k, ins in enumerate(instrs):
-        if ins.opname != "MAKE_FUNCTION" or not (ins.arg or 0) & 0x01:
+        if ins.opname != "MAKE_FUNCTION":
+            continue
+        flags, n = ins.arg or 0, k + 1
+        while n < len(instrs) and instrs[n].opname == "SET_FUNCTION_ATTRIBUTE":
+            flags |= instrs[n].arg  # 3.13+: the attributes are set one at a time after it
+            n += 1
+        if not flags & 0x01:
             continue
         # The code object is pushed last (before its qualname on <= 3.10), the
         # defaults tuple first; only the case where both are constants is known.
@@ -256,7 +262,7 @@ def _literal_defaults(body):
         if j < 1 or instrs[j].opname != "LOAD_CONST":
             continue
         code = instrs[j].argval
-        if (ins.arg & 0x0E) == 0 and instrs[j - 1].opname == "LOAD_CONST" \
+        if (flags & 0x0E) == 0 and instrs[j - 1].opname == "LOAD_CONST" \
                 and isinstance(instrs[j - 1].argval, tuple):
             found[code] = instrs[j - 1].argval
     return found
