@@ -41,6 +41,7 @@ A path ends at a return or a (re-)raise.
 Loops (backward jumps) and unknown opcodes raise :class:`Unverifiable`, and the
 caller keeps Dynamo's own code: a missed opportunity, never a wrong program.
 """
+import ast
 import copy
 import dis
 import sys
@@ -242,12 +243,14 @@ def paths(code) -> list:
     """Every path through ``code`` as a tuple of events (see the module docstring)."""
     handlers = _handlers(code)
     ins, at = [], {}  # at: offset -> index of the first instruction kept from there on
-    for i in dis.get_instructions(code):
+    raw = [i for i in dis.get_instructions(code) if i.opname not in _SKIP]
+    for k, i in enumerate(raw):
         at[i.offset] = len(ins)
         if i.opname == "KW_NAMES":
             i = i._replace(argval=code.co_consts[i.arg])  # (3.11's dis leaves its names unknown)
-        if i.opname not in _SKIP:
-            ins.extend(_as_read(i))
+        if i.opname == "TO_BOOL" and k + 1 < len(raw) and raw[k + 1].opname in _BRANCHES:
+            continue  # 3.13+: the conditional jump's own truth test, as it is on 3.11
+        ins.extend(_as_read(i))
     nargs = code.co_argcount + code.co_kwonlyargcount + bool(code.co_flags & 4) + bool(code.co_flags & 8)
     env = {n: ("arg", n) for n in code.co_varnames[:nargs]}
     work, done = [_Path(0, [], env, [])], []
@@ -472,8 +475,16 @@ def _step(p, ins):
         p.stack.extend(("item", seq, k) for k in reversed(range(arg)))
     elif op == "KW_NAMES":
         p.kw = val
-    elif op == "CALL":
-        args = p.pop(arg)
+    elif op == "TO_BOOL":  # (one a jump does not follow: ``x = not not y``)
+        p.stack.append(p.event("bool", *p.pop()))
+    elif op in ("CALL", "CALL_KW"):
+        if op == "CALL_KW":  # 3.13+: the keyword names on top, not in KW_NAMES
+            (names,) = p.pop()
+            if not (isinstance(names, _Seq) and names.kind == "tuple"
+                    and all(x[:2] == ("const", "str") for x in names.items)):
+                raise Unverifiable("CALL_KW without a tuple of names")
+            p.kw = tuple(ast.literal_eval(x[2]) for x in names.items)
+        args = p.pop(arg)  # (the keyword arguments' values last, as with 3.11's KW_NAMES)
         first, fn = p.pop(2)
         if first is _NULL:
             callee = fn
@@ -487,9 +498,14 @@ def _step(p, ins):
         # (3.14 always reads a keyword slot: NULL when there are no keyword arguments)
         kwargs = p.pop()[0] if arg is None or arg & 1 else None
         kwargs = None if kwargs is _NULL else kwargs
-        fn, args = p.pop(2)
-        if p.stack and p.stack[-1] is _NULL:
-            p.stack.pop()
+        if _NULL_ABOVE:  # 3.13+: the callable, its NULL, the arguments
+            fn, null, args = p.pop(3)
+            if null is not _NULL:
+                raise Unverifiable("CALL_FUNCTION_EX with a self")
+        else:
+            fn, args = p.pop(2)
+            if p.stack and p.stack[-1] is _NULL:
+                p.stack.pop()
         if kwargs is None and isinstance(args, _Seq) and args.kind in ("list", "tuple") and \
                 not any(isinstance(x, tuple) and x[:1] == ("*",) for x in args.items):
             p.stack.append(p.event("call", fn, tuple(args.items), ()))  # f(*[a, b]) is f(a, b)
