@@ -46,6 +46,9 @@ PY = sys.version_info[:2]
 #: 3.14+ keeps some values as two stack entries where earlier versions keep one (slots.py)
 HIDES_SLOTS = PY >= (3, 14)
 
+#: 3.13+ loads a cell itself (for a closure tuple) with LOAD_FAST, as LOAD_CLOSURE did
+LOADS_CELLS_WITH_LOAD_FAST = PY >= (3, 13)
+
 #: 3.14+ threads an and/or's jump past the enclosing or/and's test that its value is sure
 #: to fail, as <=3.11 did (see _unthread_known_truth)
 THREADS_DECIDED_TESTS = PY >= (3, 14)
@@ -446,6 +449,7 @@ def _translate(code):
     kw_names = None  # 3.11/3.12 KW_NAMES waiting for its CALL
     raw = list(_raw(code))
     states = hidden_slots(code, [r[0] for r in raw]) if HIDES_SLOTS else None
+    cells = frozenset(code.co_cellvars + code.co_freevars) if LOADS_CELLS_WITH_LOAD_FAST else frozenset()
 
     def emit(op, arg=None, target=None):
         out.append(Instr(op, arg, ins.offset, line, target))
@@ -490,6 +494,9 @@ def _translate(code):
         if name in ("NOP", "RESUME", "PRECALL", "CACHE", "EXTENDED_ARG", "GEN_START",
                     "RETURN_GENERATOR", "COPY_FREE_VARS", "MAKE_CELL",
                     "END_FOR_NOP", "NOT_TAKEN", "TRACE_RECORD"):
+            continue
+        if cells and name in ("LOAD_FAST", "LOAD_FAST_BORROW") and val in cells:
+            emit("LOAD_CLOSURE", val)  # (the cell, for a closure tuple: its value is LOAD_DEREF's)
             continue
         if name in _PLAIN:  # (asked first: most instructions are of these)
             if name == "LOAD_CONST" and _holds_slice(val):
