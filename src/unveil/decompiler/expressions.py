@@ -935,6 +935,53 @@ def _format_value(f, ins):
     f.push(ast.JoinedStr(values=[ast.FormattedValue(value=v, conversion=conv, format_spec=spec)]))
 
 
+_CONVERSIONS = {0: -1, 1: ord("s"), 2: ord("r"), 3: ord("a")}
+
+
+def _build_interpolation(f, ins):
+    """3.14's part of a template string (PEP 750): the value, its source text and (argument
+    bit 0) a format spec; the conversion in the bits above."""
+    spec = f.pop_expr(ins) if ins.arg & 1 else None
+    text = f.pop_expr(ins)
+    value = f.pop_expr(ins)
+    # the text is written between the braces as it is: only the text of this very value
+    if not (isinstance(text, ast.Constant) and isinstance(text.value, str)
+            and _parses_to(text.value, value) and ins.arg >> 2 in _CONVERSIONS):
+        raise DecompilationError("a template interpolation whose text is not its expression",
+                                 f.ctx.name, ins.offset, ins.op)
+    if spec is not None and not isinstance(spec, ast.JoinedStr):
+        spec = ast.JoinedStr(values=[spec])
+    f.push(ast.Interpolation(value=value, str=text.value, conversion=_CONVERSIONS[ins.arg >> 2],
+                             format_spec=spec))
+
+
+def _parses_to(text, node) -> bool:
+    try:
+        parsed = ast.parse("(%s\n)" % text, mode="eval").body
+    except SyntaxError:
+        return False
+    return ast.dump(parsed) == ast.dump(node)
+
+
+def _build_template(f, ins):
+    """3.14's template string: the constant strings between the interpolations, and them."""
+    parts = f.pop_expr(ins)
+    strings = f.pop_expr(ins)
+    parts = list(parts.elts) if isinstance(parts, ast.Tuple) else (
+        [] if isinstance(parts, ast.Constant) and parts.value == () else None)
+    if (parts is None or not all(isinstance(p, ast.Interpolation) for p in parts)
+            or not (isinstance(strings, ast.Constant) and isinstance(strings.value, tuple)
+                    and len(strings.value) == len(parts) + 1 and all(isinstance(s, str) for s in strings.value))):
+        raise DecompilationError("a template string of an unknown form", f.ctx.name, ins.offset, ins.op)
+    values = []
+    for s, p in zip(strings.value, parts + [None]):
+        if s:
+            values.append(ast.Constant(value=s))
+        if p is not None:
+            values.append(p)
+    f.push(ast.TemplateStr(values=values))
+
+
 def _to_bool(f, ins):
     # only kept where the result is used as a value: ``not not x``
     f.push(ast.UnaryOp(op=ast.Not(), operand=ast.UnaryOp(op=ast.Not(), operand=f.pop_expr(ins))))
@@ -1608,6 +1655,7 @@ _HANDLERS = {
     "SETUP_ANNOTATIONS": _setup_annotations, "LOAD_BUILD_CLASS": _load_build_class,
     "PUSH_NULL": _push_null, "GET_ITER": _get_iter, "GET_AITER": _get_aiter,
     "PRINT_EXPR": _print_expr, "LOAD_LOCALS": _load_locals,
+    "BUILD_INTERPOLATION": _build_interpolation, "BUILD_TEMPLATE": _build_template,
     "LOAD_FROM_DICT_OR_DEREF": _load_from_dict_or_deref,
     "LOAD_FROM_DICT_OR_GLOBALS": _load_from_dict_or_globals,
     "GET_AWAITABLE": _await, "YIELD_VALUE": _yield_value, "YIELD_FROM": _yield_from,

@@ -10,7 +10,7 @@ import ast
 _AST = ast.AST
 
 
-#: fields the grammar (Parser/Python.asdl, 3.8-3.13) gives a type that is not a node:
+#: fields the grammar (Parser/Python.asdl, 3.8-3.15) gives a type that is not a node:
 #: identifiers, strings, ints and constants
 _NOT_NODES = {
     "FunctionDef": ("name", "type_comment"), "AsyncFunctionDef": ("name", "type_comment"),
@@ -18,7 +18,8 @@ _NOT_NODES = {
     "AsyncFor": ("type_comment",), "With": ("type_comment",), "AsyncWith": ("type_comment",),
     "AnnAssign": ("simple",), "ImportFrom": ("module", "level"), "Global": ("names",),
     "Nonlocal": ("names",), "Constant": ("value", "kind"), "Attribute": ("attr",), "Name": ("id",),
-    "FormattedValue": ("conversion",), "comprehension": ("is_async",), "ExceptHandler": ("name",),
+    "FormattedValue": ("conversion",), "Interpolation": ("str", "conversion"),
+    "comprehension": ("is_async",), "ExceptHandler": ("name",),
     "arg": ("arg", "type_comment"), "keyword": ("arg",), "alias": ("name", "asname"),
     "MatchSingleton": ("value",), "MatchStar": ("name",), "MatchMapping": ("rest",),
     "MatchClass": ("kwd_attrs",), "MatchAs": ("name",), "TypeVar": ("name",),

@@ -98,6 +98,7 @@ _NAME_FIELDS = {
 #: (node type name, field) -> the values ``ast.unparse`` writes safely
 _FLAG_FIELDS = {
     ("FormattedValue", "conversion"): (-1, ord("s"), ord("r"), ord("a")),
+    ("Interpolation", "conversion"): (-1, ord("s"), ord("r"), ord("a")),
     ("comprehension", "is_async"): (0, 1),
     ("AnnAssign", "simple"): (0, 1),
     ("Constant", "kind"): (None, "u"),
@@ -143,7 +144,15 @@ def check_node(node, where):
 #: list in it holds identifiers, whether _check_leaf lets None through), ...)), made once
 #: per class: the check runs once per node
 _PLANS = {}
-_LEAF_NAME, _LEAF_CONSTANT, _LEAF_LEVEL, _LEAF_FLAG = range(4)
+_LEAF_NAME, _LEAF_CONSTANT, _LEAF_LEVEL, _LEAF_FLAG, _LEAF_SOURCE = range(5)
+
+
+def _is_one_expression(text) -> bool:
+    try:
+        ast.parse("(%s\n)" % text, mode="eval")
+    except (SyntaxError, ValueError):
+        return False
+    return "{" not in text and "}" not in text and "!" not in text and ":" not in text
 
 
 def _plan(node, where):
@@ -158,6 +167,8 @@ def _plan(node, where):
             leaf = _LEAF_CONSTANT
         elif kind == "ImportFrom" and field == "level":
             leaf = _LEAF_LEVEL
+        elif kind == "Interpolation" and field == "str":
+            leaf = _LEAF_SOURCE
         elif (kind, field) in _FLAG_FIELDS:
             leaf = _LEAF_FLAG
         else:
@@ -183,6 +194,10 @@ def _check_leaf(leaf, value, kind, field, where):
     elif leaf == _LEAF_LEVEL:
         if not (type(value) is int and 0 <= value <= MAX_IMPORT_LEVEL):
             raise UnsafeInput("refusing import level %s" % _shown(value), where)
+    elif leaf == _LEAF_SOURCE:
+        # a template's interpolation text, written between its braces as it is: one expression
+        if not (type(value) is str and _is_one_expression(value)):
+            raise UnsafeInput("refusing %s.%s = %s" % (kind, field, _shown(value)), where)
     elif not any(value is ok or (type(value) is type(ok) and value == ok)
                  for ok in _FLAG_FIELDS[kind, field]):
         raise UnsafeInput("refusing %s.%s = %s" % (kind, field, _shown(value)), where)
