@@ -16,6 +16,7 @@ STAMP     := $(VENV)/.installed
 # the torch suite under 3.14 (make test-torch-3.14); PYTHON314 is looked up only when its venv is built
 PYTHON314 ?= $(shell tools/find-python 3.14)
 VENV314   := .venvs/torch-3.14
+WHEELS314 := $(or $(UNVEIL_CACHE),$(HOME)/.cache/unveil)/wheels/cp314
 STAMP314  := $(VENV314)/.installed
 
 .PHONY: demo test test-main test-other-pythons test-torch-3.14 _test-torch-3.14 bench clean
@@ -44,7 +45,9 @@ $(STAMP314): pyproject.toml
 	$(PYTHON314) -m venv $(VENV314)
 	@echo "installing torch 2.13.0 for Python 3.14 (about 4.7 GB the first time)"
 	# pinned like the 3.11 venv's: the index's cp314 torch is the CUDA build; the tests run it on CPU
-	$(VENV314)/bin/pip install -q torch==2.13.0 numpy
+	# pip keeps no cache of the index's answers here: the wheels are kept in a folder of ours
+	$(VENV314)/bin/pip download -q -d $(WHEELS314) torch==2.13.0 numpy
+	$(VENV314)/bin/pip install -q --no-index --find-links $(WHEELS314) torch==2.13.0 numpy
 	$(VENV314)/bin/pip install -q -e '.[test]' debugpy
 	touch $@
 

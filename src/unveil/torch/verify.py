@@ -244,12 +244,15 @@ def paths(code) -> list:
     handlers = _handlers(code)
     ins, at = [], {}  # at: offset -> index of the first instruction kept from there on
     raw = [i for i in dis.get_instructions(code) if i.opname not in _SKIP]
+    cells = frozenset(code.co_cellvars + code.co_freevars)
     for k, i in enumerate(raw):
         at[i.offset] = len(ins)
         if i.opname == "KW_NAMES":
             i = i._replace(argval=code.co_consts[i.arg])  # (3.11's dis leaves its names unknown)
         if i.opname == "TO_BOOL" and k + 1 < len(raw) and raw[k + 1].opname in _BRANCHES:
             continue  # 3.13+: the conditional jump's own truth test, as it is on 3.11
+        if _NULL_ABOVE and i.opname in ("LOAD_FAST", "LOAD_FAST_BORROW") and i.argval in cells:
+            i = i._replace(opname="LOAD_CLOSURE")  # 3.13+ loads a cell itself (for a closure) so
         ins.extend(_as_read(i))
     nargs = code.co_argcount + code.co_kwonlyargcount + bool(code.co_flags & 4) + bool(code.co_flags & 8)
     env = {n: ("arg", n) for n in code.co_varnames[:nargs]}
@@ -349,8 +352,10 @@ def _mentions(obj, ref) -> bool:
 
 
 def _made_with_closure(top):
-    """Whether ``top`` (the stack's top as a list) holds a function MAKE_FUNCTION made with a closure."""
-    return bool(top) and isinstance(top[0], tuple) and top[0][:1] == ("function",) and bool(top[0][2] & 8)
+    """Whether ``top`` (the stack's top as a list) holds a function MAKE_FUNCTION made with a closure
+    (3.13+: SET_FUNCTION_ATTRIBUTE 8 gave it one); its last field is then the closure."""
+    return bool(top) and isinstance(top[0], tuple) and (
+        top[0][:1] == ("function",) and bool((top[0][2] or 0) & 8) or top[0][:3] == ("with_attribute",) + top[0][1:2] + (8,))
 
 
 def _step(p, ins):
