@@ -217,12 +217,20 @@ def _push_beside_null(p, value, with_null):
         p.stack.append(_NULL)
 
 
+#: 3.13+'s superinstructions and the two instructions each does
+_SUPERINSTRUCTIONS = {"LOAD_FAST_LOAD_FAST": ("LOAD_FAST", "LOAD_FAST"),
+                      "LOAD_FAST_BORROW_LOAD_FAST_BORROW": ("LOAD_FAST", "LOAD_FAST"),
+                      "STORE_FAST_LOAD_FAST": ("STORE_FAST", "LOAD_FAST"),
+                      "STORE_FAST_STORE_FAST": ("STORE_FAST", "STORE_FAST")}
+
+
 def _as_read(i):
     """``i`` as the instructions this module reads: 3.13's and 3.14's superinstructions split,
     3.14's new spellings of loads and subscripts as the older ones they are."""
     op = i.opname
-    if op in ("LOAD_FAST_LOAD_FAST", "LOAD_FAST_BORROW_LOAD_FAST_BORROW"):
-        return [i._replace(opname="LOAD_FAST", argval=i.argval[0]), i._replace(opname="LOAD_FAST", argval=i.argval[1])]
+    if op in _SUPERINSTRUCTIONS:
+        first, second = _SUPERINSTRUCTIONS[op]
+        return [i._replace(opname=first, argval=i.argval[0]), i._replace(opname=second, argval=i.argval[1])]
     if op == "LOAD_FAST_BORROW":
         return [i._replace(opname="LOAD_FAST")]
     if op == "LOAD_SMALL_INT":
