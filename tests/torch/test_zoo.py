@@ -38,10 +38,12 @@ def test_zoo(program, backend):
     hook = rec.hook
 
     # (1) every code object Dynamo produced was decompiled, recompiled and proved, none fell
-    # back -- except the listed resume function bodies, which may only be refused
+    # back -- except the listed resume function bodies, which may only be refused: by the proof,
+    # or (3.14: Dynamo's exception table sends the resumed with body to its prologue's handler
+    # at another stack depth) as malformed before it
     refused = [f for f in hook.failures if f.what == "resume function"
                and f.code.co_name.split("_at_")[0][len(zoo_harness.RESUME_PREFIX):] in program.refused_resume
-               and "NotEquivalent" in f.error]
+               and ("NotEquivalent" in f.error or "refusing malformed bytecode" in f.error)]
     failures = [f for f in hook.failures if f not in refused]
     assert not failures, "\n\n".join(f.report() for f in failures)
     assert len(hook.replaced) == len(hook.produced) == len(plain.hook.produced)

@@ -67,7 +67,12 @@ def pause(frame) -> None:
         return
     if sys.breakpointhook is sys.__breakpointhook__ and hook in ("", "pdb.set_trace"):
         import pdb
-        pdb.Pdb().set_trace(frame)
+        if sys.version_info >= (3, 14):
+            # 3.14's set_trace stops at once, on the ``with`` line: ``next`` goes on to the line
+            # where the caller's code continues, where earlier versions stop
+            pdb.Pdb().set_trace(frame, commands=["next"])
+        else:
+            pdb.Pdb().set_trace(frame)
     else:
         sys.breakpointhook()
 
