@@ -2,9 +2,8 @@
 #   make demo   - dump what torch.compile does to the bundled example
 #   make test   - every test: the whole suite under 3.11 (test-main); the decompiler under
 #                 3.8, 3.9, 3.10, 3.12, 3.13 (pyenv's 3.13.0), 3.13-sid (the latest 3.13),
-#                 3.14 and 3.15 (test-other-pythons)
-#   make test-torch-3.14 - not yet part of `make test` (it does not pass yet, see
-#                 docs/pythons.md): tests/torch and tests/cli under 3.14 with torch 2.13.0
+#                 3.14 and 3.15 (test-other-pythons); tests/torch and tests/cli under 3.14
+#                 with torch 2.13.0 (test-torch-3.14)
 # Interpreters come from tools/find-python: pyenv, else (3.13-sid, 3.14, 3.15) a CPython
 # downloaded once from Debian sid by tools/get-python into ${UNVEIL_CACHE:-~/.cache/unveil},
 # which `make clean` keeps. Outside CI a missing interpreter is skipped with a NOTICE; with
@@ -13,7 +12,7 @@ PYTHON311 ?= $(shell tools/find-python 3.11)
 VENV      := .venv
 PY        := $(VENV)/bin/python
 STAMP     := $(VENV)/.installed
-# the torch suite under 3.14 (make test-torch-3.14); PYTHON314 is looked up only when its venv is built
+# the torch suite under 3.14; PYTHON314 is looked up only when its venv is built
 PYTHON314 ?= $(shell tools/find-python 3.14)
 VENV314   := .venvs/torch-3.14
 WHEELS314 := $(or $(UNVEIL_CACHE),$(HOME)/.cache/unveil)/wheels/cp314
@@ -32,7 +31,7 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	$(PY) examples/seed.py demo_dump
 
-test: test-main test-other-pythons
+test: test-main test-other-pythons test-torch-3.14
 
 test-main: $(STAMP)
 	$(PY) -m pytest -q tests

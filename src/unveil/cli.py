@@ -823,9 +823,10 @@ def _run(args):
         _err("%s is a directory, not a script" % args.script)
         return 2
     try:
-        import torch  # noqa: F401  - the dump needs torch; say so plainly
-    except ImportError:
-        _err("unveil run needs torch (pip install torch)")
+        from .torch import require_torch
+        require_torch("unveil run")  # the dump needs torch; say so plainly
+    except ImportError as e:
+        _err(str(e))
         return 2
     dump_dir = args.dump
     debugger = None

@@ -99,7 +99,8 @@ class debug:
                 "unveil.debug() cannot run inside unveil.prepare_debug(): prepare_debug compiles and "
                 "dumps, debug() runs what was compiled without compiling. Close the prepare_debug "
                 "block first, then wrap the calls you want to step through in unveil.debug().")
-        import torch
+        from . import require_torch
+        torch = require_torch("unveil.debug")
         print(where_text(), end="", file=self.file or sys.stdout, flush=True)
         self.stance = torch.compiler.set_stance(STANCES[self.on_miss])
         self.stance.__enter__()

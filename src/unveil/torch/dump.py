@@ -148,9 +148,10 @@ class Session:
 
     # -- context ---------------------------------------------------------
     def __enter__(self):
-        import torch
         import unveil
+        from . import require_torch
         from .store import Store
+        torch = require_torch("unveil.prepare_debug")
         self.torch_version = str(torch.__version__)
         self.unveil_version = getattr(unveil, "__version__", "?")
         self.dir = rank_dir(self.dir)
