@@ -58,7 +58,7 @@ THREADS_DECIDED_TESTS = PY >= (3, 14)
 GENEXPR_GETS_ITS_ITERATOR = PY >= (3, 15)
 
 #: 3.14+: what LOAD_COMMON_CONSTANT's argument names
-_COMMON_CONSTANTS = tuple(getattr(__import__("opcode"), "_common_constants", ()))
+COMMON_CONSTANTS = tuple(getattr(__import__("opcode"), "_common_constants", ()))
 
 #: 3.10+ copies small exit blocks (the implicit ``return None``) into every
 #: branch that reaches them; before, such a ``return`` in a branch was source.
@@ -412,7 +412,7 @@ def _builtin_fast_path_end(raw, pos) -> Optional[int]:
     seq = raw[pos + 1:pos + 5]
     if (len(seq) < 4 or [r[0].opname for r in seq] != ["COPY", "LOAD_COMMON_CONSTANT", "IS_OP", "POP_JUMP_IF_FALSE"]
             or seq[0][0].arg != 1 or seq[2][0].arg != 0
-            or getattr(_COMMON_CONSTANTS[seq[1][0].arg], "__name__", None) != raw[pos][0].argval):
+            or getattr(COMMON_CONSTANTS[seq[1][0].arg], "__name__", None) != raw[pos][0].argval):
         return None
     target = seq[3][0].argval
     for k in range(pos + 5, len(raw)):
@@ -559,7 +559,7 @@ def _translate(code):
         elif name == "LOAD_SMALL_INT":
             emit("LOAD_CONST", val)
         elif name == "LOAD_COMMON_CONSTANT":
-            value = _COMMON_CONSTANTS[arg]
+            value = COMMON_CONSTANTS[arg]
             if value is AssertionError:
                 emit("LOAD_ASSERTION_ERROR")
             elif value is None or isinstance(value, (bool, int, str)):

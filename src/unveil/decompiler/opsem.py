@@ -19,7 +19,7 @@ import dis
 import sys
 from typing import Any, NamedTuple, Optional, Tuple
 
-from .instructions import get_instructions
+from .instructions import COMMON_CONSTANTS, get_instructions
 
 PY = sys.version_info[:2]
 BLOCK_STACK = PY < (3, 11)  # <=3.10: SETUP_*/POP_BLOCK; 3.11+: the exception table
@@ -34,8 +34,6 @@ ITERATOR_SLOTS = 2 if PY >= (3, 15) else 1
 RECEIVER_SLOTS = 2 if PY >= (3, 15) else 1
 # 3.14: CALL_FUNCTION_EX always reads a keyword-arguments slot (NULL when there are none)
 EX_READS_KEYWORD_SLOT = PY >= (3, 14)
-# 3.14+: what LOAD_COMMON_CONSTANT's argument names
-_COMMON_CONSTANTS = getattr(__import__("opcode"), "_common_constants", ())
 
 _JUMP_ALWAYS = {"JUMP_FORWARD", "JUMP_ABSOLUTE", "JUMP_BACKWARD", "JUMP_BACKWARD_NO_INTERRUPT",
                 "JUMP", "JUMP_NO_INTERRUPT"}
@@ -293,7 +291,7 @@ def _read_one(ins, index, cells, kw_names) -> Op:
     if name == "LOAD_COMMON_CONSTANT":
         # 3.14+: builtins the compiler loads without a name (AssertionError, all, ...), read
         # as the event of loading them; 3.15 adds immutable constants (None, '', -1, ...)
-        value = _COMMON_CONSTANTS[ins.arg]
+        value = COMMON_CONSTANTS[ins.arg]
         if value is None or isinstance(value, (bool, int, str)):
             return Op("const", value)
         return Op("event", key=(name, ins.arg, 0, 1), pops=0, pushes=1)

@@ -47,6 +47,8 @@ import dis
 import sys
 import types
 
+from ..decompiler.instructions import COMMON_CONSTANTS
+
 
 class Unverifiable(Exception):
     pass
@@ -99,8 +101,7 @@ _NULL = ("null",)
 _NONE = ("const", "NoneType", "None")
 MAX_PATHS = 256
 _SKIP = {"RESUME", "NOP", "CACHE", "EXTENDED_ARG", "PRECALL", "MAKE_CELL", "COPY_FREE_VARS", "NOT_TAKEN"}
-#: 3.14+: what LOAD_COMMON_CONSTANT's argument names
-_COMMON_CONSTANTS = tuple(getattr(__import__("opcode"), "_common_constants", ()))
+
 #: operations that may run user code: (operand count, event name)
 _OPERATIONS = {"BINARY_SUBSCR": (2, "subscr"), "BINARY_OP": (2, "binop"), "COMPARE_OP": (2, "compare"),
                "CONTAINS_OP": (2, "in"), "UNARY_NOT": (1, "not"), "UNARY_NEGATIVE": (1, "neg"),
@@ -240,7 +241,7 @@ def _as_read(i):
     if op == "POP_ITER":
         return [i._replace(opname="POP_TOP")]
     if op == "LOAD_COMMON_CONSTANT":
-        value = _COMMON_CONSTANTS[i.arg]
+        value = COMMON_CONSTANTS[i.arg]
         if value is None or isinstance(value, (bool, int, str)):
             return [i._replace(opname="LOAD_CONST", argval=value)]
         return [i._replace(opname="LOAD_GLOBAL", argval=value.__name__, argrepr=value.__name__)]
