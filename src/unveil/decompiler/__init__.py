@@ -1,4 +1,4 @@
-"""Python bytecode -> Python source, for CPython 3.8-3.13. No torch import.
+"""Python bytecode -> Python source, for CPython 3.8-3.15. No torch import.
 
 Pipeline (each stage a function of the previous one's output):
 ``instructions.read`` (normalize) -> ``cfg.build`` (blocks, dominators, loops)
