@@ -455,12 +455,8 @@ def _translate(code):
         out.append(Instr(op, arg, ins.offset, line, target))
 
     skip_pop = False
-    skip = 0
-    resume_at = 0
+    resume_at = 0  # (instructions before it were read as part of an earlier one)
     for pos, (ins, line) in enumerate(raw):
-        if skip:
-            skip -= 1
-            continue
         if pos < resume_at:
             continue
         name, arg, val = ins.opname, ins.arg, ins.argval
@@ -472,7 +468,7 @@ def _translate(code):
                 continue
             if name == "COPY" and _with_entry(raw, pos):
                 emit(_with_entry(raw, pos))
-                skip = 5
+                resume_at = pos + 6
                 continue
             folded = _fold_hidden(name, arg, states[pos])
             if folded is None or pushes_hidden_null([r[0] for r in raw[pos:pos + 3]], 0):
