@@ -60,6 +60,21 @@ GENEXPR_GETS_ITS_ITERATOR = PY >= (3, 15)
 #: 3.14+: what LOAD_COMMON_CONSTANT's argument names
 COMMON_CONSTANTS = tuple(getattr(__import__("opcode"), "_common_constants", ()))
 
+#: 3.13+'s superinstructions and the two instructions each does (the compiler fuses two only
+#: on one line: whether they are fused says where lines break, not what the code does)
+SUPERINSTRUCTIONS = {"LOAD_FAST_LOAD_FAST": ("LOAD_FAST", "LOAD_FAST"),
+                     "LOAD_FAST_BORROW_LOAD_FAST_BORROW": ("LOAD_FAST", "LOAD_FAST"),
+                     "STORE_FAST_LOAD_FAST": ("STORE_FAST", "LOAD_FAST"),
+                     "STORE_FAST_STORE_FAST": ("STORE_FAST", "STORE_FAST")}
+
+
+def common_constant(arg):
+    """(the value, the builtin's name or None) that ``LOAD_COMMON_CONSTANT arg`` loads: a
+    builtin (AssertionError, all, ...) has its name; 3.15's literals (None, '', -1, ...) none."""
+    value = COMMON_CONSTANTS[arg]
+    literal = value is None or isinstance(value, (bool, int, str))
+    return value, None if literal else value.__name__
+
 #: 3.10+ copies small exit blocks (the implicit ``return None``) into every
 #: branch that reaches them; before, such a ``return`` in a branch was source.
 COPIES_EXIT_BLOCKS = PY >= (3, 10)
@@ -412,7 +427,7 @@ def _builtin_fast_path_end(raw, pos) -> Optional[int]:
     seq = raw[pos + 1:pos + 5]
     if (len(seq) < 4 or [r[0].opname for r in seq] != ["COPY", "LOAD_COMMON_CONSTANT", "IS_OP", "POP_JUMP_IF_FALSE"]
             or seq[0][0].arg != 1 or seq[2][0].arg != 0
-            or getattr(COMMON_CONSTANTS[seq[1][0].arg], "__name__", None) != raw[pos][0].argval):
+            or common_constant(seq[1][0].arg)[1] != raw[pos][0].argval):
         return None
     target = seq[3][0].argval
     for k in range(pos + 5, len(raw)):
@@ -448,7 +463,8 @@ def _translate(code):
     out: List[Instr] = []
     kw_names = None  # 3.11/3.12 KW_NAMES waiting for its CALL
     raw = list(_raw(code))
-    states = hidden_slots(code, [r[0] for r in raw]) if HIDES_SLOTS else None
+    raw_instrs = [r[0] for r in raw] if HIDES_SLOTS else None
+    states = hidden_slots(code, raw_instrs) if HIDES_SLOTS else None
     cells = frozenset(code.co_cellvars + code.co_freevars) if LOADS_CELLS_WITH_LOAD_FAST else frozenset()
 
     def emit(op, arg=None, target=None):
@@ -466,12 +482,13 @@ def _translate(code):
                 emit(name, val)
                 resume_at = slow
                 continue
-            if name == "COPY" and _with_entry(raw, pos):
-                emit(_with_entry(raw, pos))
+            entry = _with_entry(raw, pos) if name == "COPY" else None
+            if entry is not None:
+                emit(entry)
                 resume_at = pos + 6
                 continue
             folded = _fold_hidden(name, arg, states[pos])
-            if folded is None or pushes_hidden_null([r[0] for r in raw[pos:pos + 3]], 0):
+            if folded is None or pushes_hidden_null(raw_instrs, pos):
                 continue
             if folded[1] != arg:
                 emit(folded[0], folded[1])
@@ -538,15 +555,9 @@ def _translate(code):
         elif name == "LOAD_SUPER_ATTR":
             # arg bit 0: method load, bit 1: two-argument super() form
             emit("LOAD_SUPER_ATTR", (val, bool(arg & 1), bool(arg & 2)))
-        elif name in ("LOAD_FAST_LOAD_FAST", "STORE_FAST_STORE_FAST", "STORE_FAST_LOAD_FAST",
-                      "LOAD_FAST_BORROW_LOAD_FAST_BORROW"):
-            first, second = val
-            ops = {"LOAD_FAST_LOAD_FAST": ("LOAD_FAST", "LOAD_FAST"),
-                   "LOAD_FAST_BORROW_LOAD_FAST_BORROW": ("LOAD_FAST", "LOAD_FAST"),
-                   "STORE_FAST_STORE_FAST": ("STORE_FAST", "STORE_FAST"),
-                   "STORE_FAST_LOAD_FAST": ("STORE_FAST", "LOAD_FAST")}[name]
-            emit(ops[0], first)
-            emit(ops[1], second)
+        elif name in SUPERINSTRUCTIONS:
+            for op, v in zip(SUPERINSTRUCTIONS[name], val):
+                emit(op, v)
         elif name in ("LOAD_FAST_CHECK", "LOAD_FAST_BORROW"):
             emit("LOAD_FAST", val)
         elif name == "RETURN_CONST":
@@ -555,13 +566,13 @@ def _translate(code):
         elif name == "LOAD_SMALL_INT":
             emit("LOAD_CONST", val)
         elif name == "LOAD_COMMON_CONSTANT":
-            value = COMMON_CONSTANTS[arg]
+            value, builtin = common_constant(arg)
             if value is AssertionError:
                 emit("LOAD_ASSERTION_ERROR")
-            elif value is None or isinstance(value, (bool, int, str)):
+            elif builtin is None:
                 emit("LOAD_CONST", value)  # (3.15)
             else:
-                emit("LOAD_GLOBAL", value.__name__)
+                emit("LOAD_GLOBAL", builtin)
         elif name == "POP_ITER":
             emit("POP_TOP")  # (3.15: the iterator's hidden index went with it)
         elif name in ("GET_ITER", "GET_AITER") and (

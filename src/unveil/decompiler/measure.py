@@ -8,21 +8,16 @@ compared the same way. Used by the tests and by ``bench/corpus.py``.
 import dis
 import types
 
-from .instructions import get_instructions
+from .instructions import SUPERINSTRUCTIONS, get_instructions
 
 _DROP = {"NOP", "EXTENDED_ARG", "CACHE", "RESUME", "NOT_TAKEN"}
 
 
-#: 3.13's fused pairs of local loads and stores, and the two instructions each one does.
-#: The compiler fuses two only when they are on the same line, so whether they are
-#: fused says where the line breaks are, not what the code does: they are compared split.
-#: 3.14's borrowed loads (LOAD_FAST_BORROW) skip a reference count where the compiler sees
-#: the value outlive its use; that analysis runs on the layout of basic blocks, which line
-#: numbers change too: a borrowed load is compared as the plain load it does.
-_FUSED = {"LOAD_FAST_LOAD_FAST": ("LOAD_FAST", "LOAD_FAST"),
-          "STORE_FAST_LOAD_FAST": ("STORE_FAST", "LOAD_FAST"),
-          "STORE_FAST_STORE_FAST": ("STORE_FAST", "STORE_FAST"),
-          "LOAD_FAST_BORROW_LOAD_FAST_BORROW": ("LOAD_FAST", "LOAD_FAST")}
+#: 3.13's fused pairs of local loads and stores are compared split (SUPERINSTRUCTIONS: the
+#: compiler fuses two only on one line). 3.14's borrowed loads (LOAD_FAST_BORROW) skip a
+#: reference count where the compiler sees the value outlive its use; that analysis runs on
+#: the layout of basic blocks, which line numbers change too: a borrowed load is compared as
+#: the plain load it does.
 _PLAIN_LOAD = {"LOAD_FAST_BORROW": "LOAD_FAST"}
 
 
@@ -33,11 +28,11 @@ def normalized(code):
     index, k = {}, 0
     for i in ins:
         index[i.offset] = k
-        k += 2 if i.opname in _FUSED else 1
+        k += 2 if i.opname in SUPERINSTRUCTIONS else 1
     out = []
     for i in ins:
-        if i.opname in _FUSED:
-            out.extend(zip(_FUSED[i.opname], i.argval))
+        if i.opname in SUPERINSTRUCTIONS:
+            out.extend(zip(SUPERINSTRUCTIONS[i.opname], i.argval))
             continue
         if i.opcode in dis.hasjrel or i.opcode in dis.hasjabs:
             arg = ("jump", index.get(i.argval, i.argval))

@@ -19,7 +19,7 @@ import dis
 import sys
 from typing import Any, NamedTuple, Optional, Tuple
 
-from .instructions import COMMON_CONSTANTS, get_instructions
+from .instructions import common_constant, get_instructions
 
 PY = sys.version_info[:2]
 BLOCK_STACK = PY < (3, 11)  # <=3.10: SETUP_*/POP_BLOCK; 3.11+: the exception table
@@ -291,8 +291,8 @@ def _read_one(ins, index, cells, kw_names) -> Op:
     if name == "LOAD_COMMON_CONSTANT":
         # 3.14+: builtins the compiler loads without a name (AssertionError, all, ...), read
         # as the event of loading them; 3.15 adds immutable constants (None, '', -1, ...)
-        value = COMMON_CONSTANTS[ins.arg]
-        if value is None or isinstance(value, (bool, int, str)):
+        value, builtin = common_constant(ins.arg)
+        if builtin is None:
             return Op("const", value)
         return Op("event", key=(name, ins.arg, 0, 1), pops=0, pushes=1)
     if name == "RETURN_CONST":

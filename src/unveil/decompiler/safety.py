@@ -20,6 +20,7 @@ import types
 import unicodedata
 
 from .errors import DecompilationError, UnsafeInput
+from .flow import JUMP_OPCODES, NO_FALL_THROUGH
 from .instructions import get_instructions
 
 # -- names ------------------------------------------------------------------
@@ -324,12 +325,6 @@ def qualname(code):
 # that runs a call once per turn instead of once. So the depths are checked first, the
 # way the compiler computes them: ``dis.stack_effect`` along the edges, one linear pass.
 
-_NO_FALLTHROUGH = frozenset({
-    "JUMP_FORWARD", "JUMP_ABSOLUTE", "JUMP_BACKWARD", "JUMP_BACKWARD_NO_INTERRUPT",
-    "RETURN_VALUE", "RETURN_CONST", "RAISE_VARARGS", "RERAISE"})
-# (3.14's END_ASYNC_FOR names the loop's SEND for monitoring's branch events; it does not jump there)
-_JUMPS = (frozenset(dis.hasjrel) | frozenset(dis.hasjabs) | frozenset(getattr(dis, "hasjump", ()))) - {
-    dis.opmap.get("END_ASYNC_FOR")}
 _GENERATOR_FLAGS = 0x20 | 0x80 | 0x200  # CO_GENERATOR, CO_COROUTINE, CO_ASYNC_GENERATOR
 
 
@@ -404,11 +399,11 @@ def _stack_problem(code):
         ins, d = instrs[k], depth[k]
         op = ins.opcode
         try:
-            if op in _JUMPS:
+            if op in JUMP_OPCODES:
                 problem = reach(index.get(ins.argval), d + stack_effect(op, ins.arg, jump=True),
                                 "offset %d (%s)", ins.offset, ins.opname)
             after = d + stack_effect(op, ins.arg if op >= with_argument else None, jump=False)
-            if problem is None and ins.opname not in _NO_FALLTHROUGH:
+            if problem is None and ins.opname not in NO_FALL_THROUGH:
                 k += 1
                 if k == end:
                     return "offset %d (%s) runs past the end" % (ins.offset, ins.opname)

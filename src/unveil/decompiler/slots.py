@@ -18,14 +18,11 @@ import bisect
 import dis
 from typing import FrozenSet, List, Optional, Tuple
 
+from .flow import JUMP_OPCODES, NO_FALL_THROUGH
+
 #: (stack depth before the instruction, positions of hidden entries counted from the bottom)
 State = Tuple[int, FrozenSet[int]]
 
-_NO_FALL_THROUGH = frozenset({"RETURN_VALUE", "RETURN_CONST", "RAISE_VARARGS", "RERAISE",
-                              "JUMP_FORWARD", "JUMP_BACKWARD", "JUMP_BACKWARD_NO_INTERRUPT",
-                              "JUMP", "JUMP_NO_INTERRUPT"})
-_JUMPS = frozenset({"JUMP_FORWARD", "JUMP_BACKWARD", "JUMP_BACKWARD_NO_INTERRUPT", "POP_JUMP_IF_FALSE",
-                    "POP_JUMP_IF_TRUE", "POP_JUMP_IF_NONE", "POP_JUMP_IF_NOT_NONE", "FOR_ITER", "SEND"})
 
 
 def pushes_hidden_null(raw, k) -> bool:
@@ -104,10 +101,10 @@ def hidden_slots(code, raw: List) -> List[Optional[State]]:
             _, _, target, depth, lasti = table[e]
             # the stack is cut to ``depth``; the offset (lasti) and the exception go on top
             reach(at.get(target), (depth + lasti + 1, frozenset(p for p in state[1] if p < depth)))
-        if ins.opname in _JUMPS:
+        if ins.opcode in JUMP_OPCODES:
             target = getattr(ins, "jump_target", None)
             reach(at.get(target if target is not None else ins.argval), _step(ins, state, True))
-        if ins.opname not in _NO_FALL_THROUGH:
+        if ins.opname not in NO_FALL_THROUGH:
             reach(k + 1, _step(ins, state, False, pushes_hidden_null(raw, k)))
     return states
 

@@ -58,8 +58,8 @@ import types
 import warnings
 from typing import Dict, List, Optional, Tuple
 
-from .opsem import (BLOCK_STACK, EX_READS_KEYWORD_SLOT, RECEIVER_SLOTS, FINALLY_SUBROUTINES, ITERATOR_POPPED_BY_POP_ITER, NULL,
-                    NULL_ABOVE, PY, Op, cell_event, read_ops)
+from .opsem import (BLOCK_STACK, EX_READS_KEYWORD_SLOT, FINALLY_SUBROUTINES, ITERATOR_POPPED_BY_POP_ITER, NULL,
+                    NULL_ABOVE, PY, RECEIVER_SLOTS, Op, cell_event, read_ops)
 
 UNBOUND = ("unbound",)
 NONE = ("c", "NoneType", "None")

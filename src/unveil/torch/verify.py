@@ -44,10 +44,10 @@ caller keeps Dynamo's own code: a missed opportunity, never a wrong program.
 import ast
 import copy
 import dis
-import sys
 import types
 
-from ..decompiler.instructions import COMMON_CONSTANTS
+from ..decompiler.instructions import SUPERINSTRUCTIONS, common_constant
+from ..decompiler.opsem import NULL_ABOVE as _NULL_ABOVE  # (3.13+: a load's NULL goes above the value)
 
 
 class Unverifiable(Exception):
@@ -206,8 +206,6 @@ def _raise_into(exc, handler, raising):
     return target
 
 
-#: where a load with the NULL bit puts the NULL: below the value (3.11, 3.12), above it (3.13+)
-_NULL_ABOVE = sys.version_info >= (3, 13)
 
 
 def _push_beside_null(p, value, with_null):
@@ -218,19 +216,12 @@ def _push_beside_null(p, value, with_null):
         p.stack.append(_NULL)
 
 
-#: 3.13+'s superinstructions and the two instructions each does
-_SUPERINSTRUCTIONS = {"LOAD_FAST_LOAD_FAST": ("LOAD_FAST", "LOAD_FAST"),
-                      "LOAD_FAST_BORROW_LOAD_FAST_BORROW": ("LOAD_FAST", "LOAD_FAST"),
-                      "STORE_FAST_LOAD_FAST": ("STORE_FAST", "LOAD_FAST"),
-                      "STORE_FAST_STORE_FAST": ("STORE_FAST", "STORE_FAST")}
-
-
 def _as_read(i):
     """``i`` as the instructions this module reads: 3.13's and 3.14's superinstructions split,
     3.14's new spellings of loads and subscripts as the older ones they are."""
     op = i.opname
-    if op in _SUPERINSTRUCTIONS:
-        first, second = _SUPERINSTRUCTIONS[op]
+    if op in SUPERINSTRUCTIONS:
+        first, second = SUPERINSTRUCTIONS[op]
         return [i._replace(opname=first, argval=i.argval[0]), i._replace(opname=second, argval=i.argval[1])]
     if op == "LOAD_FAST_BORROW":
         return [i._replace(opname="LOAD_FAST")]
@@ -241,10 +232,10 @@ def _as_read(i):
     if op == "POP_ITER":
         return [i._replace(opname="POP_TOP")]
     if op == "LOAD_COMMON_CONSTANT":
-        value = COMMON_CONSTANTS[i.arg]
-        if value is None or isinstance(value, (bool, int, str)):
+        value, builtin = common_constant(i.arg)
+        if builtin is None:
             return [i._replace(opname="LOAD_CONST", argval=value)]
-        return [i._replace(opname="LOAD_GLOBAL", argval=value.__name__, argrepr=value.__name__)]
+        return [i._replace(opname="LOAD_GLOBAL", argval=builtin, argrepr=builtin)]
     return [i]
 
 
