@@ -1301,7 +1301,8 @@ def _call_function_ex(f, ins):
                     keywords.append(ast.keyword(arg=k.value, value=v))
         else:
             keywords.append(ast.keyword(arg=None, value=kw))
-    if not any(isinstance(a, ast.Starred) for a in arg_nodes) and all(k.arg for k in keywords):
+    if not any(isinstance(a, ast.Starred) for a in arg_nodes) and all(k.arg for k in keywords) \
+            and not _star_call_when_written_out(arg_nodes, keywords):
         # written out, the call would be a plain one (not CALL_FUNCTION_EX): the source
         # unpacked a display, ``f(*(a, b))`` or ``f(**{'k': b})``; keep one unpacked
         if arg_nodes or kw is None:
@@ -1309,6 +1310,13 @@ def _call_function_ex(f, ins):
         else:
             keywords = [ast.keyword(arg=None, value=kw)]
     f.push(ast.Call(func=fexpr, args=arg_nodes, keywords=keywords))
+
+
+def _star_call_when_written_out(args, keywords) -> bool:
+    """Whether the compiler makes a star call of ``f(*args, **keywords)`` written out as plain
+    arguments: too many for the stack (16 or more keywords, 31 or more values, 3.10+)."""
+    limit = I.CALL_STACK_GUIDELINE
+    return limit is not None and len(args) + 2 * len(keywords) > limit
 
 
 def _dict_merge(f, ins):

@@ -122,6 +122,11 @@ HANDLERS_LAID_OUT_LAST = PY >= (3, 12)
 #: ``STORE_FAST y; POP_TOP; STORE_FAST x``), the dropped value popped after its twin.
 DROPS_OVERWRITTEN_STORE = PY >= (3, 13)
 
+#: 3.10+ compiles a call whose positional arguments plus twice its keyword arguments exceed
+#: this many stack slots as a star call (CALL_FUNCTION_EX), keywords built with BUILD_MAP 0 +
+#: MAP_ADD when there are more than half as many (CPython's STACK_USE_GUIDELINE); None: never.
+CALL_STACK_GUIDELINE = 30 if PY >= (3, 10) else None
+
 #: Operator text for the <=3.10 operator opcodes.
 _OLD_BINARY = {
     "POWER": "**", "MULTIPLY": "*", "MATRIX_MULTIPLY": "@", "FLOOR_DIVIDE": "//",
