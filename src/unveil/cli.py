@@ -14,7 +14,6 @@ identifier or a constant marshal cannot write is bad input too. ``unveil run``
 exits with the script's own code.
 """
 import argparse
-import ast
 import contextlib
 import importlib
 import importlib.util
@@ -239,9 +238,15 @@ def _comment_text(text):
         c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
+#: a function whose definition carries more than a constant tuple of defaults
+COMPUTED = "computed"
+
+
 def _literal_defaults(body):
     """{function code: defaults tuple} for functions that ``body`` (a module or
-    class body) creates with a constant tuple of positional defaults."""
+    class body) creates with a constant tuple of positional defaults; COMPUTED for
+    those whose definition sets anything else (defaults the body computes, keyword
+    defaults, annotations): only the body decompiled whole can say what."""
     import dis
     found = {}
     instrs = [i for i in dis.get_instructions(body) if i.opname not in ("CACHE", "EXTENDED_ARG")]
@@ -252,7 +257,7 @@ def _literal_defaults(body):
         while n < len(instrs) and instrs[n].opname == "SET_FUNCTION_ATTRIBUTE":
             flags |= instrs[n].arg  # 3.13+: the attributes are set one at a time after it
             n += 1
-        if not flags & 0x01:
+        if not flags:
             continue
         # The code object is pushed last (before its qualname on <= 3.10), the
         # defaults tuple first; only the case where both are constants is known.
@@ -262,75 +267,60 @@ def _literal_defaults(body):
         if j < 1 or instrs[j].opname != "LOAD_CONST":
             continue
         code = instrs[j].argval
-        if (flags & 0x0E) == 0 and instrs[j - 1].opname == "LOAD_CONST" \
+        if flags == 0x01 and instrs[j - 1].opname == "LOAD_CONST" \
                 and isinstance(instrs[j - 1].argval, tuple):
             found[code] = instrs[j - 1].argval
+        else:
+            found[code] = COMPUTED
     return found
 
 
 def units_from_code(body):
-    """The functions and classes defined directly in a module or class body:
-    a list of ("function", code, defaults) and ("class", name, [units])."""
+    """The functions and classes defined directly in a module body: a list of
+    ("function", code, defaults), ("definition", code, ModuleDefinitions) for a
+    function whose definition the module computes, and ("class", body, None)."""
     from .decompiler.safety import check_name
+    from .decompiler.whole import ModuleDefinitions
     units = []
     defaults = _literal_defaults(body)
+    definitions = ModuleDefinitions(body)
     for const in body.co_consts:
         if not isinstance(const, types.CodeType):
             continue
         if _is_function_code(const):
             if const.co_name.startswith("<") and const.co_name != "<lambda>":
                 continue  # comprehensions and generator expressions are not definitions
-            units.append(("function", const, defaults.get(const)))
+            if defaults.get(const) is COMPUTED:
+                units.append(("definition", const, definitions))
+            else:
+                units.append(("function", const, defaults.get(const)))
         else:
             # the name is written into the text as it is: a crafted one is refused
             check_name(const.co_name, "class name", _qualname(const))
-            units.append(("class", const.co_name, units_from_code(const)))
+            units.append(("class", const, None))
     return units
 
 
-def units_from_class(cls):
-    """Units for the methods of a live class (constant defaults and bases known)."""
-    units = []
-    for name, value in vars(cls).items():
-        if isinstance(value, (staticmethod, classmethod)):
-            value = value.__func__
-        elif isinstance(value, property):
-            value = value.fget
-        if isinstance(value, types.FunctionType) and value.__qualname__.startswith(cls.__qualname__ + "."):
-            units.append(("function", value, None))
-        elif isinstance(value, type) and value.__qualname__ == cls.__qualname__ + "." + name:
-            units.append(("class", _class_header(value), units_from_class(value)))
-    return units
-
-
-def _class_header(cls):
-    """``Name(Base, ...)`` for a live class whose bases have simple names."""
-    from .decompiler.safety import check_name, name_problem
-    check_name(cls.__name__, "class name")
-    bases = [b for b in cls.__bases__ if b is not object]
-    if not bases or any(name_problem(b.__qualname__) for b in bases):
-        return cls.__name__
-    return "%s(%s)" % (cls.__name__, ", ".join(b.__qualname__ for b in bases))
-
-
-def _decompile_unit(obj, defaults, in_class):
+def _decompile_unit(obj, defaults):
     """Source of one function (code object or function), as text."""
     from .decompiler.api import Decompiler
-    from .decompiler.emit import to_source
     if isinstance(obj, types.CodeType) and defaults:
         obj = types.FunctionType(obj, {}, obj.co_name, defaults,
                                  tuple(types.CellType() for _ in obj.co_freevars) or None)
     decompiler = Decompiler(obj)
-    module, _ = decompiler.decompile_ast(validate=not in_class)
-    if not in_class:
-        return checked_source(decompiler.text)
-    # a method is printed inside its class, without the wrapper for its __class__ cell:
-    # that text, inside a class, is what is proved
-    _unwrap_class_cell(module)
-    text = checked_source(to_source(module))
-    decompiler.prove("class __unveil_check:\n" + "".join(
-        "    " + line if line.strip() else line for line in text.splitlines(True)))
-    return text
+    decompiler.decompile_ast()
+    return checked_source(decompiler.text)
+
+
+def _unit_text(kind, code, extra):
+    """Source of one unit of units_from_code; a class is its whole statement (from its
+    body, proved whole), so the methods' defaults and docstrings are as the body made them."""
+    from .decompiler import whole
+    if kind == "class":
+        return checked_source(whole.class_statement(code))
+    if kind == "definition":
+        return checked_source(extra.statement(code))
+    return _decompile_unit(code, extra)
 
 
 class InvalidOutput(Exception):
@@ -348,20 +338,6 @@ def checked_source(text):
     return text
 
 
-def _unwrap_class_cell(module):
-    """A method using super() has the free variable __class__, which the class
-    statement provides; drop the closure wrapper the decompiler adds for it."""
-    node = module.body[0] if len(module.body) == 1 else None
-    if not isinstance(node, ast.FunctionDef) or not node.name.startswith("__unveil_closure_"):
-        return
-    assigns = [s for s in node.body if isinstance(s, ast.Assign)]
-    if [t.id for a in assigns for t in a.targets if isinstance(t, ast.Name)] != ["__class__"]:
-        return
-    inner = [s for s in node.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))]
-    if len(inner) == 1:
-        module.body = inner
-
-
 def _failure_message(exc):
     """One line for a failed decompilation; errors other than
     DecompilationError are decompiler bugs and say so."""
@@ -371,24 +347,13 @@ def _failure_message(exc):
     return "internal error (%s: %s)" % (type(exc).__name__, _one_line(exc))
 
 
-def render_units(units, indent=""):
+def render_units(units):
     """(text, failures): the decompiled units, failures as comments in place."""
     parts, failures = [], []
     from .decompiler.errors import UnsafeInput
-    for unit in units:
-        if unit[0] == "class":
-            _, name, members = unit
-            text, fails = render_units(members, indent + "    ")
-            failures.extend(fails)
-            if text.strip():
-                if all(not l.strip() or l.lstrip().startswith("#") for l in text.splitlines()):
-                    text += "%s    pass\n" % indent  # every member failed: keep it valid
-                parts.append("%sclass %s:\n%s" % (indent, name, text))
-            continue
-        _, obj, defaults = unit
-        code = obj if isinstance(obj, types.CodeType) else obj.__code__
+    for kind, code, extra in units:
         try:
-            text = _decompile_unit(obj, defaults, in_class=bool(indent))
+            text = _unit_text(kind, code, extra)
         except UnsafeInput:
             raise  # crafted input: the whole target is refused (exit 2)
         except Exception as e:  # a decompiler bug is this function's failure, not the file's
@@ -396,9 +361,6 @@ def render_units(units, indent=""):
             failures.append((_qualname(code), message))
             text = "# unveil: could not decompile %s: %s\n" % (
                 _comment_text(_qualname(code)), _comment_text(message))
-        if indent:
-            text = "".join(indent + line if line.strip() else line
-                           for line in text.splitlines(True))
         parts.append(text if text.endswith("\n") else text + "\n")
     return "\n".join(parts), failures
 
@@ -442,8 +404,7 @@ def _resolve_target(target):
             raise BadInput("%s has no attribute %s (looking up %s)"
                            % (getattr(obj, "__name__", mod_name), part, target))
     if isinstance(obj, type):
-        with _refused_as_bad_input(target):
-            return render_units([("class", _class_header(obj), units_from_class(obj))])
+        return _class_target(obj, target), []
     from .decompiler.api import resolve, _check_python
     try:
         _check_python()
@@ -458,6 +419,29 @@ def _resolve_target(target):
     except Exception as e:
         raise _Failed(_failure_message(e))
     return text, []
+
+
+def _class_target(cls, target):
+    """The proved class statement of the live class ``cls``; BadInput if it has no
+    bytecode, _Failed if it cannot be decompiled or proved."""
+    from .decompiler import whole
+    from .decompiler.api import _check_python
+    try:
+        _check_python()
+        with _refused_as_bad_input(target):
+            body = whole.class_body(cls)
+    except (TypeError, ValueError) as e:
+        raise BadInput("%s: %s" % (target, e))
+    except Exception as e:
+        raise _Failed(_failure_message(e))
+    try:
+        with _refused_as_bad_input(target):
+            bases, keywords = whole.class_bases(cls)
+            return checked_source(whole.class_statement(body, bases, keywords))
+    except BadInput:
+        raise
+    except Exception as e:
+        raise _Failed(_failure_message(e))
 
 
 def _units_of_module(module, target):
@@ -751,13 +735,12 @@ class _DefaultBackend:
 
 
 def run_script(script, script_args, dump_dir, backend=None, debugger=None):
-    """Run ``script`` as __main__ under prepare_debug(dump_dir); return the exit
-    code (an exception in the script is printed and gives 1, as python does).
-    ``debugger``: a context manager the script runs inside (``--break`` / ``--pdb``)."""
+    """Run ``script`` as __main__ under prepare_debug(dump_dir); return (exit code, None when
+    this run's dump was written, else why not). An exception in the script is printed and
+    gives 1, as python does. ``debugger``: a context manager the script runs inside
+    (``--break`` / ``--pdb``)."""
     import bdb
     import runpy
-    import traceback
-    import unveil
     saved_argv, saved_path0 = sys.argv[:], sys.path[0] if sys.path else None
     sys.argv = [script] + list(script_args)
     # as `python SCRIPT` does: the script's directory comes first on sys.path
@@ -769,15 +752,8 @@ def run_script(script, script_args, dump_dir, backend=None, debugger=None):
     # A failure of the dump never stops the script (DESIGN.md section 4): if it
     # cannot start, the script runs without it; if it fails at the end, the
     # script's own exit code still wins.
-    dump = None
-    try:
-        dump = unveil.prepare_debug(dump_dir)
-        dump.__enter__()
-    except Exception as e:
-        _err("the dump could not start (%s: %s); running %s without it"
-             % (type(e).__name__, _one_line(e), script))
-        dump = None
-    code = 0
+    dump = _start_dump(dump_dir, script)
+    code, failure = 0, (None, None, None)
     try:
         with _DefaultBackend(backend):
             try:
@@ -785,25 +761,80 @@ def run_script(script, script_args, dump_dir, backend=None, debugger=None):
                     runpy.run_path(script, run_name="__main__")
             except SystemExit as e:
                 code = _exit_code(e.code)
+                if code:
+                    failure = sys.exc_info()
             except bdb.BdbQuit:
                 _err("quit in the debugger: %s stopped there" % script)
-                code = 1
+                code, failure = 1, sys.exc_info()
             except KeyboardInterrupt:
-                traceback.print_exc()
-                code = 130
+                _print_script_error()
+                code, failure = 130, sys.exc_info()
             except BaseException:
-                traceback.print_exc()
-                code = 1
+                _print_script_error()
+                code, failure = 1, sys.exc_info()
     finally:
         sys.argv = saved_argv
         if saved_path0 is not None and sys.path:
             sys.path[0] = saved_path0
         if dump is not None:
             try:
-                dump.__exit__(None, None, None)
+                # told how the script ended: one that failed before anything was dumped leaves
+                # the directory's earlier dump whole
+                dump.__exit__(*failure)
             except Exception as e:
                 _err("the dump failed while finishing (%s: %s)" % (type(e).__name__, _one_line(e)))
-    return code
+    return code, _not_written(dump, code)
+
+
+def _start_dump(dump_dir, script):
+    """The entered prepare_debug session, or None when it cannot start. The session's
+    warnings while it starts ("cannot dump to DIR") are printed as plain ``unveil:`` lines:
+    no line of the user's runs yet, and one of unveil's would say nothing to them."""
+    import warnings
+    import unveil
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", RuntimeWarning)
+            dump = unveil.prepare_debug(dump_dir)
+            dump.__enter__()
+    except Exception as e:
+        _err("the dump could not start (%s: %s); running %s without it"
+             % (type(e).__name__, _one_line(e), script))
+        dump = None
+    for w in caught:
+        if issubclass(w.category, RuntimeWarning) and str(w.message).startswith("unveil: "):
+            print(w.message, file=sys.stderr)
+        else:  # torch's own warnings while it is imported: shown as they would have been
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno, source=w.source)
+    return dump
+
+
+def _not_written(dump, code):
+    """None when ``dump`` (a finished prepare_debug session) wrote this run's dump, else why not."""
+    if dump is None:
+        return "the dump could not start"
+    if getattr(dump, "disabled", False):
+        return "the directory cannot be written"
+    if not getattr(dump, "wrote", True):
+        return "the script stopped (exit code %d) before torch compiled anything" % code
+    return None
+
+
+def _print_script_error():
+    """The exception being handled, printed as ``python SCRIPT`` prints it: the frames of
+    unveil and of runpy, which run the script, left out."""
+    import traceback
+    etype, value, tb = sys.exc_info()
+    while tb is not None and _launcher_file(tb.tb_frame.f_code.co_filename):
+        tb = tb.tb_next
+    traceback.print_exception(etype, value, tb)
+
+
+def _launcher_file(path):
+    """Whether ``path`` is a file of unveil's package or of runpy (what runs a user's script)."""
+    import runpy
+    package = os.path.dirname(os.path.abspath(__file__))
+    return path.startswith(package + os.sep) or path in ("<frozen runpy>", runpy.__file__)
 
 
 def _exit_code(value):
@@ -822,6 +853,12 @@ def _run(args):
     if os.path.isdir(args.script):
         _err("%s is a directory, not a script" % args.script)
         return 2
+    if not args.script.endswith((".pyc", ".pyo")):
+        try:
+            load_py(args.script)  # a script that does not compile is bad input: no run, no dump
+        except BadInput as e:
+            _err(e)
+            return 2
     try:
         from .torch import require_torch
         require_torch("unveil run")  # the dump needs torch; say so plainly
@@ -837,11 +874,17 @@ def _run(args):
         except BadBreak as e:
             _err(e)
             return 2
-    code = run_script(args.script, args.args, dump_dir, args.backend, debugger)
+    code, not_written = run_script(args.script, args.args, dump_dir, args.backend, debugger)
     sys.stdout.flush()
     from .torch.dump import current_rank, rank_dir
     if current_rank() is not None and os.path.isdir(rank_dir(dump_dir)):
         dump_dir = os.path.relpath(rank_dir(dump_dir))  # under torch.distributed: this rank's dump
+    if not_written:
+        # what the directory holds is not this run's: no summary of it
+        earlier = os.path.isfile(os.path.join(dump_dir, "index.json"))
+        _err("no dump of this run was written (%s)%s" % (
+            not_written, "; %s holds an earlier run's dump, left as it was" % dump_dir if earlier else ""))
+        return code
     try:
         index = load_index(dump_dir)
     except BadInput as e:

@@ -26,8 +26,9 @@ def _check_python():
                          % (SUPPORTED[0] + SUPPORTED[1] + sys.version_info[:2]))
 
 
-def resolve(obj: Any):
-    """The code object behind ``obj`` and the function it came from (if any)."""
+def resolve(obj: Any, caller: str = "unveil.decompile"):
+    """The code object behind ``obj`` and the function it came from (if any); a TypeError
+    naming ``caller`` (the public function the user called) for anything else."""
     seen = 0
     while seen < 20:
         seen += 1
@@ -48,15 +49,14 @@ def resolve(obj: Any):
             obj = obj.__wrapped__
             continue
         if isinstance(obj, type):
-            raise TypeError("unveil.decompile expects a function or code object; "
-                            "got the class %s (decompile one of its methods)" % obj.__name__)
+            raise TypeError("%s expects a function or code object; got the class %s (%s one of "
+                            "its methods)" % (caller, obj.__name__, caller.rpartition(".")[2]))
         call = getattr(type(obj), "__call__", None)
         if isinstance(call, types.FunctionType):
             obj = call
             continue
         break
-    raise TypeError("unveil.decompile expects a function, method or code object, not %s"
-                    % type(obj).__name__)
+    raise TypeError("%s expects a function, method or code object, not %s" % (caller, type(obj).__name__))
 
 
 def _closure_wrapper(node, freevars):
@@ -215,7 +215,7 @@ def recompile(code: Any) -> types.CodeType:
     """Decompile ``code`` and compile the source back into a code object that
     can replace it (``fn.__code__ = recompile(fn.__code__)``)."""
     from .recompile import recompile as _recompile
-    code, _ = resolve(code)
+    code, _ = resolve(code, "unveil.recompile")
     if code.co_name == "<module>":
         raise ValueError("recompile expects a function's code object, not a module's")
     with gc_paused(), disassembly_kept(), boundary(qualname(code)):

@@ -250,10 +250,21 @@ def graph_break_of(payload, dump_dir=None) -> dict:
             if m:
                 frames.append((m.group(1), int(m.group(2)), m.group(3)))
     reason = "\n".join(reason_lines).strip() or first.strip()
-    stack = ["%s:%d in %s" % f for f in frames]
+    stack = ["%s:%d in %s" % f for f in _without_launcher(frames)]
     user = [f for f in frames if not _library_file(f[0], dump_dir)]
     location = "%s:%d" % user[-1][:2] if user else innermost
     return {"reason": reason, "cause": cause_of(reason), "location": location, "stack": stack}
+
+
+def _without_launcher(frames):
+    """``frames`` without those that started the user's program -- everything up to runpy's
+    last frame (``unveil run``'s console script and command line, ``python -m``) -- nor
+    unveil's own."""
+    import os
+    runpy_at = [k for k, f in enumerate(frames) if f[0] == "<frozen runpy>" or os.path.basename(f[0]) == "runpy.py"]
+    unveil_dir = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    return [f for f in frames[runpy_at[-1] + 1 if runpy_at else 0:]
+            if not os.path.abspath(f[0]).startswith(unveil_dir + os.sep)]
 
 
 _FRAME = re.compile(r'^\s*File "(.*)", line (\d+), in (.*)$')

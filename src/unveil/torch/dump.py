@@ -57,6 +57,24 @@ def rank_dir(dump_dir) -> str:
     return os.path.join(path, "rank_%d" % rank) if rank is not None else path
 
 
+def _user_stacklevel() -> int:
+    """The ``stacklevel`` (for a warning issued by the caller) of the innermost frame outside
+    unveil and torch: the user's ``with unveil.prepare_debug(...)`` line, or the line whose call
+    torch is compiling, rather than a line of unveil or of Dynamo."""
+    import sys
+    inside = [os.path.dirname(os.path.dirname(os.path.abspath(__file__)))]  # unveil's package
+    torch = sys.modules.get("torch")
+    if getattr(torch, "__file__", None):
+        inside.append(os.path.dirname(os.path.abspath(torch.__file__)))
+    frame, level = sys._getframe(2), 2  # level 1 is the caller of warnings.warn (Session.warn)
+    while frame is not None:
+        file = frame.f_code.co_filename
+        if not (file.startswith("<frozen ") or any(file.startswith(d + os.sep) for d in inside)):
+            return level
+        frame, level = frame.f_back, level + 1
+    return 1
+
+
 def active() -> bool:
     """True while a ``prepare_debug`` context is open in this process."""
     return bool(_ACTIVE)
@@ -187,19 +205,28 @@ class Session:
             self.graph_runner.remove()
         if self.trace is not None:
             self.trace.remove()
-        try:
-            self.finish()
-        except Exception as err:  # never turn a dump problem into a user-visible crash
-            self.warn("unveil: writing the dump index failed (%s: %s)" % (type(err).__name__, err))
+        # a block that failed before this run wrote a file leaves an earlier run's dump whole
+        failed_before_writing = bool(exc) and exc[0] is not None and not self.store.joined
+        if not failed_before_writing:
+            try:
+                self.finish()
+            except Exception as err:  # never turn a dump problem into a user-visible crash
+                self.warn("unveil: writing the dump index failed (%s: %s)" % (type(err).__name__, err))
         # the hook and the trace handler hold bound methods of this session: drop them so the
         # session is freed by reference counting, not left for the cyclic collector
         self.hook = self.trace = self.graph_runner = None
         return False
 
+    @property
+    def wrote(self) -> bool:
+        """Whether this session wrote a dump (False: the directory could not be used, or the
+        block failed before anything was written and the directory holds what it held)."""
+        return self.store is not None and self.store.joined
+
     def warn(self, message):
         if not self.warned:
             self.warned = True
-            warnings.warn(message, RuntimeWarning, stacklevel=3)
+            warnings.warn(message, RuntimeWarning, stacklevel=_user_stacklevel())
 
     def error(self, where, message):
         self.errors.append({"where": where, "message": message})

@@ -17,7 +17,9 @@ program) may dump into one directory. Each ``prepare_debug`` session is a
   after everything it writes (:meth:`Store.update`), so a process killed at any
   instant leaves a listed dump (``"complete": false``);
 * a dump of an earlier run (all its sessions ended before this process started)
-  is replaced whole when a session starts (:meth:`Store.start`): two runs never mix.
+  is replaced whole when a session writes its first file (:meth:`Store.join`): two
+  runs never mix, and a run that fails before it writes anything (a script that does
+  not compile, one that dies before torch compiles) leaves the earlier dump as it was.
 """
 import contextlib
 import json
@@ -96,6 +98,7 @@ class Store:
         self.claims = {}  # file name -> token of its latest claimant, as read from claims.log
         self.claims_read = 0  # bytes of claims.log already in self.claims
         self.claims_torn = False  # claims.log ends in an unfinished line
+        self.joined = False  # registered in the directory (an earlier run's dump replaced)
 
     # -- locking ----------------------------------------------------------
     @contextlib.contextmanager
@@ -167,17 +170,28 @@ class Store:
 
     # -- session ----------------------------------------------------------
     def start(self):
-        """Register this session. A dump left by an earlier run (every session that wrote it
-        has ended, and ended before this process started -- finished or killed) is replaced
-        whole; a dump that processes of this run are writing (or wrote) is joined."""
+        """Make sure the directory can be written, and join a dump that processes of this run
+        are writing (or wrote), or an empty directory, at once. A dump left by an earlier run
+        (every session that wrote it has ended, and ended before this process started --
+        finished or killed) stays whole until this session writes (:meth:`join`)."""
         os.makedirs(os.path.join(self.meta, "parts"), exist_ok=True)
         with self.locked():
-            sessions = self._sessions()
-            if self._earlier_run(sessions):
-                self._clear(sessions)
-                sessions = {}
-            sessions[self.token] = os.getpid()
-            self._write_meta("sessions.json", sessions)
+            if not self._earlier_run(self._sessions()):
+                self.join()
+
+    def join(self):
+        """(Under the lock.) Register this session, replacing an earlier run's dump whole first.
+        Called by the first claim, and by :meth:`finish`: a run that ends without writing
+        anything and without :meth:`finish` (it failed) leaves the earlier dump as it was."""
+        if self.joined:
+            return
+        sessions = self._sessions()
+        if self._earlier_run(sessions):  # asked again: a sibling process may have joined since
+            self._clear(sessions)
+            sessions = {}
+        sessions[self.token] = os.getpid()
+        self._write_meta("sessions.json", sessions)
+        self.joined = True
 
     def _last_activity_ns(self, token) -> int:
         """When session ``token`` last wrote its index part (its start time if it never did)."""
@@ -238,6 +252,7 @@ class Store:
     def claim(self, make_name, start: int = 0) -> tuple:
         """The first free name ``make_name(k)`` for k = start, start+1, ...; claimed for this session."""
         with self.locked():
+            self.join()
             claims = self._claims()
             sessions = None  # read only when a name is taken by another session
             k = start
@@ -282,7 +297,10 @@ class Store:
     def update(self, part: dict, render_readme) -> dict:
         """Store this session's part of the index so far and rebuild ``index.json`` and
         ``README.md`` (each written whole, then moved in place): a process killed at any
-        instant leaves a dump that lists what it wrote. Returns the merged index."""
+        instant leaves a dump that lists what it wrote. Returns the merged index, or None
+        before this session joined the directory (it wrote nothing: an earlier run's index stays)."""
+        if not self.joined:
+            return None
         with self.locked():
             return self._publish(self._sessions(), part, render_readme)
 
@@ -291,6 +309,7 @@ class Store:
 
         Returns the merged index."""
         with self.locked():
+            self.join()  # a run that wrote nothing replaces an earlier run's dump by an empty one
             sessions = self._sessions()
             sessions.pop(self.token, None)
             self._write_meta("sessions.json", sessions)
