@@ -36,7 +36,7 @@ def entries(code: types.CodeType) -> list:
         scope = getattr(gm, "global_scope", None)
         if isinstance(scope, dict) and isinstance(scope.get("G"), dict):
             scope = scope["G"]
-        out.append(EntryInfo(e.code, _compile_id(e), guard_parts(gm) if gm is not None else [],
+        out.append(EntryInfo(e.code, _compile_id(e), guard_parts(gm, code.co_varnames) if gm is not None else [],
                              scope if isinstance(scope, dict) else None))
         out[-1].guard_manager = gm
     return out

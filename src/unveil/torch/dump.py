@@ -9,7 +9,7 @@ import os
 import threading
 import warnings
 
-from . import cache, capture, ddp, names, naming
+from . import cache, capture, ddp, names, naming, stack_values
 from .graph_runner import RUNNABLE_STAGES, GraphRunner
 from .hook import BytecodeHook, comment_block, decompile_as, disassembly, transform
 from .render import FullCode, as_comment, code_or_comment, readme, valid
@@ -245,7 +245,7 @@ class Session:
         path = self.store.path(fname)
         def_name = "__transformed_code_%d_for_%s" % (i, rec.fn)
         header = "# %s: cache entry %d of %s (compile id %s), written by unveil.\n" % (
-            fname, i, rec.qualname, cid)
+            fname, i, naming.with_torch_names(rec.title, rec.qualname), cid)
         if for_running:
             t = transform(dynamo_code, def_name, path, header, self.log_bytecode)
             text, code, err, body = t.text, t.code, t.error, t.text[len(header):]
@@ -546,14 +546,17 @@ class Session:
                                 "guard": [one_line(p) for p in e.guard_lines], "reason": reason,
                                 "compiled_fns": list(e.compiled_fns),
                                 "resume_functions": list(e.resume_functions), "error": e.error,
-                                "explanation": e.explanation})
+                                "explanation": e.explanation, "title": naming.entry_title(rec.title, e.index, e.cid)})
             functions.append({"name": rec.name, "title": rec.title, "qualname": rec.qualname, "source_file": rec.source_file,
-                              "first_line": rec.first_line, "full_code": rec.full_code, "entries": entries})
+                              "first_line": rec.first_line, "full_code": rec.full_code, "entries": entries,
+                              "aliases": list(rec.aliases),
+                              "stack_values": stack_values.of_resume(rec.code) if final else {}})
         by_cid = {}
         for rec in self.records.values():
             for e in rec.entries.values():
-                by_cid[e.cid] = rec.name
-        breaks = [dict(brk, function=by_cid.get(cid, "?")) for cid, brk in self.graph_breaks]
+                by_cid[e.cid] = rec
+        breaks = [dict(brk, function=by_cid[cid].name if cid in by_cid else "?",
+                       title=by_cid[cid].title if cid in by_cid else "?") for cid, brk in self.graph_breaks]
         return {"format": 1, "torch": self.torch_version, "unveil": self.unveil_version, "complete": final,
                 "functions": functions, "graphs": list(self.graphs), "graph_breaks": breaks,
                 "errors": list(self.errors)}

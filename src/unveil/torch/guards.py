@@ -12,6 +12,7 @@ comment when torch appended a description to a call, otherwise a faithful call
 import ast
 import functools
 import io
+import re
 import tokenize
 
 # Suffixes torch appends to a Python call: "<call> against {...}", "<call>, type=<class ...>".
@@ -122,9 +123,51 @@ def _is_atom(expr: str) -> bool:
     return isinstance(node, (ast.Call, ast.Name, ast.Attribute, ast.Subscript, ast.Constant))
 
 
-def guard_parts(guard_manager) -> list:
-    """Torch's verbose guard lines of one cache entry, in the order torch lists them (the
-    guard manager's tree, then its epilogue guards)."""
+_ROOT = re.compile(r"""\b([LG])\[(['"])(.*?)\2\]""")
+
+
+def roots_of(part: str) -> list:
+    """The frame variables a guard line tests (``[("L", "x"), ("G", "torch")]``), each once."""
+    code, _ = split_comment(part)
+    out = []
+    for scope, _, name in _ROOT.findall(code):
+        if (scope, name) not in out:
+            out.append((scope, name))
+    return out
+
+
+def in_frame_order(parts, varnames=()) -> list:
+    """``parts`` in one order for every entry of a function, so that entries read side by side:
+    lines on no variable (global state) first, then the lines on one variable, variable by
+    variable -- locals in the code's order (its arguments first), then globals by name --, then
+    the lines relating several variables. Torch's guard tree lists variables in the order the
+    compile met them, which differs from entry to entry (``L['b'] == 3`` last in one entry,
+    first in the others).
+
+    Within a variable the lines keep torch's order (a tensor's type is checked before its
+    sizes), and lines on several variables come after every line on any of them, as torch
+    checks its relational guards last: each line is evaluated only where torch would."""
+    rank = {name: k for k, name in enumerate(varnames or ())}
+
+    def key(item):
+        position, part = item
+        roots = roots_of(part)
+        if not roots:
+            return (0, 0, "", position)
+        if len(roots) > 1:
+            return (3, 0, "", position)
+        scope, name = roots[0]
+        if scope == "L":
+            return (1, rank.get(name, len(rank)), name, position)
+        return (2, 0, name, position)
+
+    return [part for _, part in sorted(enumerate(parts), key=key)]
+
+
+def guard_parts(guard_manager, varnames=None) -> list:
+    """Torch's verbose guard lines of one cache entry: with ``varnames`` (the code's
+    ``co_varnames``) :func:`in_frame_order`, else in the order torch lists them (the guard
+    manager's tree, then its epilogue guards)."""
     parts = []
     root = getattr(guard_manager, "root", None)
     if root is not None and hasattr(root, "get_leaf_guards"):
@@ -165,4 +208,4 @@ def guard_parts(guard_manager) -> list:
         if p not in seen:
             seen.add(p)
             out.append(p)
-    return out
+    return in_frame_order(out, varnames) if varnames is not None else out

@@ -5,8 +5,13 @@ Models are often compiled through a decorator's inner function: transformers'
 forward runs through ``deprecate_kwarg.<locals>.wrapper.<locals>.wrapped_func``.
 The code object says only ``wrapper``; the function it wraps is one of its free
 variables, which the frame Dynamo is compiling holds. Resume functions are named
-after the function and line they continue ("resume of forward after line 28"),
-one name wherever they appear.
+after the function and line they continue ("forward (resumed at line 28)").
+
+This module is the one place that says what a function and a cache entry are called
+(:func:`display_name`, :func:`entry_title`): ``unveil show``, the report, ``index.json``
+(``title``), the headers of the dump's files and ``unveil.debug()`` print these names, and
+torch's own names (``torch_dynamo_resume_in_forward_at_28``, ``__resume_at_70_3``) beside
+them (:func:`with_torch_names`), never instead of them. No torch import: the report uses it.
 """
 import re
 import sys
@@ -74,20 +79,65 @@ def short_qualname(qualname: str) -> str:
     return qualname.replace(".<locals>", "")
 
 
-def resume_title(code):
-    """"resume of forward after line 28" for Dynamo's ``torch_dynamo_resume_in_forward_at_28``."""
-    m = _RESUME.match(code.co_name)
-    if m is None:
-        return None
-    return "resume of %s after line %s" % (m.group(1), m.group(2))
+def resume_place(co_name):
+    """(function, line) a Dynamo resume function continues, from its name
+    (``torch_dynamo_resume_in_forward_at_28`` -> ``("forward", "28")``), else None."""
+    m = _RESUME.match(co_name or "")
+    return (m.group(1), m.group(2)) if m else None
+
+
+def display_name(co_name, qualname=None, wrapped=None) -> str:
+    """The one name a function goes by in everything unveil prints: the wrapped function and
+    the decorator it runs through ("GPT2LMHeadModel.forward, via can_return_tuple.wrapper"),
+    a resume function's place ("normalize (resumed at line 6)"), else its qualified name."""
+    qualname = qualname or co_name
+    place = resume_place(co_name)
+    if wrapped:
+        text = "%s, via %s" % (wrapped, short_qualname(qualname))
+    elif place is not None:
+        text = "%s (resumed at line %s)" % place
+    else:
+        text = qualname
+    return printable(text)  # (headings are comments: a line break in a name would end one)
 
 
 def title(code, wrapped=None) -> str:
-    """What a heading calls ``code``: the wrapped function and the decorator it runs
-    through, a resume function's place, else its qualified name."""
-    qualname = getattr(code, "co_qualname", code.co_name)
-    if wrapped:
-        text = "%s, via %s" % (wrapped, short_qualname(qualname))
-    else:
-        text = resume_title(code) or qualname
-    return printable(text)  # (headings are comments: a line break in a name would end one)
+    """:func:`display_name` of code object ``code``."""
+    return display_name(code.co_name, getattr(code, "co_qualname", code.co_name), wrapped)
+
+
+def torch_names(title_text, *names) -> list:
+    """torch's names of a function that its display name ``title_text`` does not show
+    (code name, qualified name, ``__resume_at_*`` globals), each once, in the order given."""
+    out = []
+    for name in names:
+        for n in ([name] if isinstance(name, str) else list(name or ())):
+            if n and n != title_text and n not in out:
+                out.append(n)
+    return out
+
+
+def with_torch_names(title_text, *names) -> str:
+    """``title_text``, then torch's names for it in brackets when they differ:
+    ``normalize (resumed at line 6) [torch: torch_dynamo_resume_in_normalize_at_6, __resume_at_70_3]``."""
+    extra = torch_names(title_text, *names)
+    return "%s [torch: %s]" % (title_text, ", ".join(extra)) if extra else title_text
+
+
+def entry_label(index, compile_id) -> str:
+    """An entry under its function's heading: ``entry 1 [2/1]`` (the index is the ``<i>`` of
+    its ``__transformed_code_<i>`` file, the compile id as torch prints it)."""
+    cid = " [%s]" % compile_id if compile_id else ""
+    return "entry %s%s" % (index, cid)
+
+
+def entry_title(function_title, index, compile_id) -> str:
+    """An entry on its own: ``normalize (resumed at line 7), entry 1 [2/1]``."""
+    return "%s, %s" % (function_title, entry_label(index, compile_id))
+
+
+def count(n, word, many=None) -> str:
+    """``1 function``, ``2 functions``, ``1 entry``, ``3 entries``."""
+    if many is None:
+        many = word[:-1] + "ies" if word.endswith("y") and word[-2:-1] not in "aeiou" else word + "s"
+    return "%d %s" % (n, word if n == 1 else many)
