@@ -569,6 +569,7 @@ def _break_details(w, b, indent):
 
 def format_show(index, path, brief=False):
     """The text ``unveil show`` prints for a dump index."""
+    from .torch import naming  # (no torch import: names only)
     out = []
     w = out.append
     w("unveil dump %s (torch %s, unveil %s)" % (path, index.get("torch", "?"), index.get("unveil", "?")))
@@ -581,6 +582,7 @@ def format_show(index, path, brief=False):
         graphs_by_fn.setdefault(g.get("compiled_fn"), []).append(g)
     shown_graphs = set()
     breaks = list(index.get("graph_breaks", []))
+    functions = naming.by_torch_name(index)
 
     for fn in index.get("functions", []):
         w("")
@@ -590,25 +592,24 @@ def format_show(index, path, brief=False):
             if fn.get("first_line") is not None:
                 where += ":%d" % fn["first_line"]
         entries = fn.get("entries", [])
-        # the heading's name (its title): the function users know ("GPT2LMHeadModel.forward, via
-        # can_return_tuple.wrapper", "resume of forward after line 28"), as in README.md
-        w("function %s%s" % (fn.get("title") or fn.get("qualname") or fn.get("name"), where))
+        # the heading's name is the function's display name (naming.py: "GPT2LMHeadModel.forward,
+        # via can_return_tuple.wrapper", "forward (resumed at line 28)"), torch's names beside it
+        w("function %s%s" % (naming.heading_of(fn), where))
         w("  full code: %s" % (fn.get("full_code") or "(not written: the run did not finish)"))
-        w("  %s%s" % (_plural(len(entries), "entry").replace("entrys", "entries"),
-                      ", in the order torch checks them" if len(entries) > 1 else ""))
+        w("  %s%s" % (naming.count(len(entries), "entry"), ", in the order torch checks them" if len(entries) > 1 else ""))
+        stack = fn.get("stack_values") or {}
         for entry in entries:
-            cid = " [%s]" % entry["compile_id"] if entry.get("compile_id") else ""
-            w("  entry %s%s: %s" % (entry.get("index"), cid,
-                                    entry.get("transformed_file") or "(no transformed code)"))
+            w("  %s: %s" % (naming.entry_label(entry.get("index"), entry.get("compile_id")),
+                            entry.get("transformed_file") or "(no transformed code)"))
             if entry.get("reason"):
-                w("    recompiled because: %s" % _one_line(entry["reason"]))
+                w("    recompiled because: %s" % naming.with_stack_values(_one_line(entry["reason"]), stack))
             guards = entry.get("guard") or []
             if brief:
-                w("    guard: %s" % (_plural(len(guards), "condition") if guards else "(none)"))
+                w("    guard: %s" % (naming.count(len(guards), "condition") if guards else "(none)"))
             else:
                 w("    guard (%d):" % len(guards) if guards else "    guard: (none)")
                 for g in guards:
-                    w("      %s" % g)
+                    w("      %s" % naming.with_stack_values(g, stack))
             for name in entry.get("compiled_fns") or []:
                 files = graphs_by_fn.get(name, [])
                 shown_graphs.add(name)
@@ -617,7 +618,7 @@ def format_show(index, path, brief=False):
                 for g in files:
                     w("    graph %s [%s]: %s%s" % (name, g.get("stage"), g.get("file"), _graph_title(g)))
             for name in entry.get("resume_functions") or []:
-                w("    resumes in %s" % name)
+                w("    resumes in %s" % naming.refer_to(name, functions))
             if entry.get("error"):
                 w("    error: %s" % _one_line(entry["error"]))
         for b in _breaks_of(fn, breaks):
@@ -638,7 +639,7 @@ def format_show(index, path, brief=False):
         w("graph breaks:")
         for b in breaks:
             loc = " at %s" % b["location"] if b.get("location") else ""
-            w("  %s%s: %s" % (b.get("function"), loc, _break_cause(b)))
+            w("  %s%s: %s" % (naming.refer_to(b.get("function"), functions), loc, _break_cause(b)))
             if not brief:
                 _break_details(w, b, "    ")
     if index.get("errors"):
