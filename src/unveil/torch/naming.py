@@ -141,3 +141,67 @@ def count(n, word, many=None) -> str:
     if many is None:
         many = word[:-1] + "ies" if word.endswith("y") and word[-2:-1] not in "aeiou" else word + "s"
     return "%d %s" % (n, word if n == 1 else many)
+
+
+# -- names read back from index.json (unveil show, the README, the report) ------------------
+
+def title_of(fn: dict) -> str:
+    """The display name of a function of ``index.json`` (its ``title``; for dumps written
+    before the index held one, worked out from its names as :func:`display_name` does)."""
+    if fn.get("title"):
+        return fn["title"]
+    qualname = fn.get("qualname") or fn.get("name") or "?"
+    return display_name(qualname.rsplit(".", 1)[-1], qualname)
+
+
+def torch_names_of(fn: dict) -> list:
+    """torch's names of a function of ``index.json`` that its display name does not show."""
+    return torch_names(title_of(fn), fn.get("qualname"), fn.get("name"), fn.get("aliases"))
+
+
+def heading_of(fn: dict) -> str:
+    """``normalize (resumed at line 6) [torch: torch_dynamo_resume_in_normalize_at_6, __resume_at_70_3]``."""
+    return with_torch_names(title_of(fn), fn.get("qualname"), fn.get("name"), fn.get("aliases"))
+
+
+def by_torch_name(index: dict) -> dict:
+    """{each name torch gives a function (``__resume_at_70_3``, code names): its index entry},
+    to print the display name wherever the index refers to a function by torch's name
+    (``resume_functions``, a graph break's ``function``)."""
+    found = {}
+    for fn in index.get("functions", []):
+        for n in [fn.get("name"), fn.get("qualname")] + list(fn.get("aliases") or []):
+            if n:
+                found.setdefault(n, fn)
+    return found
+
+
+def refer_to(name, functions: dict) -> str:
+    """A function the index names by torch's ``name``: its display name, ``name`` beside it."""
+    fn = functions.get(name)
+    return with_torch_names(title_of(fn), name) if fn is not None else name
+
+
+# -- Dynamo's stack values ----------------------------------------------------------------
+
+_STACK_REF = re.compile(r"\b___stack\d+\b")
+
+
+def stack_value_text(info: dict) -> str:
+    """``the value of m.item() at line 7`` for one of :func:`unveil.torch.stack_values.of_resume`'s
+    values (``a value computed at line 7`` when only the line is known)."""
+    line = " at line %s" % info["line"] if info.get("line") else ""
+    if info.get("expression"):
+        return "the value of %s%s" % (info["expression"], line)
+    return "a value computed%s" % (line or " before the graph break")
+
+
+def with_stack_values(text: str, stack_values) -> str:
+    """``text`` (a guard line, a recompile reason), then what each of Dynamo's stack values it
+    names is: ``L['___stack0'] <= 0.5   [___stack0: the value of m.item() at line 7]``."""
+    if not stack_values or "___stack" not in text:
+        return text
+    named = [n for n in dict.fromkeys(_STACK_REF.findall(text)) if n in stack_values]
+    if not named:
+        return text
+    return "%s   [%s]" % (text, "; ".join("%s: %s" % (n, stack_value_text(stack_values[n])) for n in named))
