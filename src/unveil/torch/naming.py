@@ -196,12 +196,15 @@ def stack_value_text(info: dict) -> str:
     return "a value computed%s" % (line or " before the graph break")
 
 
+def stack_names(text: str) -> list:
+    """The names of Dynamo's stack values (``___stack0``) ``text`` mentions, each once."""
+    return list(dict.fromkeys(_STACK_REF.findall(text))) if "___stack" in text else []
+
+
 def with_stack_values(text: str, stack_values) -> str:
     """``text`` (a guard line, a recompile reason), then what each of Dynamo's stack values it
     names is: ``L['___stack0'] <= 0.5   [___stack0: the value of m.item() at line 7]``."""
-    if not stack_values or "___stack" not in text:
-        return text
-    named = [n for n in dict.fromkeys(_STACK_REF.findall(text)) if n in stack_values]
+    named = [n for n in stack_names(text) if n in (stack_values or {})]
     if not named:
         return text
     return "%s   [%s]" % (text, "; ".join("%s: %s" % (n, stack_value_text(stack_values[n])) for n in named))

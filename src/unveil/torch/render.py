@@ -4,7 +4,7 @@ import re
 import textwrap
 
 from .explain import recompile_lines
-from . import guard_groups
+from . import guard_groups, naming, stack_values
 from .guards import guard_function
 from .hook import comment_block, disassembly
 
@@ -94,6 +94,18 @@ def ddp_split_lines(graphs, fn) -> list:
     return out
 
 
+def stack_notes(guard_lines, stack) -> list:
+    """Comment lines saying what the stack values the guard tests are (``stack_values.py``):
+    ``L['___stack0'] is the value of m.item() at line 7``."""
+    named = {}
+    for line in guard_lines:
+        for name in naming.stack_names(line):
+            if name in (stack or {}):
+                named.setdefault(name, stack[name])
+    return ["L[%r] is %s, on Dynamo's stack at the graph break" % (name, naming.stack_value_text(info))
+            for name, info in sorted(named.items())]
+
+
 class FullCode:
     """Builds one ``full_code_for_<fn>_<k>.py``: entries in torch's order, then the source."""
 
@@ -102,6 +114,7 @@ class FullCode:
         self.rec = record
         self.out = []
         self.shown = set()
+        self.stack = {}  # per record shown: Dynamo's stack values (stack_values.of_resume)
 
     def text(self) -> str:
         rec = self.rec
@@ -123,7 +136,7 @@ class FullCode:
                 "# %s has %d cache entr%s. On each call torch checks them in the order below: it runs\n"
                 "# the guard of each entry in turn and runs the transformed code of the first entry\n"
                 "# whose guard returns True; when none does, it compiles a new entry.\n#\n"
-                % (rec.qualname, len(ents), "y" if len(ents) == 1 else "ies"))
+                % (rec.title, len(ents), "y" if len(ents) == 1 else "ies"))
             for k, e in enumerate(ents):
                 self.out.append("#   %s: entry %d (compile id %s) -> %s\n"
                                 % (ordinal(k), e.index, e.cid, e.transformed_file))
@@ -132,7 +145,8 @@ class FullCode:
                             "# a graph, or it was not called inside prepare_debug).\n" % rec.title)
         self.out.append("\n" + GUARD_NAMES)
         self.entries(rec, depth=0)
-        self.out.append("\n" + RULE + "# Original source of %s (%s)\n" % (rec.qualname, where) + RULE)
+        self.out.append("\n" + RULE + "# Original source of %s (%s)\n" % (
+            naming.with_torch_names(rec.title, rec.qualname), where) + RULE)
         if rec.resume_of:
             self.out.append(comment_block("Dynamo generated this function; its bytecode:\n"
                                           + disassembly(rec.code)))
@@ -142,6 +156,7 @@ class FullCode:
 
     def entries(self, rec, depth):
         self.shown.add(id(rec))
+        self.stack[id(rec)] = stack_values.of_resume(rec.code)
         for k, e in enumerate(rec.ordered):
             self.entry(rec, e, k, depth)
 
@@ -153,23 +168,24 @@ class FullCode:
                    % (e.cid, "resume function: " if depth else "", e.index, rec.title, ordinal(k)))
         reasons = reason_text(e.reasons, lambda cid: rec.index_of(cid))
         explained = recompile_lines(e.explanation) if getattr(e, "explanation", None) else []
+        stack = self.stack.get(id(rec))
         if explained:
             out.append("# Why it exists: torch compiled it because, for the call that compiled it,\n")
-            out.extend("#   %s\n" % r.replace("\n", " ") for r in explained)
+            out.extend("#   %s\n" % naming.with_stack_values(r.replace("\n", " "), stack) for r in explained)
         elif reasons:
             out.append("# Why it exists: torch compiled it because, for that call,\n")
-            out.extend("#   %s\n" % r for r in reasons)
+            out.extend("#   %s\n" % naming.with_stack_values(r, stack) for r in reasons)
         elif e.pre_existing:
             out.append("# Compiled before prepare_debug: torch runs Dynamo's own bytecode for it (call\n"
                        "# torch._dynamo.reset() before prepare_debug to debug it from the files).\n")
         else:
-            out.append("# Why it exists: first compilation of %s.\n" % rec.qualname)
+            out.append("# Why it exists: first compilation of %s.\n" % rec.title)
         out.append(RULE + "\n")
         siblings = [x.guard_lines for x in rec.ordered if x is not e]
         out.append(code_or_comment(guard_function("__guard_%d_for_%s" % (e.index, rec.fn),
                                                   guard_groups.arrange(e.guard_lines, siblings),
                                                   ["guard of entry %d (compile id %s), torch's text turned into Python"
-                                                   % (e.index, e.cid)],
+                                                   % (e.index, e.cid)] + stack_notes(e.guard_lines, stack),
                                                   executable=getattr(e, "executable", None)), "guard"))
         out.append("\n")
         for fn in e.compiled_fns:
@@ -195,7 +211,7 @@ class FullCode:
         out.append("\n")
         for name in e.resume_functions:
             target = s.by_alias.get(name)
-            title = "%s (%s)" % (target.title, name) if target is not None and target.title != name else name
+            title = naming.with_torch_names(target.title, name) if target is not None else name
             out.append("# Resume function %s: after the graph break this entry jumps to it.\n" % title)
             if target is None:
                 out.append("# (its code is not known to unveil)\n\n")
@@ -246,35 +262,19 @@ def readme(index: dict) -> str:
                "the new run starts); processes of one run writing at the same time share it.\n\n")
     out.append(BREAKPOINTS)
     out.append("## Functions\n\n")
-    titles = {f["name"]: f.get("title") or f["name"] for f in index.get("functions", [])}
+    functions = naming.by_torch_name(index)
     for f in index.get("functions", []):
-        where = " (%s:%s)" % (f["source_file"], f["first_line"]) if f.get("source_file") else ""
-        out.append("### `%s`%s\n\n[%s](%s)\n\n" % (f.get("title") or f["name"], where, f["full_code"], f["full_code"]))
-        for k, e in enumerate(f.get("entries", [])):
-            link = "[%s](%s)" % (e["transformed_file"], e["transformed_file"]) if e.get("transformed_file") else "-"
-            cid = " [%s]" % e["compile_id"] if e.get("compile_id") else ""
-            out.append("%d. entry %d%s: %s" % (k + 1, e["index"], cid, link))
-            if e.get("compiled_fns"):
-                out.append(" -- calls %s" % ", ".join("`%s`" % c for c in e["compiled_fns"]))
-            if e.get("resume_functions"):
-                out.append(" -- resumes in %s" % ", ".join("`%s`" % titles.get(c, c) for c in e["resume_functions"]))
-            out.append("\n")
-            if e.get("reason"):
-                out.append("   - reason: %s\n" % e["reason"].replace("\n", " "))
-            if e.get("error"):
-                out.append("   - unveil error (Dynamo's bytecode runs): %s\n" % e["error"].replace("\n", " ")[:300])
-            key = [g for g in e.get("guard", []) if "L[" in g or "G[" in g][:8]
-            for g in key:
-                out.append("   - guard: `%s`\n" % g.replace("`", "'"))
-        out.append("\n")
+        out.append(readme_function(f, functions))
     out.append("## Graphs\n\n")
     for g in index.get("graphs", []):
         title = " -- %s" % g["title"].replace("\n", " ") if g.get("title") else ""
         out.append("- `%s` %s: [%s](%s)%s\n" % (g["compiled_fn"], g["stage"], g["file"], g["file"], title))
-    out.append("\n## Graph breaks\n\n")
+    if index.get("graph_breaks"):  # (no heading over nothing)
+        out.append("\n## Graph breaks\n\n")
     for b in index.get("graph_breaks", []):
-        out.append("- `%s`%s: %s\n" % (b["function"], " at %s" % b["location"] if b.get("location") else "",
-                                        (b.get("cause") or b["reason"]).replace("\n", " ")))
+        out.append("- %s%s: %s\n" % (named(naming.refer_to(b["function"], functions)),
+                                       " at %s" % b["location"] if b.get("location") else "",
+                                       (b.get("cause") or b["reason"]).replace("\n", " ")))
         if b.get("stack"):
             out.append("  - stack (outermost first): %s\n" % " → ".join("`%s`" % f for f in b["stack"]))
         out.append("  - torch's reason:\n\n")
@@ -284,3 +284,42 @@ def readme(index: dict) -> str:
         for err in index["errors"]:
             out.append("- %s: %s\n" % (err["where"], err["message"].replace("\n", " ")[:400]))
     return "".join(out)
+
+
+def named(text: str) -> str:
+    """A display name in Markdown, torch's names beside it as code: ``normalize (resumed at line 6)
+    [torch: `__resume_at_70_3`]``."""
+    title, sep, rest = text.partition(" [torch: ")
+    if not sep:
+        return "`%s`" % title
+    return "`%s` [torch: %s]" % (title, ", ".join("`%s`" % n for n in rest[:-1].split(", ")))
+
+
+def readme_function(f: dict, functions: dict) -> str:
+    """The README's section of one function of the index: its display name, its entries."""
+    where = " (%s:%s)" % (f["source_file"], f["first_line"]) if f.get("source_file") else ""
+    out = ["### %s%s\n\n[%s](%s)\n\n" % (named(naming.heading_of(f)), where, f["full_code"], f["full_code"])]
+    stack = f.get("stack_values") or {}
+    for k, e in enumerate(f.get("entries", [])):
+        link = "[%s](%s)" % (e["transformed_file"], e["transformed_file"]) if e.get("transformed_file") else "-"
+        out.append("%d. %s: %s" % (k + 1, naming.entry_label(e["index"], e.get("compile_id")), link))
+        if e.get("compiled_fns"):
+            out.append(" -- calls %s" % ", ".join("`%s`" % c for c in e["compiled_fns"]))
+        if e.get("resume_functions"):
+            out.append(" -- resumes in %s" % ", ".join(named(naming.refer_to(c, functions))
+                                                      for c in e["resume_functions"]))
+        out.append("\n")
+        if e.get("reason"):
+            out.append("   - reason: %s\n" % naming.with_stack_values(e["reason"].replace("\n", " "), stack))
+        if e.get("error"):
+            out.append("   - unveil error (Dynamo's bytecode runs): %s\n" % e["error"].replace("\n", " ")[:300])
+        key = [g for g in e.get("guard", []) if "L[" in g or "G[" in g][:8]
+        for g in key:
+            out.append("   - guard: `%s`%s\n" % (g.replace("`", "'"), stack_suffix(g, stack)))
+    out.append("\n")
+    return "".join(out)
+
+
+def stack_suffix(text: str, stack) -> str:
+    """What :func:`naming.with_stack_values` adds to ``text`` (the text itself is written apart)."""
+    return naming.with_stack_values(text, stack)[len(text):]
