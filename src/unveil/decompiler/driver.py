@@ -48,16 +48,16 @@ def decompile_code(code, consts=None):
                       orelse=[])
         keep._keeps_generator = True  # (a generator expression has its own form of it)
         body.append(keep)
+    start = 1 if has_docstring(code) else 0  # (the docstring must stay the first statement)
     if code.co_flags & inspect.CO_OPTIMIZED and code.co_name not in COMPREHENSIONS \
             and code.co_name != "<lambda>":
-        start = 1 if has_docstring(code) else 0
         body[start:start] = declare_unbound_locals(code, body)
     decls = []
     if ctx.globals:
         decls.append(ast.Global(names=list(ctx.globals)))
     if ctx.nonlocals:
         decls.append(ast.Nonlocal(names=list(ctx.nonlocals)))
-    return decls + body, ctx
+    return body[:start] + decls + body[start:], ctx
 
 
 def class_def(code, name=None, consts=None):

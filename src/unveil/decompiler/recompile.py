@@ -71,10 +71,15 @@ def _cell_makers(fn_node, code):
 
 
 def _after_docstring_and_decls(body):
-    k = 0
+    k = 1 if body and _is_docstring(body[0]) else 0
     while k < len(body) and isinstance(body[k], (ast.Global, ast.Nonlocal)):
         k += 1
     return k
+
+
+def _is_docstring(stmt):
+    return (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant)
+            and isinstance(stmt.value.value, str))
 
 
 class _Placeholders(ast.NodeTransformer):
