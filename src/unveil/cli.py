@@ -113,13 +113,22 @@ def _explain(args):
         _err("no such file: %s" % args.script)
         return 2
     try:
-        from .torch.explain import call_parts, explain_script
+        from .torch.explain import UndefinedName, call_parts, explain_script, undefined_names
         call_parts(args.call)
+        missing = undefined_names(args.call, args.script)
+        if missing:  # said before the script runs (it may take minutes)
+            what = ("name %r is" % missing[0] if len(missing) == 1
+                    else "names %s are" % ", ".join(repr(n) for n in missing))
+            raise ValueError("--call %r: %s not defined in %s (the script was not run)"
+                             % (args.call, what, args.script))
     except (ImportError, ValueError) as e:
         _err(e)
         return 2
     try:
         result = explain_script(args.script, args.call, (), args.dump)
+    except UndefinedName as e:
+        _err(e)
+        return 2
     except Exception as e:
         _err("%s: %s" % (type(e).__name__, _one_line(e)))
         return 1

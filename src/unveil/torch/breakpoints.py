@@ -44,16 +44,63 @@ def code_lines(code) -> list:
     return sorted({line for _, line in dis.findlinestarts(code) if line is not None})
 
 
+def file_code_lines(path):
+    """The lines of the Python file ``path`` that have code (any function's or the module's),
+    sorted; None when it cannot be read or does not compile."""
+    try:
+        with open(path, "rb") as fh:
+            module = compile(fh.read(), path, "exec", dont_inherit=True)
+    except (OSError, SyntaxError, ValueError):
+        return None
+    lines, todo = set(), [module]
+    while todo:
+        code = todo.pop()
+        lines.update(code_lines(code))
+        todo.extend(c for c in code.co_consts if isinstance(c, type(code)))
+    return sorted(lines)
+
+
+def nearest(lines, line) -> list:
+    """The closest of ``lines`` before and after ``line`` (one or two of them)."""
+    before = [l for l in lines if l < line]
+    after = [l for l in lines if l > line]
+    return before[-1:] + after[:1]
+
+
 _NO_WORK = {"RESUME", "NOP", "CACHE", "EXTENDED_ARG", "COPY_FREE_VARS", "MAKE_CELL", "GEN_START"}
+# Dynamo's bookkeeping before a graph call (timing records) and the ``del`` of its temporaries:
+# not a statement of the user's, so not where a stop for the user's line should land
+_BOOKKEEPING = {"record_pregraph_bytecode_enter", "record_pregraph_bytecode_exit"}
+
+
+def _body_lines(code):
+    """{line: [instructions]} of ``code``'s body (after its ``def`` line), in code order."""
+    lines, line = {}, None
+    for ins in dis.get_instructions(code):
+        if hasattr(ins, "line_number"):  # 3.13+: every instruction's line
+            line = ins.line_number
+        elif ins.starts_line is not None:  # up to 3.12: set on a line's first instruction only
+            line = ins.starts_line
+        if line is not None and line > code.co_firstlineno:
+            lines.setdefault(line, []).append(ins)
+    return lines
+
+
+def _is_bookkeeping(instrs) -> bool:
+    return all(i.opname in _NO_WORK or i.opname == "DELETE_FAST" for i in instrs) or any(
+        isinstance(i.argval, str) and i.argval in _BOOKKEEPING for i in instrs)
 
 
 def first_body_line(code):
-    """The first line of ``code``'s body that does something (the ``if False:`` declaring the
-    local slots compiles to a NOP only)."""
-    for ins in dis.get_instructions(code):
-        line = ins.starts_line if isinstance(ins.starts_line, int) and not isinstance(ins.starts_line, bool) \
-            else getattr(ins, "line_number", None)
-        if ins.opname not in _NO_WORK and line is not None and line > code.co_firstlineno:
+    """The first line of ``code``'s body that does the user's work (the graph call, the user's
+    statement): not the ``if False:`` declaring the local slots (a NOP), nor Dynamo's
+    bookkeeping before a graph call; else the first line that does anything."""
+    lines = _body_lines(code)
+    for line, instrs in lines.items():
+        if not _is_bookkeeping(instrs):
+            return line
+    for line, instrs in lines.items():
+        if any(i.opname not in _NO_WORK for i in instrs):
             return line
     return code.co_firstlineno
 
@@ -77,10 +124,11 @@ class RunDebugger:
     """A pdb session around ``unveil run``'s script: breakpoints placed as files are dumped."""
 
     def __init__(self, specs, stop_first, dump_dir, stdin=None, stdout=None):
-        self.specs = [parse(s, dump_dir) for s in specs]
+        self.specs = [spec for spec in ((s,) + parse(s, dump_dir) for s in specs) if _has_code(*spec)]
         self.stop_first = stop_first
         self.pdb = pdb.Pdb(stdin=stdin, stdout=stdout)
         self.placed = []  # (file, line) of every breakpoint set
+        self.used = set()  # the --break arguments a breakpoint was set for
         self.stop_listening = None
 
     def add(self, path, line, temporary=False):
@@ -100,20 +148,22 @@ class RunDebugger:
         if kind == "entry" and self.stop_first:
             self.stop_first = False  # one stop: torch runs an entry right after compiling it
             self.add(path, first_body_line(code), temporary=True)
-        for source, line, in_dump in self.specs:
+        for spec, source, line, in_dump in self.specs:
             if in_dump:
                 continue
             if kind == "entry" and os.path.abspath(original.co_filename) == source:
                 lines = code_lines(original)
                 if lines and min(lines + [original.co_firstlineno]) <= line <= max(lines):
                     self.add(path, first_body_line(code))
+                    self.used.add(spec)
             elif kind == "graph":
                 for l in graph_lines(text, source, line):
                     self.add(path, l)
+                    self.used.add(spec)
 
     def __enter__(self):
         from .dump import listen
-        for path, line, in_dump in self.specs:
+        for spec, path, line, in_dump in self.specs:
             if in_dump:
                 self.add(path, line)
         self.stop_listening = listen(self.on_file)
@@ -130,4 +180,26 @@ class RunDebugger:
         if self.stop_listening is not None:
             self.stop_listening()
         self.pdb.clear_all_breaks()
+        for spec, source, line, in_dump in self.specs:
+            if not in_dump and spec not in self.used:
+                _warn("--break %s: torch compiled no function containing line %d of %s, so the run "
+                      "never stopped there" % (spec, line, os.path.basename(source)))
         return False
+
+
+def _has_code(spec, path, line, in_dump) -> bool:
+    """Whether a line of the user's source has code; if not, say so (and where code is)."""
+    if in_dump:
+        return True  # the dumped file is written during the run
+    lines = file_code_lines(path)
+    if lines is None or line in lines:
+        return True
+    near = nearest(lines, line)
+    _warn("--break %s: line %d of %s has no code%s; no breakpoint set there" % (
+        spec, line, os.path.basename(path),
+        " (nearest lines with code: %s)" % ", ".join(map(str, near)) if near else ""))
+    return False
+
+
+def _warn(message):
+    print("unveil: %s" % message, file=sys.stderr)

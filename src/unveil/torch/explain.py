@@ -79,7 +79,8 @@ class Explanation:
     ``entries`` are in torch's check order; ``chosen`` is the entry that would run (None when
     none accepts the call); ``action`` is one of ``"run"`` (the chosen entry runs),
     ``"compile"`` (a new entry is compiled), ``"recompile_limit"``, ``"error"``, ``"eager"``
-    (the original code runs uncompiled)."""
+    (the original code runs uncompiled), ``"not_compiled"`` (``fn`` is not compiled by
+    torch.compile: the call runs plain Python)."""
 
     def __init__(self, function, source, entries, action, chosen=None, reasons=(), dynamic=(),
                  resume_note=None, notes=()):
@@ -540,9 +541,15 @@ def explain(fn, *args, **kwargs) -> Explanation:
     the source line the guard came from. Then which entry's transformed file would run, or that a
     new entry would be compiled and why (recompile limit, compile stance, dynamic shapes).
     ``print(explain(...))`` shows it; the object's fields serve code and tests."""
+    from torch._dynamo.eval_frame import _debug_get_cache_entry_list
     target = _target(fn)
     L = frame_locals(target.func, target.bound_self, args, kwargs)
     source = "%s:%s" % (target.code.co_filename, target.code.co_firstlineno)
+    if target.context is None and not _debug_get_cache_entry_list(target.code):
+        return Explanation(target.name, source, [], "not_compiled", reasons=[
+            "%s is not compiled by torch.compile (it is neither what torch.compile returned nor "
+            "code torch compiled before): explain the function or module torch.compile returns"
+            % target.name])
     notes = []
     if target.bound_self is not None and _has_hooks(target.bound_self):
         notes.append("the module has forward hooks: torch checks the arguments the hooks pass on")
@@ -602,6 +609,8 @@ def format_explanation(d: dict) -> str:
         out.append("=> torch raises an error")
     elif action == "eager":
         out.append("=> runs the original code uncompiled")
+    elif action == "not_compiled":
+        out.append("=> not compiled by torch.compile: the call runs the plain Python code")
     for r in d.get("reasons") or []:
         out.append("   " + r)
     for r in d.get("dynamic") or []:
@@ -689,6 +698,50 @@ def call_parts(call: str):
     return compile(ast.fix_missing_locations(tree), "<--call>", "eval")
 
 
+def _globals_read(table) -> set:
+    """The global names a symbol table (and the scopes inside it) reads."""
+    names = {sym.get_name() for sym in table.get_symbols() if sym.is_global() and sym.is_referenced()}
+    for child in table.get_children():
+        names |= _globals_read(child)
+    return names
+
+
+def _globals_bound(table) -> set:
+    """The module-level names a module's symbol table binds, ``global`` statements included."""
+    names = set()
+    for sym in table.get_symbols():
+        if table.get_type() == "module" and (sym.is_assigned() or sym.is_imported() or sym.is_namespace()):
+            names.add(sym.get_name())
+        elif sym.is_declared_global() and sym.is_assigned():
+            names.add(sym.get_name())
+    for child in table.get_children():
+        names |= _globals_bound(child)
+    return names
+
+
+def undefined_names(call: str, script: str) -> list:
+    """The names ``call`` reads that ``script`` never binds at module level and that are not
+    builtins, read from the source without running it. [] when a static reading cannot know
+    (``import *``, ``globals()``, ``exec``, ``__builtins__``: names bound where no statement shows)."""
+    import builtins
+    import importlib.util
+    import symtable
+    try:
+        with open(script, "rb") as fh:
+            source = importlib.util.decode_source(fh.read())
+        module = symtable.symtable(source, script, "exec")
+        read = _globals_read(symtable.symtable(call.strip(), "<--call>", "eval"))
+    except (OSError, SyntaxError, ValueError):
+        return []
+    if re.search(r"\bimport\s+\*|\bglobals\s*\(|\bexec\s*\(|__builtins__|__dict__", source):
+        return []
+    return sorted(read - _globals_bound(module) - set(dir(builtins)) - {"__name__", "__file__", "__doc__"})
+
+
+class UndefinedName(ValueError):
+    """A name of ``--call`` that the script's globals do not hold once it ran."""
+
+
 def explain_script(script: str, call: str, script_args=(), dump_dir=None) -> Explanation:
     """Run ``script`` as ``__main__`` (inside ``prepare_debug(dump_dir)`` when given, so the
     entries run from dumped files), then explain ``call`` evaluated in the script's globals."""
@@ -707,4 +760,9 @@ def explain_script(script: str, call: str, script_args=(), dump_dir=None) -> Exp
         sys.argv = saved_argv
     scope = dict(scope)
     scope["__unveil_explain"] = explain
-    return eval(code, scope)
+    try:
+        return eval(code, scope)
+    except NameError as err:
+        if getattr(err, "name", None) not in scope:  # a name of the call itself (3.10+: err.name)
+            raise UndefinedName("--call %r: %s in %s's globals after it ran" % (call, err, script)) from None
+        raise
