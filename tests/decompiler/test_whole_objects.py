@@ -27,6 +27,11 @@ SAMPLE = textwrap.dedent('''
     import re
 
     WORD = re.compile(r"\\w+")
+    _seen = {}  # (stored by STORE_GLOBAL: remember declares the name global)
+
+    def remember(key, value):
+        global _seen
+        _seen[key] = value
 
     def words(text, _find=WORD.findall):
         """Every word.

@@ -86,7 +86,10 @@ class Context:
         return cell_name(self.code, arg)
 
     def declare_global(self, n):
-        if self.code.co_name not in ("<module>",) and n not in self.globals:
+        # (a module stores a name with STORE_GLOBAL where a function it defines declares the
+        # name global - which the decompiled function leaves out where it only reads the name:
+        # ``global n`` in the module's own text keeps the store as it was)
+        if n not in self.globals:
             self.globals.append(n)
 
     def declare_nonlocal(self, n):
