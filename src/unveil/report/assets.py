@@ -44,6 +44,8 @@ ul.guards li{font-family:ui-monospace,monospace;font-size:12.5px;padding:2px 6px
 .ln.linked>.lno{color:var(--acc)}
 .ln.hl{background:var(--hl)}
 .ln:target{background:var(--hl)}
+.ln.gb{background:#fdeceb;box-shadow:inset 3px 0 0 var(--bad)}
+.gbm{flex:0 0 auto;margin-left:8px;padding:0 6px;border-radius:3px;font:11px system-ui,sans-serif;color:#fff;background:var(--bad);align-self:center}
 summary{cursor:pointer;margin:14px 0 6px;font-size:15px}
 .whole{display:flex}
 .whole pre{margin:0;border:0;border-radius:0;background:none;white-space:pre;padding:0 10px 0 0;font:inherit}

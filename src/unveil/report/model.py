@@ -12,6 +12,8 @@ import re
 import textwrap
 import tokenize
 
+from ..torch import naming  # (names only: no torch import)
+
 SLOTS_MARK = "# (unveil) declares the local variable slots"  # hook.SLOTS_COMMENT, without importing torch code
 _CID_IN_HEADER = re.compile(r"\(compile id ([^)\s]+)\)")
 _CID_IN_FULL_CODE = re.compile(r"^# (?:resume function: )?entry (\d+) of .* -- compile id (\S+)$", re.M)
@@ -78,6 +80,7 @@ class Function:
         self.resume_of = None  # the Function whose entries jump here
         self.resumes = []  # Functions this one's entries jump to
         self.original = None  # (first line number, text) of the source shown beside entries
+        self.stack_values = data.get("stack_values") or {}  # ___stack<k> -> what it is
 
     @property
     def is_resume(self):
@@ -86,11 +89,13 @@ class Function:
 
     @property
     def title(self):
-        """The name users know: the qualname, or for a resume function where it continues."""
-        if self.is_resume and self.resume_of is not None:
-            line = " line %s" % self.first_line if self.first_line else ""
-            return "%s (resumed at%s)" % (self.root().qualname, line or " a graph break")
-        return self.qualname
+        """The function's display name, as everywhere (``unveil.torch.naming``)."""
+        return naming.title_of(self.data)
+
+    @property
+    def torch_names(self):
+        """torch's names of the function that its title does not show."""
+        return naming.torch_names_of(self.data)
 
     def root(self):
         """The user function this one belongs to (itself unless it is a resume function)."""
@@ -218,6 +223,25 @@ class Dump:
         names = {fn.name, fn.qualname}
         return [b for b in self.graph_breaks if b.get("function") in names]
 
+    def break_lines(self, fn):
+        """{line of ``fn``'s source file: graph breaks there} for ``fn`` and the resume functions
+        that continue it (a break in a resume function is a break in the user's function)."""
+        home = fn.root()
+        found = {}
+        for f in self.functions:
+            if f.root() is not home:
+                continue
+            for b in self.breaks_of(f):
+                if break_line(b) is not None:
+                    found.setdefault(break_line(b), []).append(b)
+        return found
+
+
+def break_line(b):
+    """The line number of a graph break's location (``x.py:7``), or None."""
+    tail = str(b.get("location") or "").rpartition(":")[2]
+    return int(tail) if tail.isdigit() else None
+
 
 def block_of(lines):
     """The lines of the def (with its decorators) that starts ``lines``: up to the first
@@ -341,12 +365,9 @@ def line_links(dump, entry):
     orig_assigned = {n: assigned(l) for n, l in code_lines.items()}
     def_line = next((n for n, l in sorted(code_lines.items()) if l.lstrip().startswith(("def ", "async def "))),
                     None)
-    break_lines = set()
-    for b in dump.breaks_of(fn.root()):
-        loc = str(b.get("location") or "")
-        tail = loc.rpartition(":")[2]
-        if tail.isdigit():
-            break_lines.add(int(tail))
+    # the resume call after a break: the break of this function (of the one it continues when
+    # the index has none for it)
+    break_lines = {break_line(b) for b in dump.breaks_of(fn) or dump.breaks_of(fn.root())} - {None}
     links = {}
     in_body = False
     skip = 0

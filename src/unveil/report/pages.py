@@ -5,6 +5,7 @@ import os
 import pathlib
 
 from . import assets, highlight
+from ..torch import naming  # (names only: no torch import)
 from .model import group_guards, line_links
 
 STAGE_NAMES = {
@@ -34,8 +35,11 @@ def ordinal(k: int) -> str:
     return "%d%s" % (n, suffix)
 
 
-def plural(n, word, many=None):
-    return "%d %s" % (n, word if n == 1 else (many or word + "s"))
+plural = naming.count
+
+# the report's totals, singular (their keys, the data-total attributes, are plural)
+TOTAL_ONE = {"functions": "function", "resume functions": "resume function", "entries": "entry",
+             "recompiles": "recompile", "graphs": "graph", "graph breaks": "graph break", "errors": "error"}
 
 
 def page(title, body, css_extra=""):
@@ -119,7 +123,8 @@ class Report:
                % (esc(d.path), esc(d.index.get("torch", "?")), esc(d.index.get("unveil", "?")))]
         out.append("<div class=\"totals\" id=\"totals\">")
         for name, n in d.totals().items():
-            out.append("<div class=\"total\" data-total=\"%s\"><b>%d</b>%s</div>" % (attr(name), n, esc(name)))
+            out.append("<div class=\"total\" data-total=\"%s\"><b>%d</b>%s</div>"
+                       % (attr(name), n, esc(TOTAL_ONE.get(name, name) if n == 1 else name)))
         out.append("</div>")
         out.append("<input id=\"search\" type=\"search\" placeholder=\"Filter functions, entries, guards "
                    "(e.g. L['b'] == 2)\" autocomplete=\"off\"> <span id=\"search-count\" class=\"muted\"></span>")
@@ -146,12 +151,14 @@ class Report:
         cls = "fn resume" if fn.resume_of is not None else "fn"
         title = esc(fn.title)
         sub = []
+        if fn.torch_names:
+            sub.append("torch: %s" % ", ".join("<code>%s</code>" % esc(n) for n in fn.torch_names))
         if fn.resume_of is not None:
-            sub.append("resume function %s, run after a graph break in %s" % (esc(fn.name), esc(fn.resume_of.title)))
+            sub.append("run after a graph break in %s" % esc(fn.resume_of.title))
         if where(fn):
             sub.append(esc(where(fn)))
         sub.append(plural(len(fn.entries), "entry", "entries"))
-        search = " ".join([fn.title, fn.name, fn.qualname, where(fn)])
+        search = " ".join([fn.title, fn.name, fn.qualname, where(fn)] + fn.torch_names)
         out = ["<div class=\"%s\" data-fn=\"%d\" data-search=\"%s\"><h3>%s <small>%s</small></h3>"
                % (cls, fn.number, attr(search), title, " &middot; ".join(sub))]
         out.append("<table><thead><tr><th>checked</th><th>compile id</th><th>entry</th><th>why compiled</th>"
@@ -169,11 +176,12 @@ class Report:
     def entry_row(self, e):
         differing, _ = group_guards(e, e.fn.entries)
         key = differing[:3]
-        guard = "<br>".join("<code>%s</code>" % esc(g) for g in key) if key else \
+        guard = "<br>".join("<code>%s</code>" % esc(self.stack_note(e, g)) for g in key) if key else \
             "<span class=\"muted\">%s</span>" % plural(len(e.guard), "condition")
         if len(differing) > 3:
             guard += " <span class=\"muted\">+%d</span>" % (len(differing) - 3)
-        why = "<br>".join(esc(r) for r in reason_items(e.reason)) or "<span class=\"muted\">first compilation</span>"
+        why = "<br>".join(esc(self.stack_note(e, r)) for r in reason_items(e.reason)) \
+            or "<span class=\"muted\">first compilation</span>"
         if e.error:
             why += "<div class=\"err\">unveil: %s</div>" % esc(str(e.error).splitlines()[0][:200])
         graphs = ", ".join("<a href=\"%s\">%s</a>" % (attr(self.graph_pages[g["file"]]), esc(cf))
@@ -206,11 +214,23 @@ class Report:
         for name in e.resume_functions:
             target = self.dump.by_name.get(name)
             if target is None or not target.entries:
-                out.append("<code>%s</code>" % esc(name))
+                out.append(self.named(name))
                 continue
-            out.append("<code>%s</code>: %s" % (esc(name), " ".join(
+            out.append("%s: %s" % (self.named(name), " ".join(
                 "<a class=\"cid\" href=\"%s\">%s</a>" % (attr(t.page), esc(t.label)) for t in target.entries)))
         return out
+
+    def named(self, name):
+        """A function the index names by torch's ``name``: its display name, ``name`` beside it."""
+        target = self.dump.by_name.get(name)
+        if target is None or target.title == name:
+            return "<code>%s</code>" % esc(name)
+        return "%s <span class=\"muted\">(torch: <code>%s</code>)</span>" % (esc(target.title), esc(name))
+
+    @staticmethod
+    def stack_note(e, text):
+        """A guard line or reason of entry ``e``, saying what the Dynamo stack values it names are."""
+        return naming.with_stack_values(text, e.fn.stack_values)
 
     def timeline(self):
         entries = self.dump.timeline()
@@ -240,7 +260,7 @@ class Report:
             out.append("<p class=\"muted\">None.</p>")
         for b in breaks:
             out.append("<div class=\"break\"><h3>%s <small class=\"mono\">%s</small></h3><pre>%s</pre></div>"
-                       % (esc(b.get("function")), esc(b.get("location") or ""), esc(b.get("reason"))))
+                       % (self.named(b.get("function")), esc(b.get("location") or ""), esc(b.get("reason"))))
         return "".join(out)
 
     def recompiles(self):
@@ -252,7 +272,7 @@ class Report:
         for e in sorted(rows, key=lambda e: (e.fn.number, e.compiled_ns or 0)):
             out.append("<tr><td><a class=\"cid\" href=\"%s\">%s</a></td><td>%s</td><td>%s</td></tr>"
                        % (attr(e.page), esc(e.label), esc(e.fn.title),
-                          "<br>".join(esc(r) for r in reason_items(e.reason))))
+                          "<br>".join(esc(self.stack_note(e, r)) for r in reason_items(e.reason))))
         out.append("</tbody></table>")
         return "".join(out)
 
@@ -274,7 +294,7 @@ class Report:
         out = ["<header><nav><a href=\"index.html\">report</a> &rsaquo; <a href=\"index.html#functions\">%s</a> "
                "&rsaquo; %s</nav><h1>%s <span class=\"cid\">%s</span></h1><div class=\"meta\">entry %s of %s "
                "&middot; checked %s of %d &middot; compile id %s%s</div></header><main>"
-               % (esc(fn.title), esc(e.label), esc(fn.title), esc(e.label), esc(e.index), esc(fn.qualname),
+               % (esc(fn.title), esc(e.label), esc(fn.title), esc(e.label), esc(e.index), esc(naming.with_torch_names(fn.title, *fn.torch_names)),
                   ordinal(e.position), n, esc(e.compile_id or "?"),
                   " &middot; %s" % esc(where(fn)) if where(fn) else "")]
         if n > 1:
@@ -285,13 +305,13 @@ class Report:
         reasons = reason_items(e.reason)
         if reasons:
             out.append("<p>For the call that compiled it, the guards of earlier entries failed:</p><ul id=\"reasons\">%s</ul>"
-                       % "".join("<li><code>%s</code></li>" % esc(r) for r in reasons))
+                       % "".join("<li><code>%s</code></li>" % esc(self.stack_note(e, r)) for r in reasons))
         elif fn.resume_of is not None:
             out.append("<p id=\"reasons\">First call of this resume function: %s jumped here after a graph break.</p>"
                        % esc(fn.resume_of.title))
             out.append(self.breaks_html(fn.root()))
         else:
-            out.append("<p id=\"reasons\">First compilation of %s.</p>" % esc(fn.qualname))
+            out.append("<p id=\"reasons\">First compilation of %s.</p>" % esc(fn.title))
         if e.error:
             out.append("<p class=\"err\">unveil could not make this entry debuggable; torch runs Dynamo's own "
                        "bytecode for it:</p><pre>%s</pre>" % esc(e.error))
@@ -301,7 +321,7 @@ class Report:
         out.append(self.resumes_html(e))
         files = [(e.transformed_file, "transformed code")] if e.transformed_file else []
         if fn.full_code:
-            files.append((fn.full_code, "the whole story of %s" % fn.qualname))
+            files.append((fn.full_code, "the whole story of %s" % fn.title))
         out.append("<h2 id=\"files\">Files in the dump</h2><ul>%s</ul>" % "".join(
             "<li><a href=\"%s\">%s</a> <span class=\"muted\">%s</span></li>" % (attr(self.raw_link(f)), esc(f), esc(w))
             for f, w in files))
@@ -325,7 +345,7 @@ class Report:
             out.append("<h3>What sets it apart from the other entries of %s</h3>" % esc(e.fn.title))
             if differing:
                 out.append("<ul class=\"guards differs\" id=\"guard-differs\">%s</ul>"
-                           % "".join("<li>%s</li>" % esc(g) for g in differing))
+                           % "".join("<li>%s</li>" % esc(self.stack_note(e, g)) for g in differing))
             else:
                 out.append("<p class=\"muted\" id=\"guard-differs\">Nothing: every condition is shared with another entry.</p>")
         # a long guard is folded (one click opens it) so the code stays near the top of the page
@@ -334,7 +354,8 @@ class Report:
                       plural(len(groups), "group")))
         for subject, lines in groups:
             out.append("<h4>%s</h4><ul class=\"guards\">%s</ul>" % (esc(subject), "".join(
-                "<li%s>%s</li>" % (" class=\"d\"" if g in differing else "", esc(g)) for g in lines)))
+                "<li%s>%s</li>" % (" class=\"d\"" if g in differing else "", esc(self.stack_note(e, g)))
+                for g in lines)))
         out.append("</div></details>")
         return "".join(out)
 
@@ -351,10 +372,10 @@ class Report:
                "code compiled from the transformed file: breakpoints set there are hit.</p><div class=\"sbs\">"]
         if fn.original:
             first, text = fn.original
-            label = "original source of %s" % fn.root().qualname
+            label = "original source of %s" % fn.root().title
             if fn.root().source_file:
                 label += " (%s)" % os.path.basename(fn.root().source_file)
-            out.append(self.code_pane("original", label, text, first, "o", back, "t"))
+            out.append(self.code_pane("original", label, text, first, "o", back, "t", self.dump.break_lines(fn)))
         else:
             out.append("<div class=\"pane\" id=\"original\"><h3>original source</h3><p class=\"muted\">"
                        "Not available.</p></div>")
@@ -366,19 +387,24 @@ class Report:
         out.append("</div>")
         return "".join(out)
 
-    def code_pane(self, pane_id, label, text, first, prefix, links, other):
+    def code_pane(self, pane_id, label, text, first, prefix, links, other, breaks=None):
+        """A file's lines, each linked to the ``other`` pane's lines ``links`` names; the lines
+        in ``breaks`` ({line: graph breaks}) are marked as where the graph broke."""
         body = text[:-1] if text.endswith("\n") else text
         out = ["<div class=\"pane\" id=\"%s\"><h3>%s</h3><div class=\"code\">" % (pane_id, esc(label))]
         for k, frag in enumerate(highlight.lines(body)):
             n = first + k
             targets = links.get(n)
-            if targets:
-                out.append("<div class=\"ln linked\" id=\"%s%d\" data-l=\"%s\"><span class=\"lno\">%d</span>"
-                           "<span class=\"src\">%s</span></div>" % (prefix, n, " ".join("%s%d" % (other, t) for t in targets),
-                                                                  n, frag))
-            else:
-                out.append("<div class=\"ln\" id=\"%s%d\"><span class=\"lno\">%d</span><span class=\"src\">%s</span></div>"
-                           % (prefix, n, n, frag))
+            here = (breaks or {}).get(n)
+            cls = "ln" + (" linked" if targets else "") + (" gb" if here else "")
+            data = " data-l=\"%s\"" % " ".join("%s%d" % (other, t) for t in targets) if targets else ""
+            mark = ""
+            if here:
+                causes = "; ".join(str(b.get("cause") or b.get("reason") or "").strip().split("\n")[0] for b in here)
+                data += " title=\"%s\"" % attr("graph break: " + causes)
+                mark = "<span class=\"gbm\">graph break</span>"
+            out.append("<div class=\"%s\" id=\"%s%d\"%s><span class=\"lno\">%d</span><span class=\"src\">%s</span>%s</div>"
+                       % (cls, prefix, n, data, n, frag, mark))
         out.append("</div></div>")
         return "".join(out)
 

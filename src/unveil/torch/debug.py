@@ -14,23 +14,54 @@ names the failed guards; ``on_miss="eager"`` runs such calls uncompiled instead)
 import os
 import sys
 
-from . import cache
+from . import cache, naming
 
 STANCES = {"fail": "fail_on_recompile", "eager": "eager_on_recompile"}
 
 
 def dumped_entries() -> list:
-    """[(function name, source "file:line", [(entry code, compile id)])] for every compiled
-    function with at least one cache entry that runs from a file (torch's check order)."""
+    """[(code, [(entry code, compile id)])] for every compiled function with at least one cache
+    entry that runs from a file (torch's check order)."""
     out = []
     for code in cache.compiled_originals():
         entries = [(info.code, info.compile_id) for info in cache.entries(code)
                    if os.path.isfile(info.code.co_filename)
                    and os.path.basename(info.code.co_filename).startswith("__transformed_code_")]
         if entries:
-            out.append((getattr(code, "co_qualname", code.co_name),
-                        "%s:%s" % (code.co_filename, code.co_firstlineno), entries))
+            out.append((code, entries))
     return out
+
+
+def _indexed_entries(dump_dir, cache_of) -> dict:
+    """{transformed file name: (function, entry)} from the ``index.json`` of ``dump_dir`` (read
+    once per directory): the names the dump gave them."""
+    if dump_dir not in cache_of:
+        from ..dump_index import NotADump, read_index
+        try:
+            index = read_index(dump_dir)
+        except NotADump:
+            index = {}
+        cache_of[dump_dir] = {e.get("transformed_file"): (fn, e) for fn in index.get("functions", [])
+                              for e in fn.get("entries", []) if e.get("transformed_file")}
+    return cache_of[dump_dir]
+
+
+def _names(code, entries, indexes):
+    """(heading, [(entry label, file)]) of a compiled function: the display names of the dump's
+    index (naming.py), worked out from the code when its index does not list the entry."""
+    heading, labels = None, []
+    for entry_code, cid in entries:
+        path = entry_code.co_filename
+        fn, e = _indexed_entries(os.path.dirname(path), indexes).get(os.path.basename(path), (None, None))
+        if fn is not None and heading is None:
+            heading = naming.heading_of(fn)
+        digits = os.path.basename(path)[len("__transformed_code_"):].split("_", 1)[0]
+        index = e.get("index") if e is not None else (int(digits) if digits.isdigit() else "?")
+        labels.append((naming.entry_label(index, cid), path))
+    if heading is None:
+        qualname = getattr(code, "co_qualname", code.co_name)
+        heading = naming.with_torch_names(naming.title(code), qualname)
+    return heading, labels
 
 
 def where_text() -> str:
@@ -42,12 +73,14 @@ def where_text() -> str:
                 "before prepare_debug keep running Dynamo's bytecode; torch._dynamo.reset() clears them).\n")
     lines = ["unveil.debug(): torch runs these files -- set breakpoints in them "
              "(graph code: __compiled_fn_*.py next to them):"]
-    dirs = []
-    for name, where, entries in found:
-        lines.append("  %s (%s), entries in the order torch checks them:" % (name, where))
-        for code, cid in entries:
-            lines.append("    %s   [compile id %s]" % (code.co_filename, cid))
-            d = os.path.dirname(code.co_filename)
+    dirs, indexes = [], {}
+    for code, entries in found:
+        heading, labels = _names(code, entries, indexes)
+        lines.append("  %s (%s:%s), entries in the order torch checks them:"
+                     % (heading, code.co_filename, code.co_firstlineno))
+        for label, path in labels:
+            lines.append("    %s: %s" % (label, path))
+            d = os.path.dirname(path)
             if d not in dirs:
                 dirs.append(d)
     for d in dirs:

@@ -106,13 +106,24 @@ def title(code, wrapped=None) -> str:
     return display_name(code.co_name, getattr(code, "co_qualname", code.co_name), wrapped)
 
 
+def _shown_in(name, title_text) -> bool:
+    """Whether display name ``title_text`` already shows ``name``: as a whole dotted name or its
+    tail (``forward`` in ``Model.forward``; ``can_return_tuple.<locals>.wrapper`` in
+    ``GPT2LMHeadModel.forward, via can_return_tuple.wrapper``)."""
+    shown = set()
+    for token in re.findall(r"[\w.]+", title_text):
+        parts = token.split(".")
+        shown.update(".".join(parts[k:]) for k in range(len(parts)))
+    return short_qualname(name) in shown
+
+
 def torch_names(title_text, *names) -> list:
     """torch's names of a function that its display name ``title_text`` does not show
     (code name, qualified name, ``__resume_at_*`` globals), each once, in the order given."""
     out = []
     for name in names:
         for n in ([name] if isinstance(name, str) else list(name or ())):
-            if n and n != title_text and n not in out:
+            if n and n not in out and not _shown_in(n, title_text):
                 out.append(n)
     return out
 
