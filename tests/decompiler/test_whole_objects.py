@@ -14,6 +14,7 @@ import types
 
 import pytest
 
+import unveil
 from unveil import cli
 
 SRC = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "src")
@@ -193,3 +194,76 @@ def test_class_text_that_is_not_proved_is_refused(monkeypatch, capsys):
     code, out, err = decompiled("json.decoder:JSONDecoder", capsys)
     assert code == 1 and out == ""
     assert "cannot decompile json.decoder:JSONDecoder" in err and "docstring" in err
+
+
+# --- 18: the same text under every PYTHONHASHSEED ---------------------------------------
+
+#: small stdlib modules whose functions test membership in set displays of strings
+#: (folded into frozenset constants, iterated in the order of the strings' hashes)
+HASHED = ("gettext", "netrc", "hashlib", "_markupbase", "email.mime.audio")
+
+TEXTS_OF_MODULES = r'''
+import importlib.util, json, sys, types
+import unveil
+
+def functions(code):
+    for c in code.co_consts:
+        if isinstance(c, types.CodeType):
+            if c.co_flags & 0x01 and not c.co_name.startswith("<"):
+                yield c
+            yield from functions(c)
+
+out = {}
+for name in sys.argv[1:]:
+    path = importlib.util.find_spec(name).origin
+    with open(path, "rb") as f:
+        module = compile(f.read(), path, "exec")
+    for code in functions(module):
+        key = "%s:%d" % (name, code.co_firstlineno)
+        try:
+            out[key] = unveil.decompile(code)
+        except unveil.DecompilationError as e:
+            out[key] = "refused: %s" % e
+print(json.dumps(out))
+'''
+
+
+def texts_under_seed(seed):
+    env = dict(os.environ, PYTHONPATH=SRC, PYTHONHASHSEED=str(seed))
+    r = subprocess.run([sys.executable, "-c", TEXTS_OF_MODULES] + list(HASHED), capture_output=True,
+                       text=True, env=env, timeout=600)
+    assert r.returncode == 0, r.stderr
+    import json
+    return json.loads(r.stdout)
+
+
+def test_texts_do_not_follow_the_string_hashes():
+    first = texts_under_seed(0)
+    assert len(first) > 50
+    for seed in (1, 2, 3):
+        other = texts_under_seed(seed)
+        assert sorted(other) == sorted(first)
+        differ = [k for k in first if first[k] != other[k]]
+        assert not differ, (seed, differ[:3], [(first[k], other[k]) for k in differ[:1]])
+    install = [t for t in first.values() if "def install(self, names" in t]
+    assert len(install) == 1
+    allowed = next(line for line in install[0].splitlines() if "allowed = {" in line)
+    assert all(repr(n) in allowed for n in ("gettext", "ngettext", "npgettext", "pgettext"))
+
+
+def over_sets(word):
+    seen = [w for w in {"pear", "fig", "apple"}]
+    for w in {"kiwi", "lime", "date"}:
+        seen.append(w)
+    return word in {"b", "a"}, sorted(seen)
+
+
+def test_set_displays_the_compiler_folds_come_back_sorted():
+    # (``for w in {...}`` was refused: its frozenset constant was written as a call)
+    text = unveil.decompile(over_sets)  # (proved)
+    assert "for w in {'date', 'kiwi', 'lime'}:" in text
+    assert "[w for w in {'apple', 'fig', 'pear'}]" in text
+    assert "word in {'a', 'b'}" in text
+    namespace = {}
+    exec(compile(text, "<decompiled>", "exec"), namespace)
+    assert namespace["over_sets"]("a") == over_sets("a") and namespace["over_sets"]("c") == over_sets("c")

@@ -12,6 +12,7 @@ from .depth import too_deep_to_unparse, unparse_budget
 from .errors import UnsafeInput
 from .nodes import child_nodes
 from .safety import boundary, check_node
+from .setorder import in_one_order
 
 
 def to_source(node) -> str:
@@ -73,6 +74,8 @@ def _defined_name(node):
 
 #: Python frames the unparsers spend on one level of a node of each class (depth._unparse_frames)
 _FRAMES = {}
+#: the nodes that may hold a set display whose order the compiler drops (setorder.py)
+_ORDER_FREE = frozenset((ast.Set, ast.Compare, ast.For, ast.comprehension))
 #: the expression contexts: a node of one of these classes has no fields and costs no frame
 _CONTEXTS = frozenset((ast.Load, ast.Store, ast.Del))
 
@@ -81,7 +84,9 @@ def _finish(tree):
     """The one walk over the finished tree before it is written (for 10,000 ifs each
     separate walk cost about 5% of the decompile): in each node, top down,
     ``a and (b and c)`` flattened to ``a and b and c`` (:func:`_flatten`: the same bytecode;
-    structure.bool_op leaves right operands whole), tuple constants holding ``...`` written
+    structure.bool_op leaves right operands whole), the items of set displays the compiler
+    folds into a frozenset in one order (:func:`setorder.in_one_order`: the text must not
+    follow the process's string hashes), tuple constants holding ``...`` written
     as tuple displays (:func:`_spell_ellipsis`: the unparsers write a tuple constant's items by
     ``repr``, and ``Ellipsis`` is a global name), the count of the unparsers' frames (a tree
     too deep to write is refused first), the check of names, constants and flags
@@ -98,6 +103,8 @@ def _finish(tree):
             raise too_deep_to_unparse(depth)
         if type(node) is ast.BoolOp:
             _flatten(node)
+        elif type(node) in _ORDER_FREE:
+            in_one_order(node)
         if unsafe is None:
             try:
                 where, children = check_node(node, where)
