@@ -13,9 +13,10 @@ import unveil
 from unveil.torch import hook as unveil_hook
 from torch._dynamo.eval_frame import _debug_get_cache_entry_list
 
-SCHEMA_FUNCTION = {"name", "title", "qualname", "source_file", "first_line", "full_code", "entries"}
+SCHEMA_FUNCTION = {"name", "title", "qualname", "source_file", "first_line", "full_code", "entries", "aliases",
+                   "stack_values"}
 SCHEMA_ENTRY = {"index", "compile_id", "transformed_file", "guard", "reason", "compiled_fns", "resume_functions", "error",
-                "explanation"}
+                "explanation", "title"}
 STAGES = {"captured", "aot_joint", "aot_forward", "aot_backward", "post_grad", "kernel", "ddp_split", "ddp_submod"}
 
 
@@ -33,7 +34,7 @@ def load_index(d):
     for g in index["graphs"]:
         assert g["stage"] in STAGES and os.path.isfile(os.path.join(d, g["file"]))
     for b in index["graph_breaks"]:
-        assert set(b) == {"function", "reason", "cause", "location", "stack"}
+        assert set(b) == {"function", "title", "reason", "cause", "location", "stack"}
     return index
 
 
@@ -188,7 +189,7 @@ def test_module_graph_break_resume_function(tmp_path, capsys):
     assert "print" in index["graph_breaks"][0]["reason"] or index["graph_breaks"][0]["reason"]
     full = open(os.path.join(d, fwd["full_code"])).read()
     # one name for the resume function wherever it is shown: its place, then Dynamo's global
-    assert re.search(r"Resume function resume of forward after line \d+ \(%s\)" % resume_name, full)
+    assert re.search(r"Resume function forward \(resumed at line \d+\) \[torch: %s\]" % resume_name, full)
     assert "def __guard_0_for_torch_dynamo_resume_in_forward" in full  # its entries, inline
     assert "L['self']" in " ".join(fwd["entries"][0]["guard"])
     assert_all_python(d)
