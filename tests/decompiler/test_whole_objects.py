@@ -267,3 +267,79 @@ def test_set_displays_the_compiler_folds_come_back_sorted():
     namespace = {}
     exec(compile(text, "<decompiled>", "exec"), namespace)
     assert namespace["over_sets"]("a") == over_sets("a") and namespace["over_sets"]("c") == over_sets("c")
+
+
+# --- 19: recompile keeps the original's lines ----------------------------------------------
+
+def traced(x):
+    """Adds up, then fails."""
+    total = 0
+    for i in range(x):
+        total += i
+
+    if total > 3:
+        raise ValueError(total)
+    return total
+
+
+def t_NUMBER(t):
+    r"\d+"
+    t.value = int(t.value)
+    return t
+
+
+def t_ID(t):
+    r"[a-z]+"
+    return t
+
+
+def closing(n):
+    def divide(k):
+        return [k / (j - 2) for j in range(n)]
+    return divide
+
+
+def line_of(fn, text):
+    """The line of ``fn``'s source file that holds ``text``."""
+    import inspect
+    lines, first = inspect.getsourcelines(fn)
+    return first + next(k for k, line in enumerate(lines) if text in line)
+
+
+def raised_at(fn, *args):
+    import traceback
+    try:
+        fn(*args)
+    except Exception as e:
+        frame = traceback.extract_tb(e.__traceback__)[-1]
+        return frame.filename, frame.lineno
+    raise AssertionError("%s%r did not raise" % (fn.__name__, args))
+
+
+def lines_of(code):
+    import dis
+    return {line for _, line in dis.findlinestarts(code) if line is not None}
+
+
+def test_recompile_keeps_the_first_line_and_the_lines_of_statements():
+    new = unveil.recompile(traced)
+    assert new.co_firstlineno == traced.__code__.co_firstlineno
+    assert lines_of(new) <= lines_of(traced.__code__)
+    fn = types.FunctionType(new, traced.__globals__, "traced")
+    assert fn.__doc__ == traced.__doc__  # (the declared locals go after the docstring)
+    assert raised_at(fn, 5) == (__file__, line_of(traced, "raise ValueError(total)"))
+
+
+def test_recompiled_rules_keep_their_order():
+    # PLY orders a lexer's token rules by co_firstlineno
+    rules = [t_NUMBER, t_ID, traced]
+    recompiled = [unveil.recompile(f) for f in rules]
+    assert [c.co_firstlineno for c in recompiled] == [f.__code__.co_firstlineno for f in rules]
+
+
+def test_recompiled_closure_and_comprehension_report_original_lines():
+    divide = closing(5)
+    new = unveil.recompile(divide)
+    assert new.co_firstlineno == divide.__code__.co_firstlineno
+    fn = types.FunctionType(new, divide.__globals__, "divide", None, divide.__closure__)
+    assert raised_at(fn, 1) == (__file__, line_of(closing, "return [k / (j - 2)"))

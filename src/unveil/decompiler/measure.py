@@ -10,7 +10,7 @@ import types
 
 from .instructions import SUPERINSTRUCTIONS, get_instructions
 
-_DROP = {"NOP", "EXTENDED_ARG", "CACHE", "RESUME", "NOT_TAKEN"}
+DROPPED = {"NOP", "EXTENDED_ARG", "CACHE", "RESUME", "NOT_TAKEN"}
 
 
 #: 3.13's fused pairs of local loads and stores are compared split (SUPERINSTRUCTIONS: the
@@ -18,13 +18,13 @@ _DROP = {"NOP", "EXTENDED_ARG", "CACHE", "RESUME", "NOT_TAKEN"}
 #: reference count where the compiler sees the value outlive its use; that analysis runs on
 #: the layout of basic blocks, which line numbers change too: a borrowed load is compared as
 #: the plain load it does.
-_PLAIN_LOAD = {"LOAD_FAST_BORROW": "LOAD_FAST"}
+PLAIN_LOAD = {"LOAD_FAST_BORROW": "LOAD_FAST"}
 
 
 def normalized(code):
     """A comparable form of ``code``'s bytecode."""
     # (dis.get_instructions is quadratic in the number of jumps; see instructions.py)
-    ins = [i for i in get_instructions(code) if i.opname not in _DROP]
+    ins = [i for i in get_instructions(code) if i.opname not in DROPPED]
     index, k = {}, 0
     for i in ins:
         index[i.offset] = k
@@ -45,7 +45,7 @@ def normalized(code):
         else:
             # (dis gives many arguments no text: a count, ``in``/``not in``, ``is``/``is not``)
             arg = i.argrepr or i.arg
-        out.append((_PLAIN_LOAD.get(i.opname, i.opname), arg))
+        out.append((PLAIN_LOAD.get(i.opname, i.opname), arg))
     return tuple(out)
 
 

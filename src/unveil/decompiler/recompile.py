@@ -140,8 +140,9 @@ def _def_node(module, name):
     return None
 
 
-def compile_back(text: str, code, filename: str, def_name: Optional[str] = None, consts=None):
-    """Compile ``text`` (decompiled from ``code``) as file ``filename``.
+def compile_back(text, code, filename: str, def_name: Optional[str] = None, consts=None):
+    """Compile ``text`` (decompiled from ``code``; or its tree, which is changed) as file
+    ``filename``.
 
     Returns the code object of the function in it (its cells named like ``code``'s,
     non-literal constants swapped back) and the qualified name it was compiled
@@ -150,8 +151,8 @@ def compile_back(text: str, code, filename: str, def_name: Optional[str] = None,
     marks = {}
     if consts:
         p = _Placeholders(consts)
-        tree = p.visit(ast.parse(text, filename))  # (each new node has its Name's location)
-        marks = p.marks
+        tree = p.visit(ast.parse(text, filename) if isinstance(text, str) else text)
+        marks = p.marks  # (each new node has its Name's location)
     module = compile(tree, filename, "exec", dont_inherit=True)
     if code.co_name == "<module>" and def_name is None:
         return (_swap_consts(module, marks) if marks else module), None
@@ -172,10 +173,16 @@ def compile_back(text: str, code, filename: str, def_name: Optional[str] = None,
     return new, compiled_qualname
 
 
-def compile_source(text: str, code, filename: str, def_name: Optional[str] = None, consts=None):
-    """Compile ``text`` (decompiled from ``code``) as file ``filename`` and
+def compile_source(text, code, filename: str, def_name: Optional[str] = None, consts=None):
+    """Compile ``text`` (decompiled from ``code``; or its tree) as file ``filename`` and
     return the function's code object, renamed and checked to replace ``code``."""
     new, _ = compile_back(text, code, filename, def_name, consts)
+    return laid_out_like(new, code)
+
+
+def laid_out_like(new, code):
+    """``new`` (compiled back from ``code``'s text) named like ``code`` and checked to
+    replace it."""
     fields = {"co_name": code.co_name, "co_flags": code.co_flags}
     if hasattr(code, "co_qualname"):
         fields["co_qualname"] = code.co_qualname
@@ -184,9 +191,33 @@ def compile_source(text: str, code, filename: str, def_name: Optional[str] = Non
     return new
 
 
-def recompile(code, filename: str = "<unveil>") -> types.CodeType:
-    """``code`` decompiled and compiled back, laid out like ``code``."""
+def recompile(code, filename: Optional[str] = None) -> types.CodeType:
+    """``code`` decompiled and compiled back, laid out like ``code``: its file name
+    (unless ``filename`` is given), ``co_firstlineno`` and the original line of each
+    statement whose instructions are paired with the original's (:mod:`.lines`)."""
     if code.co_name == "<module>":
         raise ValueError("recompile expects a function's code object, not a module's")
+    filename = code.co_filename if filename is None else filename
     text, ctx = source_for(code)
-    return compile_source(text, code, filename, consts=ctx.consts)
+    new, _ = compile_back(text, code, filename, consts=ctx.consts)  # (the text's lines: proved)
+    return laid_out_like(_on_original_lines(text, code, new, filename, ctx.consts), code)
+
+
+def _on_original_lines(text, code, new, filename, consts):
+    """``new`` (compiled from ``text``) compiled again with ``code``'s line numbers, if the
+    result is proved to do what ``code`` does (a line number can change the instructions
+    the compiler writes: 3.10+ keeps a no-op for a line, 3.13 fuses two loads on one line);
+    else ``new`` moved whole to ``code``'s first line, if that is proved; else ``new``."""
+    from .lines import line_map, renumber
+    from .validate import NotEquivalent, check
+    lines, first_lines = line_map(code, new)
+    shift = {line: line - new.co_firstlineno + code.co_firstlineno for line in range(1, text.count("\n") + 2)}
+    for mapping in (lines, shift):
+        tree = renumber(ast.parse(text, filename), mapping, first_lines, code.co_firstlineno)
+        candidate, qualname = compile_back(tree, code, filename, consts=consts)
+        try:
+            check(code, candidate, new_prefix=qualname)
+        except NotEquivalent:
+            continue
+        return candidate
+    return new
