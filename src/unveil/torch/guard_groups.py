@@ -5,18 +5,13 @@ A model's entry has hundreds of guard lines (GPT-2's forward: 333, a third of th
 identity checks of modules and globals). The answer to "why did torch run entry 2 and
 not entry 1" is in the few lines the entries do not share: they are summed up first.
 """
-import re
-
-from .guards import Heading, one_line, split_comment
-
-_ROOT = re.compile(r"""\b([LG])\[(['"])(.*?)\2\]""")
+from .guards import Heading, one_line, roots_of
 
 
 def variable_of(part: str) -> str:
     """The frame variable a guard line tests first (``L['x']``), or "" (global state)."""
-    code, _ = split_comment(part)
-    m = _ROOT.search(code)
-    return "%s[%r]" % (m.group(1), m.group(3)) if m else ""
+    roots = roots_of(part)
+    return "%s[%r]" % roots[0] if roots else ""
 
 
 def arrange(parts, siblings=()) -> list:
