@@ -155,6 +155,7 @@ def compile_back(text, code, filename: str, def_name: Optional[str] = None, cons
         marks = p.marks  # (each new node has its Name's location)
     module = compile(tree, filename, "exec", dont_inherit=True)
     if code.co_name == "<module>" and def_name is None:
+        check_docstrings(code, module)
         return (_swap_consts(module, marks) if marks else module), None
     name = def_name or code.co_name
     if not name.isidentifier():
@@ -163,6 +164,7 @@ def compile_back(text, code, filename: str, def_name: Optional[str] = None, cons
     if new is None:
         raise LayoutError("the recompiled text has no function %s" % name, code.co_name)
     compiled_qualname = getattr(new, "co_qualname", None)
+    check_docstrings(code, new)
     if marks:
         new = _swap_consts(new, marks)
     from .function import CELL_SUFFIX
@@ -171,6 +173,36 @@ def compile_back(text, code, filename: str, def_name: Optional[str] = None, cons
         new = new.replace(co_freevars=tuple(renamed.get(n, n) for n in new.co_freevars),
                           co_cellvars=tuple(renamed.get(n, n) for n in new.co_cellvars))
     return new, compiled_qualname
+
+
+def check_docstrings(like, new):
+    """Raise :class:`LayoutError` unless each function in ``new`` (compiled back from
+    ``like``'s text) has the docstring of its counterpart in ``like``: no instruction reads
+    a docstring, so the proof of the instructions does not see one. Nested code objects are
+    paired by name, in order (where the two do not define the same ones, the proof says so)."""
+    from .function import has_docstring
+    todo = [(like, new)]
+    while todo:
+        a, b = todo.pop()
+        doc_a = a.co_consts[0] if has_docstring(a) else None
+        doc_b = b.co_consts[0] if has_docstring(b) else None
+        if doc_a != doc_b:
+            raise LayoutError("the docstring differs: %s, recompiled %s"
+                              % (_shown(doc_a), _shown(doc_b)), a.co_name)
+        nested_b = {}
+        for c in b.co_consts:
+            if isinstance(c, types.CodeType):
+                nested_b.setdefault(c.co_name, []).append(c)
+        seen = {}
+        for c in a.co_consts:
+            if isinstance(c, types.CodeType):
+                k = seen[c.co_name] = seen.get(c.co_name, -1) + 1
+                if k < len(nested_b.get(c.co_name, ())):
+                    todo.append((c, nested_b[c.co_name][k]))
+
+
+def _shown(doc, limit=60):
+    return repr(doc if doc is None or len(doc) <= limit else doc[:limit - 3] + "...")
 
 
 def compile_source(text, code, filename: str, def_name: Optional[str] = None, consts=None):

@@ -110,45 +110,13 @@ def class_statement(body: types.CodeType, bases=(), keywords=()) -> str:
     module, _ = decompiler.decompile_ast(validate=False)
     node = _defined(module, ast.ClassDef)
     node.bases, node.keywords = list(bases), list(keywords)
-    return proved(decompiler, emit.to_source(module))
-
-
-def proved(decompiler, text: str) -> str:
-    """``text`` (decompiled by ``decompiler``) once proved to do what its code does and to
-    give each function the original's docstring (which no instruction reads, so the
-    proof of the instructions does not see it); :class:`DecompilationError` otherwise."""
+    text = emit.to_source(module)
     decompiler.prove(text)
-    from .recompile import compile_back
-    new, _ = compile_back(text, decompiler.code, "<unveil>", decompiler.def_name, decompiler.consts)
-    _check_docstrings(decompiler.code, new)
     return text
 
 
-def _check_docstrings(like, new):
-    """Raise :class:`DecompilationError` unless every function in ``new`` has the docstring
-    of its counterpart in ``like`` (code objects matched in order, as the proof met them)."""
-    from .function import has_docstring
-    todo = [(like, new)]
-    while todo:
-        a, b = todo.pop()
-        doc_a = a.co_consts[0] if has_docstring(a) else None
-        doc_b = b.co_consts[0] if has_docstring(b) else None
-        if doc_a != doc_b:
-            raise DecompilationError("the docstring differs in the text: %r, recompiled %r"
-                                     % (_short(doc_a), _short(doc_b)), a.co_name)
-        nested_a = [c for c in a.co_consts if isinstance(c, types.CodeType)]
-        nested_b = [c for c in b.co_consts if isinstance(c, types.CodeType)]
-        if [c.co_name for c in nested_a] != [c.co_name for c in nested_b]:
-            raise DecompilationError("the text defines other functions than the code", a.co_name)
-        todo.extend(zip(nested_a, nested_b))
-
-
-def _short(text, limit=60):
-    return text if text is None or len(text) <= limit else text[:limit - 3] + "..."
-
-
-def class_bases(cls: type) -> list:
-    """Expression nodes for the bases of ``cls`` (and its metaclass where the bases do
+def class_bases(cls: type) -> tuple:
+    """(bases, keywords): nodes for the bases of ``cls`` (and its metaclass where the bases do
     not imply it), spelled as its module's namespace reaches them: ``object`` left out,
     ``_collections_abc.MutableMapping`` for a base the module imported as a module's
     attribute. Not proved (the class statement computes them outside the body): a base the
@@ -219,8 +187,7 @@ class ModuleDefinitions:
         from .api import Decompiler
         decompiler = Decompiler(self.module_code)
         try:
-            module, _ = decompiler.decompile_ast(validate=False)
-            proved(decompiler, emit.to_source(module))
+            module, _ = decompiler.decompile_ast()  # (proved)
         except DecompilationError as e:
             return e
         found = {}
