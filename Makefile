@@ -20,16 +20,21 @@ STAMP314  := $(VENV314)/.installed
 
 .PHONY: demo test test-main test-other-pythons test-torch-3.14 _test-torch-3.14 bench clean
 
+# One short line per step while it installs (pip itself stays quiet: -q).
 $(STAMP): pyproject.toml
 	@test -n "$(PYTHON311)" || { echo "Python 3.11 not found (install it or set PYTHON311=...)"; exit 1; }
-	$(PYTHON311) -m venv $(VENV)
-	# torch is pinned: an unpinned torch pulls a multi-gigabyte CUDA build.
-	$(VENV)/bin/pip install -q torch==2.13.0 numpy
-	$(VENV)/bin/pip install -q -e '.[test]' debugpy
-	touch $@
+	@echo "creating $(VENV) (Python 3.11: $(PYTHON311))"
+	@$(PYTHON311) -m venv $(VENV)
+# torch is pinned: an unpinned torch pulls a multi-gigabyte CUDA build.
+	@echo "installing torch 2.13.0 (CPU) and numpy: a few minutes the first time"
+	@$(VENV)/bin/pip install -q torch==2.13.0 numpy
+	@echo "installing unveil (editable, with its test tools and debugpy)"
+	@$(VENV)/bin/pip install -q -e '.[test]' debugpy
+	@touch $@
 
 demo: $(STAMP)
-	$(PY) examples/seed.py demo_dump
+	@echo "running examples/seed.py: dumping what torch.compile does into demo_dump/"
+	@$(PY) examples/seed.py demo_dump
 
 test: test-main test-other-pythons test-torch-3.14
 
