@@ -46,7 +46,9 @@ def _rank_profile(dump_dir, index):
         for e in sorted(fn.get("entries", []), key=lambda e: e.get("index", 0)):
             graphs = tuple(_graph_text(dump_dir, index, c) for c in e.get("compiled_fns") or [])
             entries.append((tuple(_failed_guards(e)), graphs))
-        name = key[0] + ("  %s:%s" % (key[1], key[2]) if key[1] else "")
+        # (the function's display name, torch's names beside it: unveil.torch.naming, no torch import)
+        from .torch.naming import heading_of
+        name = heading_of(fn) + ("  %s:%s" % (key[1], key[2]) if key[1] else "")
         out.setdefault(key, (name, []))[1].extend(entries)
     return out
 
