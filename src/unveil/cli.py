@@ -688,7 +688,8 @@ def _show(args):
             if found is None:
                 raise BadInput("%s has no cache entry %r (give a compile id such as 0/1, FN:INDEX "
                                "or a transformed file name)" % (args.dir, args.entry))
-            text = format_dump_entry(*found)
+            from .torch.naming import by_torch_name
+            text = format_dump_entry(*found, functions=by_torch_name(index))
         else:
             text = format_show(index, args.dir, brief=args.brief)
     except BadInput as e:

@@ -95,6 +95,12 @@ def test_every_entry_has_a_display_name_in_the_index(tmp_path):
     assert len(titles) == 2
     top = [fn for fn in index["functions"] if fn["qualname"] == "normalize"][0]
     assert [e["title"] for e in top["entries"]] == ["normalize, entry 0 [%s]" % top["entries"][0]["compile_id"]]
+    # unveil show DIR --entry ID names the entry the same way, torch's names beside
+    cid = resume["entries"][0]["compile_id"]
+    r = subprocess.run([UNVEIL, "show", d, "--entry", cid], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines()[0] == "%s [torch: torch_dynamo_resume_in_normalize_at_%d, %s], checked 1st of 2" % (
+        titles[0], item_line, resume["name"])
     # a graph break names the function it happened in by its display name too
     breaks = {b["location"]: b for b in index["graph_breaks"]}
     at = breaks["%s:%d" % (normalize.__code__.co_filename, item_line)]

@@ -634,10 +634,14 @@ def recompile_lines(d: dict) -> list:
     return out
 
 
-def format_dump_entry(fn: dict, entry: dict, position: int) -> str:
-    """``unveil show DIR --entry ID``: one entry of a dump's index.json (no torch needed)."""
-    out = ["%s, entry %s (compile id %s), checked %s of %d" % (
-        fn.get("qualname") or fn.get("name"), entry.get("index"), entry.get("compile_id", "?"),
+def format_dump_entry(fn: dict, entry: dict, position: int, functions=None) -> str:
+    """``unveil show DIR --entry ID``: one entry of a dump's index.json (no torch needed);
+    ``functions``: :func:`.naming.by_torch_name` of the index, to name the resume functions."""
+    from . import naming
+    stack = fn.get("stack_values") or {}
+    out = ["%s, checked %s of %d" % (
+        naming.with_torch_names(naming.entry_title(naming.title_of(fn), entry.get("index"), entry.get("compile_id", "?")),
+                                *naming.torch_names_of(fn)),
         _ordinal(position), len(fn.get("entries") or []))]
     if fn.get("source_file"):
         out.append("  source: %s:%s" % (fn["source_file"], fn.get("first_line")))
@@ -646,18 +650,18 @@ def format_dump_entry(fn: dict, entry: dict, position: int) -> str:
     expl = entry.get("explanation")
     if expl:
         out.append("  why it exists: the call that compiled it failed every earlier entry's guard:")
-        out.extend("    " + line for line in recompile_lines(expl))
+        out.extend("    " + naming.with_stack_values(line, stack) for line in recompile_lines(expl))
     elif entry.get("reason"):
-        out.append("  why it exists: %s" % " ".join(str(entry["reason"]).split()))
+        out.append("  why it exists: %s" % naming.with_stack_values(" ".join(str(entry["reason"]).split()), stack))
     else:
         out.append("  why it exists: first compilation")
     guards = entry.get("guard") or []
     out.append("  guard (%d condition%s, all must hold):" % (len(guards), "" if len(guards) == 1 else "s"))
-    out.extend("    " + g for g in guards)
+    out.extend("    " + naming.with_stack_values(g, stack) for g in guards)
     for name in entry.get("compiled_fns") or []:
         out.append("  calls graph %s" % name)
     for name in entry.get("resume_functions") or []:
-        out.append("  resumes in %s (its guards are checked at the graph break)" % name)
+        out.append("  resumes in %s (its guards are checked at the graph break)" % naming.refer_to(name, functions or {}))
     return "\n".join(out) + "\n"
 
 
