@@ -255,7 +255,8 @@ def _literal_defaults(body):
     """{function code: defaults tuple} for functions that ``body`` (a module or
     class body) creates with a constant tuple of positional defaults; COMPUTED for
     those whose definition sets anything else (defaults the body computes, keyword
-    defaults, annotations): only the body decompiled whole can say what."""
+    defaults, annotations) or passes the function to a decorator before storing it:
+    only the body decompiled whole can say what."""
     import dis
     found = {}
     instrs = [i for i in dis.get_instructions(body) if i.opname not in ("CACHE", "EXTENDED_ARG")]
@@ -266,7 +267,8 @@ def _literal_defaults(body):
         while n < len(instrs) and instrs[n].opname == "SET_FUNCTION_ATTRIBUTE":
             flags |= instrs[n].arg  # 3.13+: the attributes are set one at a time after it
             n += 1
-        if not flags:
+        stored = n < len(instrs) and instrs[n].opname in ("STORE_NAME", "STORE_GLOBAL")
+        if not flags and stored:
             continue
         # The code object is pushed last (before its qualname on <= 3.10), the
         # defaults tuple first; only the case where both are constants is known.
@@ -276,10 +278,10 @@ def _literal_defaults(body):
         if j < 1 or instrs[j].opname != "LOAD_CONST":
             continue
         code = instrs[j].argval
-        if flags == 0x01 and instrs[j - 1].opname == "LOAD_CONST" \
+        if stored and flags == 0x01 and instrs[j - 1].opname == "LOAD_CONST" \
                 and isinstance(instrs[j - 1].argval, tuple):
             found[code] = instrs[j - 1].argval
-        else:
+        elif code.co_name != "<lambda>":  # (a lambda is written as itself, where it stands)
             found[code] = COMPUTED
     return found
 

@@ -25,6 +25,7 @@ MODULES = ("json.decoder", "json.encoder", "argparse", "dataclasses", "collectio
 #: a module of the user's with what went wrong: a method's multi-line docstring, defaults
 #: the class body computes, annotations, a module function with a computed default
 SAMPLE = textwrap.dedent('''
+    import functools
     import re
 
     WORD = re.compile(r"\\w+")
@@ -33,6 +34,10 @@ SAMPLE = textwrap.dedent('''
     def remember(key, value):
         global _seen
         _seen[key] = value
+
+    @functools.lru_cache(maxsize=None)
+    def cached(n):
+        return n * 2
 
     def words(text, _find=WORD.findall):
         """Every word.
@@ -172,8 +177,9 @@ def test_py_file_keeps_what_the_module_computes(sample_module):
     assert r.returncode == 0, r.stderr
     original = {}
     exec(compile(SAMPLE, "unveil_sample_reader.py", "exec"), original)
-    namespace = {"WORD": original["WORD"]}
+    namespace = {"WORD": original["WORD"], "functools": original["functools"]}
     exec(compile(r.stdout, "<decompiled>", "exec"), namespace)
+    assert namespace["cached"](4) == 8 and namespace["cached"].cache_info().misses == 1
     assert namespace["words"]("a b") == ["a", "b"]
     assert namespace["words"].__doc__ == original["words"].__doc__
     assert namespace["words"].__defaults__ == original["words"].__defaults__
