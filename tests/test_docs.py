@@ -34,6 +34,7 @@ import os
 import re
 import shutil
 import socket
+import tempfile
 import subprocess
 
 import pytest
@@ -120,8 +121,20 @@ def matches(expected, actual, excerpt=False):
     return re.fullmatch(pattern, "".join(a + "\n" for a in actual)) is not None
 
 
-def mismatch(block, command, expected, actual):
-    diff = "\n".join(difflib.unified_diff(expected, actual, "doc", "actual", lineterm=""))
+def first_missing(expected, actual):
+    """The first line of an excerpt not found in order (for the failure message)."""
+    it = iter(actual)
+    for e in expected:
+        if e.strip() != "..." and not any(re.fullmatch(_line_pattern(e), a) for a in it):
+            return e
+    return None
+
+
+def mismatch(block, command, expected, actual, excerpt=False):
+    if excerpt:
+        diff = "excerpt line not found in order: %r" % first_missing(expected, actual)
+    else:
+        diff = "\n".join(difflib.unified_diff(expected, actual, "doc", "actual", lineterm=""))
     return "%s: `%s` printed other text\n%s\n--- actual output:\n%s" % (
         block.where(), command, diff, "\n".join(actual))
 
@@ -267,21 +280,36 @@ class DocRun:
             expected.pop()
         expected = normalise("\n".join(expected), ())
         if not matches(expected, actual, excerpt):
-            self.failures.append(mismatch(block, command, expected, actual))
+            self.failures.append(mismatch(block, command, expected, actual, excerpt))
+
+
+def short_temp_dir():
+    """A directory whose path is about as long as a user's clone: torch lays out some lines of
+    the dump by their length (a guard's comment goes on a line of its own past 160 characters)."""
+    return tempfile.mkdtemp(prefix="doc-", dir="/tmp" if os.path.isdir("/tmp") else None)
 
 
 @pytest.fixture(scope="module")
-def demo(tmp_path_factory):
+def demo():
     """One `make demo` dump of examples/seed.py, shared by every document."""
-    base = str(tmp_path_factory.mktemp("demo"))
+    base = short_temp_dir()
     shutil.copytree(os.path.join(REPO, "examples"), os.path.join(base, "examples"))
     code, out = run("python examples/seed.py demo_dump", base)
     assert code == 0, out
-    return base
+    yield base
+    shutil.rmtree(base, ignore_errors=True)
 
 
-def make_workdir(tmp_path, demo):
-    workdir = str(tmp_path / "unveil")
+@pytest.fixture
+def workdir(demo):
+    """A directory standing for the clone: the demo's examples and dump, links to what make needs."""
+    top = short_temp_dir()
+    yield make_workdir(top, demo)
+    shutil.rmtree(top, ignore_errors=True)
+
+
+def make_workdir(top, demo):
+    workdir = os.path.join(top, "unveil")
     os.makedirs(workdir)
     for name in ("examples", "demo_dump"):
         shutil.copytree(os.path.join(demo, name), os.path.join(workdir, name), symlinks=True)
@@ -299,8 +327,7 @@ def _roots(*dirs):
 
 
 @pytest.mark.parametrize("doc", DOCS)
-def test_doc_blocks(doc, tmp_path, demo):
-    workdir = make_workdir(tmp_path, demo)
+def test_doc_blocks(doc, workdir, demo):
     runner = DocRun(doc, workdir, _roots(workdir, demo, REPO))
     for block in parse_blocks(doc):
         runner.check(block)
