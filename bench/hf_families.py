@@ -4,7 +4,8 @@ Tiny, randomly initialised models of many families (no download), and a few of t
 modules and optimizers (``torch.*`` rows), each compiled and run under plain ``torch.compile``
 and then inside ``unveil.prepare_debug``. Per family and mode
 (a forward on three sequence lengths; forward and backward on two, ``train``; a forward with
-a graph break in a layer's forward hook, ``graph_break``; ``generate`` for the decoder-only ones): whether the
+a graph break in a layer's forward hook, ``graph_break``, with ``generate`` too for the
+decoder-only ones; ``generate`` for the decoder-only ones): whether the
 results are bit for bit plain torch.compile's, the cache entries dumped, how many fell back
 to Dynamo's own bytecode (with the reason), errors in the index, and ``.py`` files of the dump
 that do not compile. Exit status 1 when any row is not clean.
@@ -170,6 +171,8 @@ def graph_break(model, family, backend):
 
     layers[0].register_forward_hook(hook)
     results = forward(model, family, backend)
+    if type(model).__name__.endswith("ForCausalLM"):  # and generate() through the same break
+        results += generate(model, family, backend)
     return results + [torch.tensor(printed)]
 
 
@@ -198,22 +201,46 @@ def _attention_decoder(backend):
 
 
 def _optimizer(cls, **options):
+    """Three compiled ``step()`` calls of ``cls`` on a small linear layer (an embedding with
+    sparse gradients for SparseAdam; LBFGS steps with its closure)."""
     def run(backend):
         torch.manual_seed(0)
-        m = torch.nn.Linear(4, 3)
-        opt = cls(m.parameters(), **options)
+        if cls is torch.optim.SparseAdam:
+            m = torch.nn.Embedding(10, 3, sparse=True)
+            loss = lambda k: m(torch.tensor([k, k + 2, 7])).pow(2).sum()  # noqa: E731
+        else:
+            m = torch.nn.Linear(4, 3)
+            loss = lambda k: m(_seeded(k, 5, 4)).pow(2).sum()  # noqa: E731
+        # (Muon takes matrices only)
+        params = [m.weight] if cls.__name__ == "Muon" else list(m.parameters())
+        opt = cls(params, **options)
         step = torch.compile(opt.step, backend=backend)
         for k in range(3):
             opt.zero_grad()
-            m(_seeded(k, 5, 4)).pow(2).sum().backward()
-            step()
+            if cls is torch.optim.LBFGS:
+                def closure(k=k):
+                    opt.zero_grad()
+                    value = loss(k)
+                    value.backward()
+                    return value
+                step(closure)
+            else:
+                loss(k).backward()
+                step()
         return [p.detach().clone() for p in m.parameters()]
     return run
 
 
+def _every_optimizer():
+    """Every optimizer class ``torch.optim`` has, by name (options where the defaults do not run)."""
+    options = {"SGD": dict(lr=0.1, momentum=0.9, nesterov=True), "Adam": dict(lr=0.01)}
+    found = sorted((name, cls) for name, cls in vars(torch.optim).items()
+                   if isinstance(cls, type) and issubclass(cls, torch.optim.Optimizer) and cls is not torch.optim.Optimizer)
+    return {"torch.optim.%s" % name: _optimizer(cls, **options.get(name, {})) for name, cls in found}
+
+
 TORCH_CASES = {"torch.batchnorm_train": _batchnorm_train, "torch.attention_decoder": _attention_decoder,
-               "torch.sgd_step": _optimizer(torch.optim.SGD, lr=0.1, momentum=0.9, nesterov=True),
-               "torch.adam_step": _optimizer(torch.optim.Adam, lr=0.01)}
+               **_every_optimizer()}
 
 
 def row(family, mode, backend):

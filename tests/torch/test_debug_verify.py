@@ -64,11 +64,45 @@ def test_graph_outputs_may_be_read_in_any_order():
     "def fn(x):\n    for i in x:\n        f(i)\n",
     "def fn(x):\n    while x:\n        x = f(x)\n",
     "def fn(x):\n    with f(x):\n        return g(x)\n",   # with statements are not modelled
-    "def fn(x):\n    l = [1]\n    f(l)\n    l[0] = 2\n    return l\n",  # changes a list a call may keep
 ])
-def test_loops_with_and_escaped_lists_are_refused(src):
+def test_loops_and_with_are_refused(src):
     with pytest.raises(Unverifiable):
         paths(code(src))
+
+
+@pytest.mark.parametrize("one,other", [
+    # one list handed to two calls is not two equal lists: the first call may keep and change it
+    ("def fn():\n    l = []\n    f(l)\n    return g(l)\n", "def fn():\n    f([])\n    return g([])\n"),
+    ("def fn(a):\n    l = [a]\n    f(l)\n    return l[0]\n", "def fn(a):\n    f([a])\n    return a\n"),
+    ("def fn(a):\n    l = [a]\n    f(l)\n    x, = l\n    return x\n", "def fn(a):\n    f([a])\n    return a\n"),
+    ("def fn(a):\n    l = [a]\n    f(l)\n    return g(*l)\n", "def fn(a):\n    f([a])\n    return g(a)\n"),
+    ("def fn():\n    l = []\n    f(l, l)\n", "def fn():\n    f([], [])\n"),
+    # a list added to another is the same object inside it: changed later, the change shows
+    ("def fn(a):\n    l = []\n    m = [l]\n    l.append(a)\n    return f(m)\n",
+     "def fn(a):\n    l = []\n    m = [[]]\n    l.append(a)\n    return f(m)\n"),
+    # `is` of containers the code built: identity is not in their items
+    ("def fn():\n    l = []\n    return f(l is l)\n", "def fn():\n    return f([] is [])\n"),
+])
+def test_a_container_handed_out_is_one_object(one, other):
+    with pytest.raises(Unverifiable):
+        same_effects(code(one), code(other))
+
+
+def test_a_list_changed_after_a_call_kept_it_is_an_effect():
+    changed = code("def fn(x):\n    l = [1]\n    f(l)\n    l[0] = 2\n    return l\n")
+    same_effects(changed, code("def fn(x):\n    l = [1]\n    f(l)\n    t = 2\n    l[0] = t\n    return l\n"))
+    with pytest.raises(Unverifiable):
+        same_effects(changed, code("def fn(x):\n    l = [1]\n    f(l)\n    return l\n"))
+
+
+def test_empty_and_string_keyed_dicts_merged_into_a_call():
+    # Dynamo passes the dict it built as the call's keyword arguments; source merges a display
+    same_effects(code("def fn(a, t):\n    return g(*t, **{})\n"), code("def fn(a, t):\n    d = {}\n    return g(*t, **d)\n"))
+    same_effects(code("def fn(a, t):\n    d = {'k': a}\n    return g(*t, **d)\n"),
+                 code("def fn(a, t):\n    return g(*t, **{'k': a})\n"))
+    with pytest.raises(Unverifiable):  # another key, another value
+        same_effects(code("def fn(a, t):\n    return g(*t, **{'k': a})\n"),
+                     code("def fn(a, t):\n    return g(*t, **{'j': a})\n"))
 
 
 def test_displays_the_compiler_folds_equal_the_ones_dynamo_builds():

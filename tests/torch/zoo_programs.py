@@ -12,7 +12,9 @@ Programs print; the harness captures and compares what they print.
 import collections
 import dataclasses
 import functools
+import logging
 import math
+import random
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import torch
@@ -638,6 +640,103 @@ def make_tiny_gpt():
     return Case(m, [call(idx, targets)], grads=list(m.parameters()))
 
 
+
+# --- graph breaks met in real code (issue 30) -------------------------------
+# Shapes of Dynamo's code the proof once refused: the empty ``**kwargs`` it passes on, a value it
+# computes once and uses twice (COPY), a global stored between an attribute load and its call,
+# a closure's cell handed on as a value (a compiled optimizer step).
+
+def kwargs_inner(a):
+    print("kwargs_inner: called")
+    return a * 2
+
+
+def kwargs_forwarder(*args, **kwargs):
+    return kwargs_inner(*args, **kwargs)
+
+
+def make_kwargs_forwarder():
+    return Case(kwargs_forwarder, [call(torch.randn(3))])
+
+
+class KwargsMethod(nn.Module):
+    def inner(self, x, scale=1.0):
+        print("KwargsMethod.inner: called")
+        return x * scale
+
+    def forward(self, x, **kwargs):
+        return self.inner(x, scale=2.0, **kwargs)
+
+
+def make_kwargs_method():
+    return Case(KwargsMethod(), [call(torch.randn(3))])
+
+
+def spread_target(a, b=1.0, alpha=1.0):
+    print("spread_target: called")
+    return a * b * alpha
+
+
+class SpreadArgs(nn.Module):
+    def forward(self, *args, **kwargs):
+        return spread_target(args[0] * 2, *args[1:], **kwargs)
+
+
+def make_spread_args():
+    return Case(SpreadArgs(), [call(torch.randn(3), torch.randn(3)), call(torch.randn(3), alpha=2.0)])
+
+
+ZOO_LOG = logging.getLogger("unveil.zoo")
+
+
+def logger_in_closure(x):
+    c = x.tolist()[0]
+    ZOO_LOG.warning("c=%s", c)
+    return x * c
+
+
+def make_logger_in_closure():
+    return Case(logger_in_closure, [call(torch.randn(3))])
+
+
+def seeded_random(x):
+    return x + random.Random(3).gauss(0.0, 1.0)
+
+
+def make_seeded_random():
+    return Case(seeded_random, [call(torch.randn(3))])
+
+
+class Bag:
+    pass
+
+
+STORED = 0.0
+
+
+def global_and_attribute(x, bag):
+    global STORED
+    bag.n = 1
+    STORED = 2.0
+    return x * 2
+
+
+def make_global_and_attribute():
+    global STORED
+    STORED = 0.0
+    bag = Bag()
+    return Case(global_and_attribute, [call(torch.randn(3), bag)], state=lambda: (STORED, bag.n))
+
+
+def _optimizer_step(cls, **options):
+    def make():
+        p = nn.Parameter(torch.randn(4))
+        p.grad = torch.randn(4)
+        opt = cls([p], **options)
+        return Case(opt.step, [call(), call()], state=lambda: p.detach().tolist())
+    return make
+
+
 PROGRAMS = [
     Program("print_break", make_print_break, "graph break from print()",
             backends=("eager", "aot_eager", "inductor"),
@@ -711,4 +810,18 @@ PROGRAMS = [
             "decoder-only transformer from a config, print of .item() after the blocks, backward",
             backends=("eager", "aot_eager", "inductor"),
             counts=(3, 3), refused_resume=("forward",)),
+    Program("kwargs_forwarder", make_kwargs_forwarder, "*args/**kwargs passed on to a function that prints",
+            counts=(3, 1)),
+    Program("kwargs_method", make_kwargs_method, "**kwargs passed on to a method that prints, a keyword beside",
+            counts=(3, 1)),
+    Program("spread_args", make_spread_args, "args[0], *args[1:] and **kwargs passed on to a function that prints",
+            counts=(5, 1)),
+    Program("logger_in_closure", make_logger_in_closure, "a logger called with a value from .tolist()",
+            counts=(3, 3)),
+    Program("seeded_random", make_seeded_random, "random.Random(3).gauss() (Dynamo replays the generator's state)",
+            counts=(2, 1)),
+    Program("global_and_attribute", make_global_and_attribute, "an attribute and a global stored, no graph break",
+            counts=(1, 0)),
+    Program("sgd_step", _optimizer_step(torch.optim.SGD, lr=0.1), "compiled SGD step", counts=(2, 1)),
+    Program("adam_step", _optimizer_step(torch.optim.Adam, lr=0.1), "compiled Adam step", counts=(2, 1)),
 ]

@@ -119,7 +119,8 @@ class Frame:
             # loop's iterator is no value to save: nested loops would walk each other's bodies)
             return
         written = _written_names(stmt)
-        local_only = _binds_only(stmt)
+        # (a global is not the frame's own: code a value on the stack runs may read it)
+        local_only = _binds_only(stmt) and not written.intersection(self.ctx.globals)
         if not local_only:
             written |= self.ctx.cells  # code the statement runs may rebind a cell variable
         for v in list(self.stack):
@@ -1292,7 +1293,11 @@ def _call_function_ex(f, ins):
     else:
         arg_nodes = [ast.Starred(value=args, ctx=ast.Load())]
     keywords = []
-    if kw is not None:
+    if isinstance(kw, ast.Dict) and not kw.keys:
+        # an empty dict as the keyword arguments (Dynamo passes ``**kwargs`` it knows is empty
+        # so): ``**{}``, which the compiler merges into an empty dict of its own
+        keywords.append(ast.keyword(arg=None, value=kw))
+    elif kw is not None:
         if isinstance(kw, ast.Dict) and all(k is None or _keyword_name(k) for k in kw.keys):
             for k, v in zip(kw.keys, kw.values):
                 if k is None:
@@ -1422,7 +1427,22 @@ def discard(f, v, ins, seen=None):
 def _copy(f, ins):
     if len(f.stack) < ins.arg:
         raise DecompilationError("stack underflow", f.ctx.name, ins.offset, ins.op)
-    f.push(f.stack[-ins.arg])
+    value = f.stack[-ins.arg]
+    if f.ctx.dynamo and isinstance(value, ast.expr) and not _inert(value, f.ctx.cells) \
+            and not _walrus_next(f, ins):
+        # Dynamo's code computes a value once and uses it twice (``Random(3)`` for its
+        # ``setstate`` and its ``gauss``): the text computes it once, into a temporary.
+        # (Ordinary code copies only in shapes the structurer reads whole.)
+        f.save_below(value)
+        value = f.spill_all(value)
+    f.push(value)
+
+
+def _walrus_next(f, ins) -> bool:
+    """Whether ``ins`` (a COPY) and the next instruction are a walrus: ``(name := value)``."""
+    instrs = f.ctx.instrs
+    return ins is not None and instrs is not None and ins.index + 1 < len(instrs) \
+        and is_walrus_store(instrs, ins.index + 1)
 
 
 def _keep_order(f, n):

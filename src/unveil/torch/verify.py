@@ -57,12 +57,22 @@ class Unverifiable(Exception):
 class _Seq:
     """A list/tuple/set/dict the code built itself. Until it escapes (is handed to an
     operation), indexing, slicing and changing it with constant indices is modelled exactly;
-    changing it after it escaped is refused (the callee might have kept it)."""
+    changing or reading a mutable one after it escaped is refused (the callee might have kept
+    and changed it).
+
+    An event shows a container it is the first to be handed by its items; from then on the
+    container is that object, named by where it was first seen (``seen``): its items may have
+    changed, and two equal containers are not one object."""
 
     def __init__(self, kind, items):
         self.kind = kind
         self.items = list(items)
         self.escaped = False
+        self.seen = None
+
+    def contents_known(self) -> bool:
+        """Whether its items are still the ones the model holds (a tuple's always are)."""
+        return self.kind == "tuple" or not self.escaped
 
     def mutable(self, op):
         if self.escaped or self.kind != "list":
@@ -129,11 +139,21 @@ def _constant(value):
     return ("const", type(value).__name__, repr(value))
 
 
-def freeze(v):
+def freeze(v, first_seen=None):
+    """``v`` as a plain value: a container by its items, or by its name once an event has
+    seen it. ``first_seen`` (event index, containers named so far) names the containers an
+    event is the first to see."""
     if isinstance(v, _Seq):
-        return (v.kind,) + tuple(freeze(x) for x in v.items)
+        if v.seen is not None:
+            return v.seen
+        if first_seen is not None:
+            k, named = first_seen
+            v.seen = ("seen", k, len(named))
+            named.append(v)
+            v.escaped = True
+        return (v.kind,) + tuple(freeze(x, first_seen) for x in v.items)
     if isinstance(v, tuple):
-        return tuple(freeze(x) for x in v)
+        return tuple(freeze(x, first_seen) for x in v)
     return v
 
 
@@ -161,7 +181,8 @@ class _Path:
     def event(self, *ev):
         """Record an event; its result is a reference to it."""
         _escape(ev)
-        self.events.append(tuple(freeze(x) for x in ev))
+        first_seen = (len(self.events), [])
+        self.events.append(tuple(freeze(x, first_seen) for x in ev))
         return ("result", len(self.events) - 1)
 
     def branch(self, cond, outcome):
@@ -243,7 +264,8 @@ def paths(code) -> list:
     """Every path through ``code`` as a tuple of events (see the module docstring)."""
     handlers = _handlers(code)
     ins, at = [], {}  # at: offset -> index of the first instruction kept from there on
-    raw = [i for i in dis.get_instructions(code) if i.opname not in _SKIP]
+    every = list(dis.get_instructions(code))
+    raw = [i for i in every if i.opname not in _SKIP]
     cells = frozenset(code.co_cellvars + code.co_freevars)
     for k, i in enumerate(raw):
         at[i.offset] = len(ins)
@@ -254,6 +276,9 @@ def paths(code) -> list:
         if _NULL_ABOVE and i.opname in ("LOAD_FAST", "LOAD_FAST_BORROW") and i.argval in cells:
             i = i._replace(opname="LOAD_CLOSURE")  # 3.13+ loads a cell itself (for a closure) so
         ins.extend(_as_read(i))
+    following = len(ins)
+    for i in reversed(every):  # a jump may land on a NOP: then on what follows it
+        following = at.setdefault(i.offset, following)
     nargs = code.co_argcount + code.co_kwonlyargcount + bool(code.co_flags & 4) + bool(code.co_flags & 8)
     env = {n: ("arg", n) for n in code.co_varnames[:nargs]}
     work, done = [_Path(0, [], env, [])], []
@@ -307,7 +332,7 @@ def paths(code) -> list:
 def _known(obj, key):
     """Whether ``obj[key]`` indexes a list or tuple the code built with a constant int or slice."""
     return bool(obj) and isinstance(obj[0], _Seq) and obj[0].kind in ("list", "tuple") \
-        and bool(key) and _index(key[0]) is not None \
+        and obj[0].contents_known() and bool(key) and _index(key[0]) is not None \
         and not any(isinstance(x, tuple) and x[:1] == ("*",) for x in obj[0].items)
 
 
@@ -349,6 +374,24 @@ def _mentions(obj, ref) -> bool:
         elif isinstance(x, (tuple, list)):
             todo.extend(x)
     return False
+
+
+def _string_keyed(v) -> bool:
+    """Whether ``v`` is a dict the code built, still as built, whose keys are all strings
+    (a string's hash and equality run no code)."""
+    return isinstance(v, _Seq) and v.kind == "map" and not v.escaped \
+        and all(k[:2] == ("const", "str") for k in v.items[::2])
+
+
+def _shared_keys(a, b) -> bool:
+    return bool(set(a.items[::2]) & set(b.items[::2]))
+
+
+def _empty_map(top) -> bool:
+    """Whether ``top`` (the stack's top as a list) is an empty dict the code built that nothing
+    else has seen (so nothing can have added to it)."""
+    return bool(top) and isinstance(top[0], _Seq) and top[0].kind == "map" and not top[0].items \
+        and not top[0].escaped
 
 
 def _made_with_closure(top):
@@ -450,6 +493,8 @@ def _step(p, ins):
         p.stack.append(_Seq("map", [x for pair in zip(keys.items, values) for x in pair]))
     elif op == "BUILD_SLICE":
         p.stack.append(("slice",) + tuple(freeze(x) for x in p.pop(arg)))
+    elif op in ("DICT_UPDATE", "DICT_MERGE") and _empty_map(p.stack[-1:]):
+        p.pop()  # merging a dict the code built empty (``f(**{})``) adds nothing and runs no code
     elif op in ("LIST_EXTEND", "SET_UPDATE", "LIST_APPEND", "SET_ADD", "DICT_UPDATE", "DICT_MERGE"):
         (v,) = p.pop()
         target = p.stack[-arg] if len(p.stack) >= arg else None
@@ -461,18 +506,27 @@ def _step(p, ins):
         if op in ("LIST_EXTEND", "SET_UPDATE"):
             v = v.items if isinstance(v, _Seq) and v.kind in ("list", "tuple") else [("*", p.event("iter", v))]
             target.items.extend(v)
+        elif op in ("LIST_APPEND", "SET_ADD"):
+            target.items.append(v)  # the object itself: it may still change
+        elif _string_keyed(target) and _string_keyed(v) and not _shared_keys(target, v):
+            target.items.extend(v.items)  # no key twice, no key's hash runs code: the entries copied
         else:
             target.items.append(freeze(v) if op != "DICT_UPDATE" else ("**", freeze(v)))
     elif op == "LIST_TO_TUPLE":
         (v,) = p.pop()
-        p.stack.append(_Seq("tuple", v.items) if isinstance(v, _Seq) else ("tuple_of", freeze(v)))
+        p.stack.append(_Seq("tuple", v.items) if isinstance(v, _Seq) and v.contents_known()
+                       else ("tuple_of", freeze(v)))
     elif op == "IS_OP":
+        if any(isinstance(x, _Seq) and x.seen is None for x in p.stack[-2:]):
+            # a container no event has seen is known by its items, not as an object
+            raise Unverifiable("identity test of a container the code built")
         p.stack.append(("isnot" if arg else "is",) + tuple(freeze(x) for x in p.pop(2)))
     elif op in _OPERATIONS:
         n, name = _OPERATIONS[op]
         p.stack.append(p.event(name, ins.argrepr, *p.pop(n)))
     elif op == "UNPACK_SEQUENCE" and isinstance(p.stack[-1:] and p.stack[-1], _Seq) \
-            and p.stack[-1].kind in ("list", "tuple") and len(p.stack[-1].items) == arg \
+            and p.stack[-1].kind in ("list", "tuple") and p.stack[-1].contents_known() \
+            and len(p.stack[-1].items) == arg \
             and not any(isinstance(x, tuple) and x[:1] == ("*",) for x in p.stack[-1].items):
         p.stack.extend(reversed(p.pop()[0].items))
     elif op == "UNPACK_SEQUENCE":
@@ -511,7 +565,7 @@ def _step(p, ins):
             fn, args = p.pop(2)
             if p.stack and p.stack[-1] is _NULL:
                 p.stack.pop()
-        if kwargs is None and isinstance(args, _Seq) and args.kind in ("list", "tuple") and \
+        if kwargs is None and isinstance(args, _Seq) and args.kind in ("list", "tuple") and args.contents_known() and \
                 not any(isinstance(x, tuple) and x[:1] == ("*",) for x in args.items):
             p.stack.append(p.event("call", fn, tuple(args.items), ()))  # f(*[a, b]) is f(a, b)
         else:
@@ -519,9 +573,11 @@ def _step(p, ins):
     elif op == "MAKE_FUNCTION":  # making a function runs no code; its code is compared apart
         (code,) = p.pop()
         extras = p.pop(bin(arg).count("1")) if arg else []  # defaults, closure, ... by flag
+        _escape(extras)  # the function keeps them (a default list may change under it)
         p.stack.append(("function", freeze(code), arg) + tuple(freeze(x) for x in extras))
     elif op == "SET_FUNCTION_ATTRIBUTE":  # 3.13
         value, fn = p.pop(2)
+        _escape(value)
         p.stack.append(("with_attribute", freeze(fn), arg, freeze(value)))
     elif op == "PUSH_EXC_INFO":  # handler entry: the exception being handled goes on top
         (exc,) = p.pop()
