@@ -189,7 +189,7 @@ def test_module_graph_break_resume_function(tmp_path, capsys):
     assert "print" in index["graph_breaks"][0]["reason"] or index["graph_breaks"][0]["reason"]
     full = open(os.path.join(d, fwd["full_code"])).read()
     # one name for the resume function wherever it is shown: its place, then Dynamo's global
-    assert re.search(r"Resume function forward \(resumed at line \d+\) \[torch: %s\]" % resume_name, full)
+    assert re.search(r"Resume function Net\.forward \(resumed at line \d+\) \[torch: %s\]" % resume_name, full)
     assert "def __guard_0_for_torch_dynamo_resume_in_forward" in full  # its entries, inline
     assert "L['self']" in " ".join(fwd["entries"][0]["guard"])
     assert_all_python(d)

@@ -94,8 +94,9 @@ def display_name(co_name, qualname=None, wrapped=None) -> str:
     place = resume_place(co_name)
     if wrapped:
         text = "%s, via %s" % (wrapped, short_qualname(qualname))
-    elif place is not None:
-        text = "%s (resumed at line %s)" % place
+    elif place is not None:  # named as the function it continues is: Model.forward (resumed at line 28)
+        owner = qualname.rpartition(".")[0] if qualname.endswith("." + co_name) else ""
+        text = "%s%s (resumed at line %s)" % (owner + "." if owner else "", place[0], place[1])
     else:
         text = qualname
     return printable(text)  # (headings are comments: a line break in a name would end one)
