@@ -259,7 +259,8 @@ def readme(index: dict) -> str:
                    "before it finished. Everything listed below was written whole; guards and the\n"
                    "`full_code_for_*` files are written when `prepare_debug` exits.\n\n")
     out.append("A new run into this directory replaces this dump whole (its files are deleted when\n"
-               "the new run starts); processes of one run writing at the same time share it.\n\n")
+               "the new run writes its first file: a run that fails before that leaves it as it is);\n"
+               "processes of one run writing at the same time share it.\n\n")
     out.append(BREAKPOINTS)
     out.append("## Functions\n\n")
     functions = naming.by_torch_name(index)
