@@ -289,7 +289,7 @@ def _literal_defaults(body):
 def units_from_code(body):
     """The functions and classes defined directly in a module body: a list of
     ("function", code, defaults), ("definition", code, ModuleDefinitions) for a
-    function whose definition the module computes, and ("class", body, None)."""
+    function whose definition the module computes, and ("class", body, ModuleDefinitions)."""
     from .decompiler.safety import check_name
     from .decompiler.whole import ModuleDefinitions
     units = []
@@ -308,7 +308,7 @@ def units_from_code(body):
         else:
             # the name is written into the text as it is: a crafted one is refused
             check_name(const.co_name, "class name", _qualname(const))
-            units.append(("class", const, None))
+            units.append(("class", const, definitions))
     return units
 
 
@@ -324,11 +324,16 @@ def _decompile_unit(obj, defaults):
 
 
 def _unit_text(kind, code, extra):
-    """Source of one unit of units_from_code; a class is its whole statement (from its
-    body, proved whole), so the methods' defaults and docstrings are as the body made them."""
+    """Source of one unit of units_from_code; a class is its whole statement (as the module
+    proved whole has it, else its body proved alone), so the methods' defaults and
+    docstrings are as the body made them."""
     from .decompiler import whole
+    from .decompiler.errors import DecompilationError
     if kind == "class":
-        return checked_source(whole.class_statement(code))
+        try:
+            return checked_source(extra.statement(code))
+        except DecompilationError:
+            return checked_source(whole.class_statement(code))
     if kind == "definition":
         return checked_source(extra.statement(code))
     return _decompile_unit(code, extra)
@@ -440,15 +445,15 @@ def _class_target(cls, target):
     try:
         _check_python()
         with _refused_as_bad_input(target):
-            body = whole.class_body(cls)
+            module_code = whole.module_code_of(cls)
+            body = whole.class_body(cls, module_code)
     except (TypeError, ValueError) as e:
         raise BadInput("%s: %s" % (target, e))
     except Exception as e:
         raise _Failed(_failure_message(e))
     try:
         with _refused_as_bad_input(target):
-            bases, keywords = whole.class_bases(cls)
-            return checked_source(whole.class_statement(body, bases, keywords))
+            return checked_source(whole.class_text(cls, module_code, body))
     except BadInput:
         raise
     except Exception as e:

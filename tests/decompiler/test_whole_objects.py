@@ -39,6 +39,11 @@ SAMPLE = textwrap.dedent('''
     def cached(n):
         return n * 2
 
+    @functools.total_ordering
+    class Version(tuple):
+        def __lt__(self, other):
+            return tuple(self) < tuple(other)
+
     def words(text, _find=WORD.findall):
         """Every word.
         In order."""
@@ -170,6 +175,10 @@ def test_class_target_keeps_docstrings_defaults_and_annotations(sample_module):
     assert reader.__doc__ == original.Reader.__doc__
     assert reader.__annotations__ == {"limit": int}
     assert reader().first("hello world") == "he" and reader.count("a b c") == 3
+    r = run_cli("decompile", "unveil_sample_reader:Version", cwd=sample_module)
+    assert r.returncode == 0, r.stderr
+    exec(compile(r.stdout, "<decompiled>", "exec"), namespace)  # (decorated, based on tuple)
+    assert namespace["Version"]((1, 2)) <= namespace["Version"]((1, 3))
 
 
 def test_py_file_keeps_what_the_module_computes(sample_module):
@@ -180,6 +189,7 @@ def test_py_file_keeps_what_the_module_computes(sample_module):
     namespace = {"WORD": original["WORD"], "functools": original["functools"]}
     exec(compile(r.stdout, "<decompiled>", "exec"), namespace)
     assert namespace["cached"](4) == 8 and namespace["cached"].cache_info().misses == 1
+    assert namespace["Version"]((1, 2)) <= namespace["Version"]((1, 3))
     assert namespace["words"]("a b") == ["a", "b"]
     assert namespace["words"].__doc__ == original["words"].__doc__
     assert namespace["words"].__defaults__ == original["words"].__defaults__

@@ -21,15 +21,25 @@ _HEAP_TYPE = 1 << 9
 _IMMUTABLE_TYPE = 1 << 8
 
 
-def class_body(cls: type) -> types.CodeType:
+def class_text(cls: type, module_code: types.CodeType, body: types.CodeType) -> str:
+    """The class statement that made ``cls`` (:func:`module_code_of`, :func:`class_body`),
+    proved: as the module (decompiled and proved whole) has it, with its bases, keywords
+    and decorators, where the class is defined at the module's top level and the module can
+    be proved; else its body's statement, proved alone, under the bases the class has."""
+    if "." not in cls.__qualname__:
+        try:
+            return ModuleDefinitions(module_code).statement(body)
+        except DecompilationError:
+            pass  # (a module that cannot be proved whole still has classes that can)
+    bases, keywords = class_bases(cls)
+    return class_statement(body, bases, keywords)
+
+
+def class_body(cls: type, module_code: types.CodeType) -> types.CodeType:
     """The code object of the body of the class statement that made ``cls``, read from
-    its module's code. TypeError if ``cls`` was not made by a class statement in a module
-    that has bytecode; :class:`DecompilationError` if the body cannot be told apart or no
-    longer matches the class (its file changed after the import)."""
-    if (not isinstance(cls, type) or not cls.__flags__ & _HEAP_TYPE
-            or sys.version_info >= (3, 10) and cls.__flags__ & _IMMUTABLE_TYPE):
-        raise TypeError("%s is implemented in C: it has no bytecode" % _name(cls))
-    module_code = _module_code(cls)
+    ``module_code`` (:func:`module_code_of`). TypeError if no class statement there made
+    ``cls``; :class:`DecompilationError` if the body cannot be told apart or no longer
+    matches the class (its file changed after the import)."""
     found = [c for q, c in _class_bodies(module_code, "") if q == cls.__qualname__]
     if not found:
         raise TypeError("no class statement of module %s makes %s: it has no bytecode to "
@@ -50,7 +60,12 @@ def _name(cls):
     return getattr(cls, "__qualname__", None) or repr(cls)
 
 
-def _module_code(cls):
+def module_code_of(cls):
+    """The code of the module that defines ``cls``, as its loader reads it; TypeError if
+    ``cls`` is written in C or its module has no bytecode."""
+    if (not isinstance(cls, type) or not cls.__flags__ & _HEAP_TYPE
+            or sys.version_info >= (3, 10) and cls.__flags__ & _IMMUTABLE_TYPE):
+        raise TypeError("%s is implemented in C: it has no bytecode" % _name(cls))
     module = sys.modules.get(cls.__module__) or importlib.import_module(cls.__module__)
     spec = getattr(module, "__spec__", None)
     get_code = getattr(getattr(spec, "loader", None), "get_code", None)
@@ -163,20 +178,21 @@ def _defined(module, kind):
 class ModuleDefinitions:
     """The definitions in a module's code, from the module decompiled and proved as a whole
     (once, when first asked): a ``def`` whose defaults, annotations or decorators the module
-    computes is only right as part of it."""
+    computes, a class statement's bases and decorators, are only proved as part of it."""
 
     def __init__(self, module_code: types.CodeType):
         self.module_code = module_code
         self._found = None
 
     def statement(self, code: types.CodeType) -> str:
-        """The text of the one ``def`` statement of the module that makes ``code``."""
+        """The text of the one ``def`` or ``class`` statement of the module that makes
+        ``code`` (a function's code or a class body)."""
         if self._found is None:
             self._found = self._decompile()
         if isinstance(self._found, Exception):
-            raise DecompilationError("its defaults, annotations or decorators are computed by "
-                                     "the module, which could not be decompiled as a whole (%s)"
-                                     % self._found, code.co_name)
+            raise DecompilationError("what its definition says besides its body is computed "
+                                     "by the module, which could not be decompiled as a whole "
+                                     "(%s)" % self._found, code.co_name)
         nodes = self._found.get(code.co_name, [])
         if len(nodes) != 1:
             raise DecompilationError("the module defines %s %d times" % (code.co_name, len(nodes)),
@@ -192,7 +208,7 @@ class ModuleDefinitions:
             return e
         found = {}
         for node in _module_level(module.body):
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 found.setdefault(node.name, []).append(node)
         return found
 
