@@ -61,6 +61,18 @@ def tree_modules(root):
     return names
 
 
+def compiled_files(mods):
+    """(path, module code object) of every file of ``mods`` (from stdlib_modules or
+    tree_modules) that compiles."""
+    for _, files in mods:
+        for path in files:
+            try:
+                with open(path, "rb") as f:
+                    yield path, compile(f.read(), path, "exec")
+            except (SyntaxError, ValueError):
+                continue
+
+
 def functions(code, out, classes=()):
     """Every def's code object below ``code`` (comprehensions and lambdas are
     part of the function that holds them). ``CLASSES`` records the names of the
@@ -221,18 +233,12 @@ def main():
     else:
         mods = mods[args.offset::args.every]
     codes = []
-    for name, files in mods:
-        for path in files:
-            try:
-                with open(path, "rb") as f:
-                    top = compile(f.read(), path, "exec")
-            except (SyntaxError, ValueError):
-                continue
-            found = functions(top, [])
-            header = import_header(top)
-            for c in found:
-                HEADERS[id(c)] = header
-            codes.extend(found)
+    for _, top in compiled_files(mods):
+        found = functions(top, [])
+        header = import_header(top)
+        for c in found:
+            HEADERS[id(c)] = header
+        codes.extend(found)
     tools = [("unveil", roundtrip_unveil)]
     if not args.no_depyf:
         try:

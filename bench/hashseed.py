@@ -27,20 +27,14 @@ def texts(modules=None, every=1):
     mods = corpus.stdlib_modules()
     mods = [(n, fs) for n, fs in mods if n in set(modules)] if modules else mods[::every]
     out = {}
-    for _, files in mods:
-        for path in files:
+    for path, top in corpus.compiled_files(mods):
+        for code in corpus.functions(top, []):
+            key = "%s:%d %s" % (os.path.relpath(path, os.path.dirname(os.__file__)),
+                                code.co_firstlineno, code.co_name)
             try:
-                with open(path, "rb") as f:
-                    top = compile(f.read(), path, "exec")
-            except (SyntaxError, ValueError):
-                continue
-            for code in corpus.functions(top, []):
-                key = "%s:%d %s" % (os.path.relpath(path, os.path.dirname(os.__file__)),
-                                    code.co_firstlineno, code.co_name)
-                try:
-                    out[key] = Decompiler(code).decompile()
-                except Exception as e:  # noqa: BLE001 - a refusal is a text too
-                    out[key] = "failed: %s: %s" % (type(e).__name__, e)
+                out[key] = Decompiler(code).decompile()
+            except Exception as e:  # noqa: BLE001 - a refusal is a text too
+                out[key] = "failed: %s: %s" % (type(e).__name__, e)
     return out
 
 
