@@ -10,6 +10,7 @@ import subprocess
 import sys
 
 from cli_helpers import FIXTURES, UNVEIL, assert_bad_input, needs_dump, run_unveil
+from test_break import TOY
 
 from unveil import cli
 
@@ -138,21 +139,28 @@ def test_a_dump_that_cannot_be_written_reports_no_other_runs_summary(tmp_path):
     assert snapshot(str(old)) == before
 
 
-def test_the_cannot_dump_warning_points_at_the_users_with_line(tmp_path):
-    unwritable_old_dump(tmp_path)
-    (tmp_path / "lib.py").write_text(
-        "import torch\nimport unveil\n\n\ndef f(x):\n    return x + 1\n\n\n"
-        "with unveil.prepare_debug('old'):\n    torch.compile(f, backend='eager')(torch.ones(2))\n"
-        "print('ran')\n")
-    r = subprocess.run([sys.executable, "lib.py"], capture_output=True, text=True, cwd=str(tmp_path),
+def warning_of(tmp_path, script, text, words):
+    """Run ``script`` (its ``text``) with python; the one warning whose line holds ``words``,
+    as (its first line, the source line python shows under it). The script prints "ran ..."."""
+    (tmp_path / script).write_text(text)
+    r = subprocess.run([sys.executable, script], capture_output=True, text=True, cwd=str(tmp_path),
                        timeout=300)
     assert r.returncode == 0, r.stderr
-    assert r.stdout == "ran\n"
+    assert r.stdout.startswith("ran")
     lines = r.stderr.splitlines()
-    at = [k for k, line in enumerate(lines) if "RuntimeWarning: unveil: cannot dump" in line]
+    at = [k for k, line in enumerate(lines) if words in line]
     assert len(at) == 1, r.stderr
-    assert lines[at[0]].startswith("%s:9: RuntimeWarning" % (tmp_path / "lib.py")), lines[at[0]]
-    assert lines[at[0] + 1].strip() == "with unveil.prepare_debug('old'):"
+    return lines[at[0]], lines[at[0] + 1].strip()
+
+
+def test_the_cannot_dump_warning_points_at_the_users_with_line(tmp_path):
+    unwritable_old_dump(tmp_path)
+    first, shown = warning_of(tmp_path, "lib.py", (
+        "import torch\nimport unveil\n\n\ndef f(x):\n    return x + 1\n\n\n"
+        "with unveil.prepare_debug('old'):\n    torch.compile(f, backend='eager')(torch.ones(2))\n"
+        "print('ran')\n"), "RuntimeWarning: unveil: cannot dump")
+    assert first.startswith("%s:9: RuntimeWarning" % (tmp_path / "lib.py")), first
+    assert shown == "with unveil.prepare_debug('old'):"
 
 
 FAILING_ENTRY = """import torch
@@ -179,33 +187,12 @@ print("ran", y.tolist())
 
 
 def test_a_warning_while_torch_compiles_points_at_the_users_call(tmp_path):
-    (tmp_path / "entry.py").write_text(FAILING_ENTRY)
-    r = subprocess.run([sys.executable, "entry.py"], capture_output=True, text=True, cwd=str(tmp_path),
-                       timeout=300)
-    assert r.returncode == 0, r.stderr
-    assert r.stdout == "ran [2.0, 2.0]\n"
-    lines = r.stderr.splitlines()
-    at = [k for k, line in enumerate(lines) if "RuntimeWarning: unveil: could not make" in line]
-    assert len(at) == 1, r.stderr
-    assert lines[at[0]].startswith("%s:19: RuntimeWarning" % (tmp_path / "entry.py")), lines[at[0]]
-    assert lines[at[0] + 1].strip() == "y = g(torch.ones(2))"
+    first, shown = warning_of(tmp_path, "entry.py", FAILING_ENTRY, "RuntimeWarning: unveil: could not make")
+    assert first.startswith("%s:19: RuntimeWarning" % (tmp_path / "entry.py")), first
+    assert shown == "y = g(torch.ones(2))"
 
 
 # -- 10: --break where it cannot stop ------------------------------------------------------------
-
-TOY = '''import torch
-
-
-def toy(a, b):
-    x = a / (torch.abs(a) + 1)
-    return x * b
-
-
-compiled = torch.compile(toy, backend="eager")
-compiled(torch.ones(3), torch.ones(3))
-print("done")
-'''
-
 
 def break_run(tmp_path, *options):
     (tmp_path / "toy.py").write_text(TOY)
