@@ -872,8 +872,11 @@ def _run(args):
         _err("%s is a directory, not a script" % args.script)
         return 2
     if not args.script.endswith((".pyc", ".pyo")):
+        import warnings
         try:
-            load_py(args.script)  # a script that does not compile is bad input: no run, no dump
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # the run shows the script's SyntaxWarnings, once
+                load_py(args.script)  # a script that does not compile is bad input: no run, no dump
         except BadInput as e:
             _err(e)
             return 2
