@@ -7,9 +7,12 @@ them (:func:`unveil.torch.dump.listen`):
 * ``FILE`` inside the dump directory (or a bare dumped file name): that line of that file;
 * ``FILE`` a source file of the user: Dynamo's transformed code keeps no line table of the
   user's lines, so the break goes (a) on the first line of every dumped entry of a function
-  whose code spans LINE, and (b) in graph files, on the statement torch annotated with
-  ``# File: FILE:LINE`` (graph code runs from its file with the eager / aot_eager backends);
-* ``--pdb``: the first line of the first entry torch runs from the dump (a temporary breakpoint).
+  whose code spans LINE that does the user's work (the graph call or the user's statement, not
+  Dynamo's bookkeeping before it), and (b) in graph files, on the statement torch annotated with
+  ``# File: FILE:LINE`` (graph code runs from its file with the eager / aot_eager backends).
+  A LINE without code is said at once (with the nearest lines that have code), a LINE in no
+  function torch compiled when the run ends: either way the run would never stop there;
+* ``--pdb``: that first line of the first entry torch runs from the dump (a temporary breakpoint).
 """
 import bdb
 import dis
@@ -124,7 +127,9 @@ class RunDebugger:
     """A pdb session around ``unveil run``'s script: breakpoints placed as files are dumped."""
 
     def __init__(self, specs, stop_first, dump_dir, stdin=None, stdout=None):
-        self.specs = [spec for spec in ((s,) + parse(s, dump_dir) for s in specs) if _has_code(*spec)]
+        # (argument, file, line, in the dump) of each --break given (once: a repeat is not warned twice)
+        self.specs = [spec for spec in ((s,) + parse(s, dump_dir) for s in dict.fromkeys(specs))
+                      if _has_code(*spec)]
         self.stop_first = stop_first
         self.pdb = pdb.Pdb(stdin=stdin, stdout=stdout)
         self.placed = []  # (file, line) of every breakpoint set
