@@ -292,6 +292,11 @@ def short_temp_dir():
 @pytest.fixture(scope="module")
 def demo():
     """One `make demo` dump of examples/seed.py, shared by every document."""
+    # README's `make demo` runs in a directory linked to this .venv: with a stale venv it would
+    # reinstall into it, which is `make test`'s job (it makes the venv first), not a doc test's
+    stamp, project = os.path.join(REPO, ".venv", ".installed"), os.path.join(REPO, "pyproject.toml")
+    assert os.path.exists(stamp) and os.path.getmtime(stamp) >= os.path.getmtime(project), \
+        ".venv is older than pyproject.toml: run `make demo` (or `make test`) first"
     base = short_temp_dir()
     shutil.copytree(os.path.join(REPO, "examples"), os.path.join(base, "examples"))
     code, out = run("python examples/seed.py demo_dump", base)
