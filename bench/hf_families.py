@@ -14,18 +14,17 @@ that do not compile. Exit status 1 when any row is not clean.
     .venv/bin/python bench/hf_families.py --family t5 --mode forward --backend aot_eager
 """
 import argparse
-import json
 import os
 import sys
-import tempfile
 import warnings
 
 import torch
 import transformers as T
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import unveil  # noqa: E402
+from dumpcheck import HEADER, compare_dump, print_row  # noqa: E402
 
 V = 97  # vocabulary size
 DECODER = dict(vocab_size=V, hidden_size=32, intermediate_size=64, num_hidden_layers=2, num_attention_heads=4,
@@ -251,31 +250,7 @@ def row(family, mode, backend):
     else:
         def workload():
             return MODES[mode](build(family), family, backend)
-    torch._dynamo.reset()
-    plain = workload()
-    torch._dynamo.reset()
-    d = tempfile.mkdtemp(prefix="unveil_hf_%s_" % family)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        with unveil.prepare_debug(d):
-            got = workload()
-    torch._dynamo.reset()
-    with open(os.path.join(d, "index.json")) as fh:
-        index = json.load(fh)
-    entries = [e for f in index["functions"] for e in f["entries"]]
-    fallbacks = ["%s: %s" % (f["qualname"], e["error"]) for f in index["functions"] for e in f["entries"]
-                 if e["error"]]
-    bad = []
-    for name in sorted(os.listdir(d)):
-        if name.endswith(".py"):
-            with open(os.path.join(d, name), encoding="utf-8") as fh:
-                try:
-                    compile(fh.read(), name, "exec")
-                except SyntaxError:
-                    bad.append(name)
-    same = len(plain) == len(got) and all(torch.equal(a, b) for a, b in zip(plain, got))
-    return {"same": same, "entries": len(entries), "fallbacks": fallbacks, "errors": index["errors"],
-            "bad_py": bad, "dir": d}
+    return compare_dump(workload, "hf_%s" % family)
 
 
 def main():
@@ -287,7 +262,7 @@ def main():
     warnings.simplefilter("ignore")  # (torch's and transformers' own, in plain runs too)
     print("torch %s, transformers %s, Python %d.%d, backend %s" % (
         torch.__version__, T.__version__, sys.version_info[0], sys.version_info[1], args.backend))
-    print("%-24s %-9s %5s %8s %9s %7s %7s" % ("family", "mode", "same", "entries", "fallbacks", "errors", "bad .py"))
+    print(HEADER % ("family", "mode", "same", "entries", "fallbacks", "errors", "bad .py"))
     clean = True
     for family in args.family or list(FAMILIES) + list(TORCH_CASES):
         for mode in ["run"] if family in TORCH_CASES else args.mode or MODES:
@@ -296,16 +271,10 @@ def main():
             try:
                 r = row(family, mode, args.backend)
             except Exception as e:  # noqa: BLE001 - a family that does not run is a row too
-                print("%-24s %-9s does not run: %s: %s" % (family, mode, type(e).__name__, str(e)[:100]))
+                print("%-28s %-10s does not run: %s: %s" % (family, mode, type(e).__name__, str(e)[:100]))
                 clean = False
                 continue
-            ok = r["same"] and not r["fallbacks"] and not r["errors"] and not r["bad_py"]
-            clean = clean and ok
-            print("%-24s %-9s %5s %8d %9d %7d %7d" % (family, mode, "yes" if r["same"] else "NO", r["entries"],
-                                                     len(r["fallbacks"]), len(r["errors"]), len(r["bad_py"])),
-                  flush=True)
-            for line in r["fallbacks"][:3] + [str(e) for e in r["errors"][:3]] + r["bad_py"][:3]:
-                print("      " + line[:300])
+            clean = print_row(family, mode, r) and clean
     sys.exit(0 if clean else 1)
 
 

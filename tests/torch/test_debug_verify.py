@@ -100,6 +100,13 @@ def test_empty_and_string_keyed_dicts_merged_into_a_call():
     same_effects(code("def fn(a, t):\n    return g(*t, **{})\n"), code("def fn(a, t):\n    d = {}\n    return g(*t, **d)\n"))
     same_effects(code("def fn(a, t):\n    d = {'k': a}\n    return g(*t, **d)\n"),
                  code("def fn(a, t):\n    return g(*t, **{'k': a})\n"))
+    sixteen = ", ".join("'k%d': a + %d" % (k, k) for k in range(16))
+    as_keywords = ", ".join("k%d=a + %d" % (k, k) for k in range(16))
+    same_effects(code("def fn(a, t):\n    return g(*t, %s)\n" % as_keywords),  # BUILD_MAP 0, MAP_ADD each
+                 code("def fn(a, t):\n    d = {%s}\n    return g(*t, **d)\n" % sixteen))
+    with pytest.raises(Unverifiable):
+        same_effects(code("def fn(a, t):\n    return g(*t, %s)\n" % as_keywords),
+                     code("def fn(a, t):\n    return g(*t, %s)\n" % as_keywords.replace("k15=a", "k15=t")))
     with pytest.raises(Unverifiable):  # another key, another value
         same_effects(code("def fn(a, t):\n    return g(*t, **{'k': a})\n"),
                      code("def fn(a, t):\n    return g(*t, **{'j': a})\n"))

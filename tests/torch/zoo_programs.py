@@ -728,6 +728,30 @@ def make_global_and_attribute():
     return Case(global_and_attribute, [call(torch.randn(3), bag)], state=lambda: (STORED, bag.n))
 
 
+def keywords_target(x, **kw):
+    print("keywords_target: %d keywords" % len(kw))
+    return x * sum(kw.values())
+
+
+def many_keywords(x):
+    # 16 or more keyword arguments: a star call, its dict built one key at a time
+    return keywords_target(x, a0=0, a1=1, a2=2, a3=3, a4=4, a5=5, a6=6, a7=7, a8=8, a9=9, a10=10,
+                           a11=11, a12=12, a13=13, a14=14, a15=15, a16=16, a17=17)
+
+
+def make_many_keywords():
+    return Case(many_keywords, [call(torch.randn(3))])
+
+
+def cond_result(x):
+    return torch.cond(x.sum() > 0, lambda t: t.sin(), lambda t: t.cos(), (x,))
+
+
+def make_cond_result():
+    # Dynamo unpacks the graph's one result and returns the item it left on the stack
+    return Case(cond_result, [call(torch.ones(3)), call(-torch.ones(3))])
+
+
 def _optimizer_step(cls, **options):
     def make():
         p = nn.Parameter(torch.randn(4))
@@ -822,6 +846,9 @@ PROGRAMS = [
             counts=(2, 1)),
     Program("global_and_attribute", make_global_and_attribute, "an attribute and a global stored, no graph break",
             counts=(1, 0)),
+    Program("many_keywords", make_many_keywords, "18 keyword arguments passed to a function that prints",
+            counts=(3, 1)),
+    Program("cond_result", make_cond_result, "torch.cond's result returned as it is", counts=(1, 0)),
     Program("sgd_step", _optimizer_step(torch.optim.SGD, lr=0.1), "compiled SGD step", counts=(2, 1)),
     Program("adam_step", _optimizer_step(torch.optim.Adam, lr=0.1), "compiled Adam step", counts=(2, 1)),
 ]

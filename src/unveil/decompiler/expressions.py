@@ -80,6 +80,8 @@ class Frame:
                 # still referenced (and maybe changed) elsewhere: one object
                 return self.spill_all(v)
             return ast.List(elts=[self.expr(x) for x in v.elts], ctx=ast.Load())
+        if isinstance(v, V.UnpackSlot) and self.ctx.dynamo:
+            return self.unpack_into_temporaries(v)
         node = self.ctx.as_expr(v, ins)
         if isinstance(v, V.Stored) and isinstance(node, ast.NamedExpr):
             # the walrus is written where the value is first used; a copy
@@ -87,6 +89,28 @@ class Frame:
             # ``a < (x := b) < c``) is that same node from now on
             self.stack[:] = [node if x is v else x for x in self.stack]
         return node
+
+    def unpack_into_temporaries(self, slot):
+        """Dynamo unpacks a value and uses an item as it is (``UNPACK_SEQUENCE 1`` of a graph's
+        result, returned): the unpacking is written ``__temp_1, __temp_2 = value`` now, every
+        item not yet stored going into a temporary, and ``slot`` is its temporary."""
+        root = slot.group
+        while root.parent is not None:
+            root = root.parent[0]
+
+        def in_tree(group):
+            while group is not None and group is not root:
+                group = group.parent[0] if group.parent else None
+            return group is root
+
+        temps = {id(slot): (slot, self.ctx.new_temp())}
+        for x in self.stack:
+            if isinstance(x, V.UnpackSlot) and in_tree(x.group) and id(x) not in temps:
+                temps[id(x)] = (x, self.ctx.new_temp())
+        self.stack[:] = [name(temps[id(x)][1]) if id(x) in temps else x for x in self.stack]
+        for x, tmp in temps.values():  # the last fill completes the assignment, which emits it
+            x.group.fill(x.index, name(tmp, ast.Store()))
+        return name(temps[id(slot)][1])
 
     def pop_expr(self, ins=None):
         return self.expr(self.pop(ins), ins)

@@ -155,7 +155,35 @@ def transform(new_code: types.CodeType, def_name: str, path: str, header: str,
         if isinstance(exc, (KeyboardInterrupt, SystemExit)):
             raise
         error = "%s: %s" % (type(exc).__name__, exc)
+        where = user_place(new_code, getattr(exc, "offset", None) or _first_offset(error))
+        if where:
+            error = "%s: %s" % (where, error)
         return Transformed(failure_text(header, new_code, error, decompiled), None, error, decompiled)
+
+
+def _first_offset(error: str):
+    """The offset in Dynamo's code a proof's message names (``original offset 92``), or None."""
+    import re
+    found = re.search(r"original offset (\d+)", error)
+    return int(found.group(1)) if found else None
+
+
+def user_place(code: types.CodeType, offset) -> str:
+    """Where in the user's source the instruction at ``offset`` of Dynamo's ``code`` came from:
+    ``near line 21 of model.py (`log.warning("c=%s", c)`)`` (Dynamo keeps the user's lines),
+    or "" when unknown."""
+    import linecache
+    if offset is None:
+        return ""
+    starts = [(start, lineno) for start, lineno in dis.findlinestarts(code) if lineno is not None]
+    line = next((lineno for start, lineno in reversed(starts) if start <= offset), None)
+    if line is None or line <= code.co_firstlineno:
+        # Dynamo's code keeps the ``def`` line until it reaches the user's statement it breaks at
+        line = next((lineno for start, lineno in starts if start > offset and lineno > code.co_firstlineno), line)
+    if line is None:
+        return ""
+    text = linecache.getline(code.co_filename, line).strip()
+    return "near line %d of %s%s" % (line, code.co_filename, " (`%s`)" % text if text else "")
 
 
 def failure_text(header: str, new_code: types.CodeType, error: str, decompiled) -> str:

@@ -512,6 +512,16 @@ def _step(p, ins):
             target.items.extend(v.items)  # no key twice, no key's hash runs code: the entries copied
         else:
             target.items.append(freeze(v) if op != "DICT_UPDATE" else ("**", freeze(v)))
+    elif op == "MAP_ADD":  # 16+ keyword arguments: the dict built one key at a time
+        key, value = p.pop(2)
+        target = p.stack[-arg] if len(p.stack) >= arg else None
+        if not (_string_keyed(target) and key[:2] == ("const", "str")):
+            raise Unverifiable("MAP_ADD of a key that is not a string, or to an unknown dict")
+        keys = target.items[::2]
+        if key in keys:  # a later key replaces the earlier one's value
+            target.items[2 * keys.index(key) + 1] = value
+        else:
+            target.items.extend([key, value])
     elif op == "LIST_TO_TUPLE":
         (v,) = p.pop()
         p.stack.append(_Seq("tuple", v.items) if isinstance(v, _Seq) and v.contents_known()
