@@ -18,6 +18,13 @@ def add_scaled(x, y):
     return torch.add(s * 2, max(y.item(), 3))
 
 
+def branch(a, b):
+    x = a.sum()
+    if x > 0:  # a data-dependent branch: one resume function per way it goes
+        return a * b
+    return a - b
+
+
 def add(a, b):
     return a + b
 

@@ -13,7 +13,7 @@ import unveil
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from graph_break_programs import line_of, normalize  # noqa: E402
+from graph_break_programs import branch, line_of, normalize  # noqa: E402
 
 UNVEIL = os.path.join(os.path.dirname(sys.executable), "unveil")
 
@@ -105,3 +105,20 @@ def test_every_entry_has_a_display_name_in_the_index(tmp_path):
     breaks = {b["location"]: b for b in index["graph_breaks"]}
     at = breaks["%s:%d" % (normalize.__code__.co_filename, item_line)]
     assert at["title"] == "normalize (resumed at line %d)" % line_of(normalize, "print(")
+
+
+def test_the_resume_functions_of_each_way_of_a_branch_have_names_of_their_own(tmp_path):
+    d = str(tmp_path / "dump")
+    f = torch.compile(branch, backend="eager")
+    with unveil.prepare_debug(d):
+        f(torch.ones(3), torch.ones(3))
+        f(-torch.ones(3), torch.ones(3))
+    index = json.loads(read(d, "index.json"))
+    line = line_of(branch, "if x > 0")
+    resumes = [fn["title"] for fn in index["functions"] if fn["qualname"] == "torch_dynamo_resume_in_branch_at_%d" % line]
+    assert sorted(resumes) == ["branch (resumed at line %d, continues at line %d)" % (line, line_of(branch, text))
+                               for text in ("return a * b", "return a - b")]
+    lines = show(d).splitlines()
+    for title in resumes:
+        assert any(l.startswith("function %s [torch: torch_dynamo_resume_in_branch_at_%d, __resume_at_" % (title, line))
+                   for l in lines)

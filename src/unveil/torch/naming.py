@@ -86,25 +86,35 @@ def resume_place(co_name):
     return (m.group(1), m.group(2)) if m else None
 
 
-def display_name(co_name, qualname=None, wrapped=None) -> str:
+def display_name(co_name, qualname=None, wrapped=None, continues=None) -> str:
     """The one name a function goes by in everything unveil prints: the wrapped function and
     the decorator it runs through ("GPT2LMHeadModel.forward, via can_return_tuple.wrapper"),
-    a resume function's place ("normalize (resumed at line 6)"), else its qualified name."""
+    a resume function's place ("normalize (resumed at line 6)"), else its qualified name.
+
+    ``continues``: the line a resume function goes on at, when it is not the break's line (each
+    branch of an ``if`` Dynamo could not trace has a resume function: "toy (resumed at line 7,
+    continues at line 10)" tells them apart)."""
     qualname = qualname or co_name
     place = resume_place(co_name)
     if wrapped:
         text = "%s, via %s" % (wrapped, short_qualname(qualname))
     elif place is not None:  # named as the function it continues is: Model.forward (resumed at line 28)
         owner = qualname.rpartition(".")[0] if qualname.endswith("." + co_name) else ""
-        text = "%s%s (resumed at line %s)" % (owner + "." if owner else "", place[0], place[1])
+        goes_on = ", continues at line %s" % continues if continues and str(continues) != place[1] else ""
+        text = "%s%s (resumed at line %s%s)" % (owner + "." if owner else "", place[0], place[1], goes_on)
     else:
         text = qualname
     return printable(text)  # (headings are comments: a line break in a name would end one)
 
 
 def title(code, wrapped=None) -> str:
-    """:func:`display_name` of code object ``code``."""
-    return display_name(code.co_name, getattr(code, "co_qualname", code.co_name), wrapped)
+    """:func:`display_name` of code object ``code`` (of a function Dynamo is compiling or has
+    compiled: a resume function's line is read from Dynamo's records of it)."""
+    continues = None
+    if resume_place(code.co_name) is not None:
+        from .stack_values import continues_at
+        continues = continues_at(code)
+    return display_name(code.co_name, getattr(code, "co_qualname", code.co_name), wrapped, continues)
 
 
 def _shown_in(name, title_text) -> bool:

@@ -52,6 +52,41 @@ def of_resume(code) -> dict:
         return {}
 
 
+def continues_at(code):
+    """The line where resume function ``code`` goes on in the user's code (its jump target's
+    line), or None. It is the break's line unless the break was a branch Dynamo could not trace
+    (``if x.sum() > 0:``): then each branch has a resume function of its own, going on at the
+    first line of that branch."""
+    try:
+        from torch._dynamo.resume_execution import ContinueExecutionCache
+        meta = ContinueExecutionCache.generated_code_metadata.get(code)
+        found = _resume_target(code, meta) if meta is not None and meta.instructions else None
+        if found is None:
+            return None
+        original, at, _ = found
+        # (3.14 marks the way a jump does not take with a NOT_TAKEN on the jump's own line)
+        return next((_line_of(ins) for ins in original[at:]
+                     if _line_of(ins) and ins.opname not in ("NOT_TAKEN", "NOP", "EXTENDED_ARG", "CACHE")), None)
+    except Exception:  # a nicety: never fail the dump for it
+        return None
+
+
+def _resume_target(code, meta):
+    """(original instructions, index of the resume target in them, the prologue before the jump)
+    of resume function ``code``, or None when its layout is not the one Dynamo writes."""
+    resume = _instructions_of(code)
+    original = meta.instructions
+    tail = len(resume) - len(original)
+    if tail <= 0:
+        return None
+    copied = {id(ins): k for k, ins in enumerate(resume[tail:])}
+    jump = next((ins for ins in resume[:tail]
+                 if getattr(ins, "target", None) is not None and id(ins.target) in copied), None)
+    if jump is None:
+        return None
+    return original, copied[id(jump.target)], resume[:resume.index(jump)]
+
+
 def _instructions_of(code) -> list:
     """Dynamo's instruction objects of ``code`` (jump targets resolved), as torch reads them."""
     from torch._dynamo.bytecode_transformation import transform_code_object
@@ -61,20 +96,13 @@ def _instructions_of(code) -> list:
 
 
 def _describe(code, meta) -> dict:
-    resume = _instructions_of(code)
-    original = meta.instructions
-    tail = len(resume) - len(original)
-    if tail <= 0:
+    found = _resume_target(code, meta)
+    if found is None:
         return {}
-    copied = {id(ins): k for k, ins in enumerate(resume[tail:])}
-    jump = next((ins for ins in resume[:tail]
-                 if getattr(ins, "target", None) is not None and id(ins.target) in copied), None)
-    if jump is None:
-        return {}
-    layout = _stack_layout(resume[:resume.index(jump)])
+    original, at, prologue = found
+    layout = _stack_layout(prologue)
     if layout is None:
         return {}
-    at = copied[id(jump.target)]
     producers = _producers(original, at, len(layout))
     line = _line_before(original, at)
     out = {}
