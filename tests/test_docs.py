@@ -369,3 +369,17 @@ def test_unmarked_output_block_is_refused(tmp_path):
     runner = DocRun("x.md", str(tmp_path), ())
     runner.check(Block("x.md", 1, "", None, "some output"))
     assert runner.failures and "neither run nor marked" in runner.failures[0]
+
+
+def test_a_console_block_that_went_stale_fails(tmp_path):
+    runner = DocRun("x.md", str(tmp_path), ())
+    runner.check(Block("x.md", 1, "", None, "$ echo hello\nhello\n$ echo $?\n0"))
+    assert runner.failures == []
+    runner.check(Block("x.md", 5, "", None, "$ echo hello\nbye"))
+    assert len(runner.failures) == 1 and "x.md:5: `echo hello` printed other text" in runner.failures[0]
+
+
+def test_a_run_marker_needs_a_zero_exit(tmp_path):
+    runner = DocRun("x.md", str(tmp_path), ())
+    runner.check(Block("x.md", 1, "", "run false", ""))
+    assert len(runner.failures) == 1 and "exited 1" in runner.failures[0]
