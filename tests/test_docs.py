@@ -34,8 +34,8 @@ import os
 import re
 import shutil
 import socket
-import tempfile
 import subprocess
+import tempfile
 
 import pytest
 
@@ -113,16 +113,14 @@ def _line_pattern(line):
 def matches(expected, actual, excerpt=False):
     """Whether the actual lines are what the expected lines show (see the module's docstring)."""
     if excerpt:
-        it = iter(actual)
-        return all(any(re.fullmatch(_line_pattern(e), a) for a in it)
-                   for e in expected if e.strip() != "...")
+        return first_missing(expected, actual) is None
     pattern = "".join(r"(?:[^\n]*\n)*?" if e.strip() == "..." else _line_pattern(e) + r"\n"
                       for e in expected)
     return re.fullmatch(pattern, "".join(a + "\n" for a in actual)) is not None
 
 
 def first_missing(expected, actual):
-    """The first line of an excerpt not found in order (for the failure message)."""
+    """The first line of an excerpt not found in order after the lines before it, or None."""
     it = iter(actual)
     for e in expected:
         if e.strip() != "..." and not any(re.fullmatch(_line_pattern(e), a) for a in it):
