@@ -842,17 +842,11 @@ def _print_script_error():
     """The exception being handled, printed as ``python SCRIPT`` prints it: the frames of
     unveil and of runpy, which run the script, left out."""
     import traceback
+    from .torch.capture import launcher_file
     etype, value, tb = sys.exc_info()
-    while tb is not None and _launcher_file(tb.tb_frame.f_code.co_filename):
+    while tb is not None and launcher_file(tb.tb_frame.f_code.co_filename):
         tb = tb.tb_next
     traceback.print_exception(etype, value, tb)
-
-
-def _launcher_file(path):
-    """Whether ``path`` is a file of unveil's package or of runpy (what runs a user's script)."""
-    import runpy
-    package = os.path.dirname(os.path.abspath(__file__))
-    return path.startswith(package + os.sep) or path in ("<frozen runpy>", runpy.__file__)
 
 
 def _exit_code(value):

@@ -256,15 +256,21 @@ def graph_break_of(payload, dump_dir=None) -> dict:
     return {"reason": reason, "cause": cause_of(reason), "location": location, "stack": stack}
 
 
-def _without_launcher(frames):
-    """``frames`` without those that started the user's program -- everything up to runpy's
-    last frame (``unveil run``'s console script and command line, ``python -m``) -- nor
-    unveil's own."""
+def launcher_file(path: str) -> bool:
+    """Whether ``path`` is a file of what starts a user's program, not the user's: runpy
+    (``python -m``, ``unveil run``) or unveil's own package (its command line)."""
     import os
-    runpy_at = [k for k, f in enumerate(frames) if f[0] == "<frozen runpy>" or os.path.basename(f[0]) == "runpy.py"]
+    if path == "<frozen runpy>" or os.path.basename(path) == "runpy.py":
+        return True
     unveil_dir = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    return [f for f in frames[runpy_at[-1] + 1 if runpy_at else 0:]
-            if not os.path.abspath(f[0]).startswith(unveil_dir + os.sep)]
+    return os.path.abspath(path).startswith(unveil_dir + os.sep)
+
+
+def _without_launcher(frames):
+    """``frames`` (outermost first) from the first after the launcher's last one: the console
+    script, ``unveil run``'s command line and runpy left out."""
+    launcher_at = [k for k, f in enumerate(frames) if launcher_file(f[0])]
+    return frames[launcher_at[-1] + 1:] if launcher_at else frames
 
 
 _FRAME = re.compile(r'^\s*File "(.*)", line (\d+), in (.*)$')
