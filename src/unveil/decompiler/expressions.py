@@ -789,14 +789,35 @@ def _binary_slice(f, ins):
     stop = f.pop_expr(ins)
     start = f.pop_expr(ins)
     obj = f.pop_expr(ins)
-    f.push(ast.Subscript(value=obj, slice=_slice(start, stop, None), ctx=ast.Load()))
+    f.push(ast.Subscript(value=obj, slice=_unfolded_slice(start, stop), ctx=ast.Load()))
 
 
 def _store_slice(f, ins):
     stop = f.pop_expr(ins)
     start = f.pop_expr(ins)
     obj = f.pop_expr(ins)
-    store(f, ast.Subscript(value=obj, slice=_slice(start, stop, None), ctx=ast.Store()), ins)
+    store(f, ast.Subscript(value=obj, slice=_unfolded_slice(start, stop), ctx=ast.Store()), ins)
+
+
+def _unfolded_slice(start, stop):
+    """``start:stop`` as BINARY_SLICE reads it. 3.14 would fold bounds written as constants into a
+    slice constant; they were folded later from an expression (``0 + 2``): one number bound is
+    written ``+2`` (folded just as late, to the same number). Other constants stay as they are."""
+    part = _slice(start, stop, None)
+    if I.FOLDS_CONSTANT_SLICES and all(b is None or _reads_as_constant(b) for b in (part.lower, part.upper)):
+        for field in ("lower", "upper"):
+            b = getattr(part, field)
+            if b is not None and type(b.value) in (int, float):
+                setattr(part, field, ast.UnaryOp(op=ast.UAdd(), operand=b))
+                break
+    return part
+
+
+def _reads_as_constant(e) -> bool:
+    """Whether ``e`` is a constant that its text parses back to (``-1`` is an operator)."""
+    return isinstance(e, ast.Constant) and not (
+        type(e.value) in (int, float, complex) and (e.value < 0 if type(e.value) is not complex else True)
+        or type(e.value) is float and e.value != e.value)
 
 
 def _none_or(e):

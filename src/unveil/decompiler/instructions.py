@@ -122,6 +122,10 @@ HANDLERS_LAID_OUT_LAST = PY >= (3, 12)
 #: ``STORE_FAST y; POP_TOP; STORE_FAST x``), the dropped value popped after its twin.
 DROPS_OVERWRITTEN_STORE = PY >= (3, 13)
 
+#: 3.14 folds a slice whose bounds are all constants in the source into one slice constant:
+#: BINARY_SLICE/STORE_SLICE of constant bounds came from bounds the compiler folded later (``a[0 + 2:]``)
+FOLDS_CONSTANT_SLICES = PY >= (3, 14)
+
 #: 3.10+ compiles a call whose positional arguments plus twice its keyword arguments exceed
 #: this many stack slots as a star call (CALL_FUNCTION_EX), keywords built with BUILD_MAP 0 +
 #: MAP_ADD when there are more than half as many (CPython's STACK_USE_GUIDELINE); None: never.
