@@ -41,6 +41,7 @@ CASES = {
                         "    return a[1:3], b, a[-1::-1]\n", [([1, 2, 3, 4, 5],), ([],)]),
     "slices_folded_late": ("def slices_folded_late(a, b):\n"  # 3.14: bounds folded after the slice was not
                            "    a[1 + 1:] = b[0 + 2:]\n"
+                           "    a[1:] += b[not 2:]\n"
                            "    return a[:2 * 1], b[0.5 + 0.5:-1], a[2 - 2:1 + 1]\n", [([1, 2, 3, 4], [5, 6, 7])]),
     "star_calls": ("def star_calls(f, a, k):\n"
                    "    return f(*a), f(*a, **k), f(1, *a), f(*[a, 1])\n", None),

@@ -801,12 +801,16 @@ def _store_slice(f, ins):
 
 def _unfolded_slice(start, stop):
     """``start:stop`` as BINARY_SLICE reads it. 3.14 would fold bounds written as constants into a
-    slice constant; they were folded later from an expression (``0 + 2``): one number bound is
-    written ``+2`` (folded just as late, to the same number). Other constants stay as they are."""
+    slice constant; they were folded later from an expression (``0 + 2``, ``not 2``): one bound is
+    written as an operator the compiler folds just as late to the same value (``+2``, ``not True``).
+    Other constants (strings) stay as they are."""
     part = _slice(start, stop, None)
     if I.FOLDS_CONSTANT_SLICES and all(b is None or _reads_as_constant(b) for b in (part.lower, part.upper)):
         for field in ("lower", "upper"):
             b = getattr(part, field)
+            if b is not None and type(b.value) is bool:
+                setattr(part, field, ast.UnaryOp(op=ast.Not(), operand=ast.Constant(value=not b.value)))
+                break
             if b is not None and type(b.value) in (int, float):
                 setattr(part, field, ast.UnaryOp(op=ast.UAdd(), operand=b))
                 break
