@@ -160,7 +160,8 @@ def graph_break(model, family, backend):
     """A forward on two lengths with a graph break inside the model: a forward hook on its first
     layer prints a value read from a tensor (the printed text is part of the results)."""
     layers = [m for name, m in model.named_modules()
-              if name.rsplit(".", 2)[-2:] in (["layers", "0"], ["layer", "0"], ["block", "0"], ["h", "0"])]
+              if name.rsplit(".", 2)[-2:] in (["layers", "0"], ["layer", "0"], ["block", "0"], ["h", "0"],
+                                             ["albert_layers", "0"])]
     printed = []
 
     def hook(module, args, out):

@@ -752,6 +752,50 @@ def make_cond_result():
     return Case(cond_result, [call(torch.ones(3)), call(-torch.ones(3))])
 
 
+class ConfigLike:
+    output_attentions = False
+    output_hidden_states = False
+    return_dict = True
+
+
+class PrintingEncoder(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(4, 4)
+
+    def forward(self, x, mask, output_hidden_states=False, output_attentions=False, return_dict=True):
+        print("PrintingEncoder: mask sum", float(mask.sum()))
+        y = self.lin(x) * mask
+        return {"last": y, "hidden": (x, y) if output_hidden_states else None}
+
+
+class ConfigReads(nn.Module):
+    """transformers' DeBERTa-v2 forward: settings read from the config, some passed as keywords to an
+    encoder that breaks the graph, some used after it (Dynamo reads them into its own temporaries)."""
+
+    def __init__(self):
+        super().__init__()
+        self.config = ConfigLike()
+        self.encoder = PrintingEncoder()
+
+    def forward(self, x, mask=None, output_attentions=None, output_hidden_states=None, return_dict=None):
+        output_attentions = output_attentions if output_attentions is not None else self.config.output_attentions
+        output_hidden_states = (output_hidden_states if output_hidden_states is not None
+                                else self.config.output_hidden_states)
+        return_dict = return_dict if return_dict is not None else self.config.return_dict
+        out = self.encoder(x, mask, output_hidden_states=True, output_attentions=output_attentions,
+                           return_dict=return_dict)
+        hidden = out["hidden"]
+        if not return_dict:
+            return (out["last"],) + hidden[(1 if output_hidden_states else 0):]
+        return {"last": out["last"], "hidden": hidden if output_hidden_states else None}
+
+
+def make_config_reads():
+    x = torch.randn(2, 4)
+    return Case(ConfigReads(), [call(x, torch.ones(2, 4)), call(x, torch.ones(2, 4), return_dict=False)])
+
+
 def _optimizer_step(cls, **options):
     def make():
         p = nn.Parameter(torch.randn(4))
@@ -849,6 +893,9 @@ PROGRAMS = [
     Program("many_keywords", make_many_keywords, "18 keyword arguments passed to a function that prints",
             counts=(3, 1)),
     Program("cond_result", make_cond_result, "torch.cond's result returned as it is", counts=(1, 0)),
+    Program("config_reads", make_config_reads,
+            "config settings read before a graph-breaking encoder call, passed as keywords and used after",
+            counts=(5, 4)),
     Program("sgd_step", _optimizer_step(torch.optim.SGD, lr=0.1), "compiled SGD step", counts=(2, 1)),
     Program("adam_step", _optimizer_step(torch.optim.Adam, lr=0.1), "compiled Adam step", counts=(2, 1)),
 ]

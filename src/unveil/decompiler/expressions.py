@@ -199,7 +199,12 @@ class Frame:
         (else the temporary's statement would run ahead of them, reading a walrus's name
         before the walrus binds it)."""
         end = next((k for k, v in enumerate(self.stack) if v is value), len(self.stack))
-        for k in range(end):
+        walrus = [k for k in range(end) if _pending_walrus(self.stack[k], self.ctx.cells)]
+        if walrus:
+            # a walrus's assignment is already a statement: pinned there, with what was computed
+            # before it saved ahead of it (pin_stored); what lies above it is saved after
+            self.pin_stored(self.stack[walrus[-1]])
+        for k in range(walrus[-1] + 1 if walrus else 0, end):
             v = self.stack[k]
             if has_effects(v) if not isinstance(v, ast.expr) else not _inert(v, self.ctx.cells):
                 self.save(k)
@@ -209,6 +214,8 @@ class Frame:
         v = self.stack[k]
         if isinstance(v, V.SymList):
             self._spill_elements(v, set(), set())
+        elif isinstance(v, V.Stored):
+            self.pin_stored(v)  # its assignment stays a statement, where the value was computed
         else:
             self.stack[k] = self.spill(v)
 
@@ -1502,10 +1509,16 @@ def _keep_order(f, n):
     if not f.ctx.dynamo or len(f.stack) < n:
         return
     moved = range(len(f.stack) - n, len(f.stack))
-    effects = [k for k in moved if has_effects(f.stack[k])]
+    effects = [k for k in moved if has_effects(f.stack[k]) or _pending_walrus(f.stack[k], f.ctx.cells)]
     if len(effects) >= 2:
         for k in effects:  # bottom up: the order the bytecode computed them
             f.save(k)
+
+
+def _pending_walrus(v, cells) -> bool:
+    """Whether ``v`` is a value stored in a name whose assignment may still become a walrus
+    where the value is used (so it is computed there): one whose computing may run code."""
+    return isinstance(v, V.Stored) and not getattr(v.assign, "_pinned", False) and not _inert(v.value, cells)
 
 
 def has_effects(v, seen=None):
