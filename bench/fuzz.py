@@ -402,6 +402,12 @@ class Generator:
                        % (e(), e(), self.atom(ctx), self.test(ctx, 2)))
             out.append(lambda: "'%%d:%%s' %% (%s, %s)" % (e(), e()))
             out.append(lambda: "'{}-{!r}'.format(%s, %s)" % (e(), e()))
+        if self.on("tstring") and self.version >= (3, 14):
+            # a template's parts (its interpolations keep their expressions' text: atoms, so that
+            # the text the source wrote is the one the decompiler writes)
+            out.append(lambda: "(lambda t: (t.strings, [(i.value, i.expression, i.conversion, i.format_spec) "
+                       "for i in t.interpolations]))(t'<{%s!r:>{%s %% 3 + 2}}|{%s}{%s=}>')"
+                       % (self.atom(ctx), e(), self.atom(ctx), self.atom(ctx)))
         if self.on("displays"):
             out.append(lambda: "{**{'k': %s}, 'z': %s, **%s}" % (e(), e(), "d" if ctx.objs else "{}"))
             out.append(lambda: "sorted({*%s, %s})" % (self.pick(ctx.lists), e()))
@@ -641,6 +647,14 @@ class Generator:
         if self.chance(0.2):   # a generator, consumed
             return ["def %s(p):" % name, "    yield p", "    yield from range(%s %% 3)" % self.int_expr(c, 1),
                     "    return %s" % self.int_expr(c, 1), "log.append(list(%s(%s)))" % (name, self.int_expr(ctx, 1))]
+        if self.on("annotations") and self.chance(0.25):
+            # annotations read from f's locals (3.14: computed when asked for, by __annotate__,
+            # where no await or yield may stand)
+            a = ctx.child(compr=True, loop=False)
+            return ["def %s(p: %s, q: 'text' = %s) -> %s:" % (name, self.int_expr(a, 1), self.int_expr(ctx, 1),
+                                                           self.atom(a)),
+                    "    return %s" % self.int_expr(c, 1),
+                    "log.append((%s(%s), sorted(%s.__annotations__.items())))" % (name, self.int_expr(ctx, 1), name)]
         head = self.pick(["def %s(p, q=%s):", "def %s(p, *, q=%s, **kw):", "def %s(p=0, /, q=%s, *r):"
                           if self.version >= (3, 8) else "def %s(p, q=%s):"]) % (name, self.int_expr(ctx, 1))
         deco = ["@deco(log)"] if self.chance(0.25) else []
@@ -653,10 +667,16 @@ class Generator:
         c = ctx.child(compr=True, loop=False)
         c.depth = ctx.depth
         body = ["    z = %s" % self.int_expr(c, 2)]
+        annotated = ["    u: %s" % self.int_expr(c, 1), "    y: 'text' = %s" % self.atom(c)]
         c.ints = ctx.ints + ['p', 'self.z']
         body += ["    def m(self, p=%d):" % self.rng.randint(0, 3), "        return %s" % self.int_expr(c, 2)]
         if self.chance(0.3):
             body.insert(1, "    w = z + %s" % self.atom(ctx))
+        if self.on("annotations") and self.chance(0.3):
+            # annotated class attributes, one without a value (3.14: the class body's __annotate__)
+            body[1:1] = annotated
+            return ["class %s:" % name] + body + ["log.append((%s().m(%s), %s.z, sorted(%s.__annotations__.items())))"
+                                                  % (name, self.int_expr(ctx, 1), name, name)]
         return ["class %s:" % name] + body + ["log.append((%s().m(%s), %s.z))" % (name, self.int_expr(ctx, 1), name)]
 
     def s_import(self, ctx):
@@ -875,7 +895,7 @@ FEATURES = ("chain", "match", "exceptstar", "with", "async", "agen", "gen",
             # constructs added for outside generators' sake (see Generator.extra_exprs, stmt)
             "attr", "slice", "kwcall", "chainassign", "targets", "isin", "whiletrue", "displays",
             "fstring", "anyall", "closure", "classdef", "asynccomp", "bareexcept", "import",
-            "comprwalrus", "matchx", "exprstmt", "whilewalrus")
+            "comprwalrus", "matchx", "exprstmt", "whilewalrus", "tstring", "annotations")
 WITHOUT = set()   # set by --without: leave out constructs whose known bugs hide others
 
 

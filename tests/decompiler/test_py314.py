@@ -26,6 +26,10 @@ CASES = {
                         "        def m(self) -> None:\n"
                         "            return self\n"
                         "    return C.__annotations__, C.x, C.y, C.m.__annotations__\n", [(float,)]),
+    "annotation_fast_path": ("def annotation_fast_path(g):\n"  # 3.14: all() inlined in the class's __annotate__
+                             "    class C:\n"
+                             "        u: all(p for p in range(g))\n"
+                             "    return C.__annotations__\n", [(0,), (3,)]),
     "with_pairs": ("def with_pairs(cm, log):\n"
                    "    with cm(log, 1) as a, cm(log, 2):\n"
                    "        log.append(a)\n"
@@ -65,6 +69,9 @@ TEMPLATES = {
                          "    t = t'a{x!r:>{y}}b{ x + 1 = }{x}'\n"
                          "    return t.strings, [(i.value, i.expression, i.conversion, i.format_spec)\n"
                          "                       for i in t.interpolations]\n", [(3, 4), ("q", 2)]),
+    "template_folded": ("def template_folded(x):\n"  # an interpolation the compiler folded to a constant
+                        "    t = t'{-1!r:>}{x}{-2.5=}'\n"
+                        "    return t.strings, [(i.value, i.expression) for i in t.interpolations]\n", [(3,)]),
 }
 
 

@@ -1013,11 +1013,21 @@ def _build_interpolation(f, ins):
 
 
 def _parses_to(text, node) -> bool:
+    """Whether ``text`` is the source of ``node``: the same tree, or the constant the compiler
+    folded it to (``-1``)."""
     try:
         parsed = ast.parse("(%s\n)" % text, mode="eval").body
     except SyntaxError:
         return False
-    return ast.dump(parsed) == ast.dump(node)
+    if ast.dump(parsed) == ast.dump(node):
+        return True
+    if not isinstance(node, ast.Constant):
+        return False
+    try:
+        value = ast.literal_eval(parsed)
+    except ValueError:
+        return False
+    return type(value) is type(node.value) and repr(value) == repr(node.value)
 
 
 def _build_template(f, ins):

@@ -486,7 +486,9 @@ def _translate(code):
             continue
         name, arg, val = ins.opname, ins.arg, ins.argval
         if states is not None:
-            slow = _builtin_fast_path_end(raw, pos) if name in ("LOAD_GLOBAL", "LOAD_NAME") else None
+            # (a class body's annotations read builtins with LOAD_FROM_DICT_OR_GLOBALS)
+            slow = _builtin_fast_path_end(raw, pos) if name in (
+                "LOAD_GLOBAL", "LOAD_NAME", "LOAD_FROM_DICT_OR_GLOBALS") else None
             if slow is not None:
                 emit(name, val)
                 resume_at = slow
