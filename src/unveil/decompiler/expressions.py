@@ -1306,7 +1306,20 @@ def _intrinsic(f, ins):
 
 
 def _call(f, ins):
-    argc, kwnames, slots = ins.arg
+    _call_with(f, ins, *ins.arg)
+
+
+def _call_kw(f, ins):
+    """3.13+'s CALL_KW whose keyword names are on the stack, not loaded just before it."""
+    count, slots = ins.arg
+    names = f.pop_expr(ins)
+    if not (isinstance(names, ast.Constant) and type(names.value) is tuple
+            and all(type(n) is str for n in names.value) and len(names.value) <= count):
+        raise DecompilationError("CALL_KW without a tuple of keyword names", f.ctx.name, ins.offset, ins.op)
+    _call_with(f, ins, count - len(names.value), names.value, slots)
+
+
+def _call_with(f, ins, argc, kwnames, slots):
     nkw = len(kwnames) if kwnames else 0
     raw = f.popn(argc + nkw, ins)
     head = f.popn(slots, ins)
@@ -1745,7 +1758,7 @@ _HANDLERS = {
     "BUILD_SET_UNPACK": _build_unpack("set"), "BUILD_MAP_UNPACK": _build_unpack("map"),
     "BUILD_MAP_UNPACK_WITH_CALL": _build_unpack("map"),
     "CALL_INTRINSIC_1": _intrinsic,
-    "CALL": _call, "CALL_FUNCTION_EX": _call_function_ex,
+    "CALL": _call, "CALL_KW": _call_kw, "CALL_FUNCTION_EX": _call_function_ex,
     "MAKE_FUNCTION": _make_function,
     "POP_TOP": _pop_top, "COPY": _copy, "SWAP": _swap, "ROT": _rot,
     "UNPACK_SEQUENCE": _unpack_sequence, "UNPACK_EX": _unpack_ex,

@@ -606,9 +606,12 @@ def _translate(code):
             names = kw_names
             kw_names = None
             emit("CALL", (arg - (len(names) if names else 0), names, 2))
-        elif name == "CALL_KW":
+        elif name == "CALL_KW" and out and out[-1].op == "LOAD_CONST" and type(out[-1].arg) is tuple:
             names = out.pop().arg
             emit("CALL", (arg - len(names), names, 2))
+        elif name == "CALL_KW":
+            # Dynamo loads the names early and moves values over them: read from the stack
+            emit("CALL_KW", (arg, 2))
         elif name == "CALL_FUNCTION_EX":
             # (3.14 always reads a keyword slot: a NULL when there are none, which the
             # call's reader drops; Dynamo pushes that NULL anywhere before the call)
@@ -1122,6 +1125,9 @@ def pops_pushes(ins: Instr):
     if op == "CALL_FUNCTION_EX":
         has_kw, slots = arg
         return (1 + int(has_kw) + slots, 1)
+    if op == "CALL_KW":  # (the keyword names on top: see _translate)
+        count, slots = arg
+        return (count + 1 + slots, 1)
     if op == "MAKE_FUNCTION":
         # the code (and qualname), and one value per attribute flag (defaults,
         # keyword defaults, annotations, closure)

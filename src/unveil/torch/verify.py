@@ -249,9 +249,14 @@ def _as_read(i):
     if op == "LOAD_SMALL_INT":
         return [i._replace(opname="LOAD_CONST")]
     if op == "BINARY_OP" and i.argrepr == "[]":
-        return [i._replace(opname="BINARY_SUBSCR")]
+        return [i._replace(opname="BINARY_SUBSCR", argrepr="")]
     if op == "POP_ITER":
         return [i._replace(opname="POP_TOP")]
+    if op in ("BINARY_SLICE", "STORE_SLICE"):
+        # 3.12+: what BUILD_SLICE 2 and a subscript do (CPython builds the slice, then indexes);
+        # Dynamo's copy of the user's code may have either
+        return [i._replace(opname="BUILD_SLICE", arg=2, argval=2, argrepr=""),
+                i._replace(opname="BINARY_SUBSCR" if op == "BINARY_SLICE" else "STORE_SUBSCR", argrepr="")]
     if op == "LOAD_COMMON_CONSTANT":
         value, builtin = common_constant(i.arg)
         if builtin is None:
