@@ -171,10 +171,12 @@ class Frame:
                                      self.ctx.name, self.current and self.current.offset,
                                      self.current and self.current.op)
         first = next(k for k, v in enumerate(self.stack) if v is stored)
+        # (the lists are cut and put back in place: a caller may hold them, ``_swap`` does)
         later, tail = self.stack[first:], self.stmts[pos:]
-        self.stack, self.stmts = self.stack[:first], self.stmts[:pos]
+        del self.stack[first:], self.stmts[pos:]
         self.spill_for(a)
-        self.stack, self.stmts = self.stack + later, self.stmts + tail
+        self.stack.extend(later)
+        self.stmts.extend(tail)
         a._pinned = True
         for k, v in enumerate(self.stack):
             if v is stored:
@@ -199,15 +201,25 @@ class Frame:
         (else the temporary's statement would run ahead of them, reading a walrus's name
         before the walrus binds it)."""
         end = next((k for k, v in enumerate(self.stack) if v is value), len(self.stack))
-        walrus = [k for k in range(end) if _pending_walrus(self.stack[k], self.ctx.cells)]
+        self.save_in_order([k for k in range(end) if self.computed_before(self.stack[k])])
+
+    def computed_before(self, v) -> bool:
+        """Whether stack value ``v`` could give another result if written later: it may run code,
+        reads a cell, or is a walrus still to be written where it is used."""
+        if isinstance(v, ast.expr):
+            return not _inert(v, self.ctx.cells)
+        return has_effects(v) or _pending_walrus(v, self.ctx.cells)
+
+    def save_in_order(self, positions):
+        """Save the stack values at ``positions`` (ascending) as the bytecode computed them.
+        A walrus among them already is a statement: it is pinned there first, with what was
+        computed before it saved ahead of it (pin_stored); the values above it are saved after."""
+        walrus = [k for k in positions if _pending_walrus(self.stack[k], self.ctx.cells)]
         if walrus:
-            # a walrus's assignment is already a statement: pinned there, with what was computed
-            # before it saved ahead of it (pin_stored); what lies above it is saved after
             self.pin_stored(self.stack[walrus[-1]])
-        for k in range(walrus[-1] + 1 if walrus else 0, end):
-            v = self.stack[k]
-            if has_effects(v) if not isinstance(v, ast.expr) else not _inert(v, self.ctx.cells):
-                self.save(k)
+            positions = [k for k in positions if k > walrus[-1]]
+        for k in positions:
+            self.save(k)
 
     def save(self, k):
         """Save stack value ``k`` (a symbolic list: its elements with effects) in temporaries."""
@@ -1534,8 +1546,7 @@ def _keep_order(f, n):
     moved = range(len(f.stack) - n, len(f.stack))
     effects = [k for k in moved if has_effects(f.stack[k]) or _pending_walrus(f.stack[k], f.ctx.cells)]
     if len(effects) >= 2:
-        for k in effects:  # bottom up: the order the bytecode computed them
-            f.save(k)
+        f.save_in_order(effects)
 
 
 def _pending_walrus(v, cells) -> bool:
