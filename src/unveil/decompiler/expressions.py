@@ -837,10 +837,8 @@ def _unfolded_slice(start, stop):
 
 
 def _reads_as_constant(e) -> bool:
-    """Whether ``e`` is a constant that its text parses back to (``-1`` is an operator)."""
-    return isinstance(e, ast.Constant) and not (
-        type(e.value) in (int, float, complex) and (e.value < 0 if type(e.value) is not complex else True)
-        or type(e.value) is float and e.value != e.value)
+    """Whether ``e`` is a constant whose text parses back to a constant (``-1`` is an operator)."""
+    return isinstance(e, ast.Constant) and isinstance(ast.parse(ast.unparse(e), mode="eval").body, ast.Constant)
 
 
 def _none_or(e):
