@@ -122,3 +122,11 @@ def test_the_resume_functions_of_each_way_of_a_branch_have_names_of_their_own(tm
     for title in resumes:
         assert any(l.startswith("function %s [torch: torch_dynamo_resume_in_branch_at_%d, __resume_at_" % (title, line))
                    for l in lines)
+
+
+def test_a_nested_functions_name_is_not_repeated_as_torchs():
+    # (``unveil show`` printed ``main.<locals>.h [torch: main.<locals>.h]``)
+    from unveil.torch.naming import with_torch_names
+    assert with_torch_names("main.<locals>.h", "h", "main.<locals>.h") == "main.<locals>.h"
+    assert with_torch_names("main.<locals>.h (resumed at line 4)", "torch_dynamo_resume_in_h_at_4") == \
+        "main.<locals>.h (resumed at line 4) [torch: torch_dynamo_resume_in_h_at_4]"

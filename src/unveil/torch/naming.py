@@ -122,8 +122,8 @@ def _shown_in(name, title_text) -> bool:
     tail (``forward`` in ``Model.forward``; ``can_return_tuple.<locals>.wrapper`` in
     ``GPT2LMHeadModel.forward, via can_return_tuple.wrapper``)."""
     shown = set()
-    for token in re.findall(r"[\w.]+", title_text):
-        parts = token.split(".")
+    for token in re.findall(r"[\w.<>]+", title_text):  # (``main.<locals>.h`` is one name)
+        parts = short_qualname(token).split(".")
         shown.update(".".join(parts[k:]) for k in range(len(parts)))
     return short_qualname(name) in shown
 
