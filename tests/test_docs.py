@@ -152,6 +152,8 @@ def environment():
     env["VIRTUAL_ENV"] = os.path.join(REPO, ".venv")
     env.pop("PYTHONPATH", None)
     env.pop("TORCH_LOGS", None)
+    for name in ("MAKELEVEL", "MAKEFLAGS", "MFLAGS"):  # under `make test`, a doc's `make` is a user's
+        env.pop(name, None)                              # (not a sub-make that prints its directory)
     # torchrun (docs/distributed.md) on loopback, at a port no other run holds
     env.update(PET_MASTER_ADDR="127.0.0.1", PET_MASTER_PORT=str(free_port()), GLOO_SOCKET_IFNAME="lo")
     env["COLUMNS"] = "80"  # argparse wraps its help to the terminal
