@@ -340,7 +340,8 @@ def lines_of(code):
 def test_recompile_keeps_the_first_line_and_the_lines_of_statements():
     new = unveil.recompile(traced)
     assert new.co_firstlineno == traced.__code__.co_firstlineno
-    assert lines_of(new) <= lines_of(traced.__code__)
+    # (3.10 keeps a NOP for the declaration of the locals, on the def's own line)
+    assert lines_of(new) <= lines_of(traced.__code__) | {traced.__code__.co_firstlineno}
     fn = types.FunctionType(new, traced.__globals__, "traced")
     assert fn.__doc__ == traced.__doc__  # (the declared locals go after the docstring)
     assert raised_at(fn, 5) == (__file__, line_of(traced, "raise ValueError(total)"))
