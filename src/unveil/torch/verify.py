@@ -395,8 +395,7 @@ def _shared_keys(a, b) -> bool:
 def _empty_map(top) -> bool:
     """Whether ``top`` (the stack's top as a list) is an empty dict the code built that nothing
     else has seen (so nothing can have added to it)."""
-    return bool(top) and isinstance(top[0], _Seq) and top[0].kind == "map" and not top[0].items \
-        and not top[0].escaped
+    return bool(top) and _string_keyed(top[0]) and not top[0].items
 
 
 def _made_with_closure(top):
