@@ -53,6 +53,13 @@ LOADS_CELLS_WITH_LOAD_FAST = PY >= (3, 13)
 #: to fail, as <=3.11 did (see _unthread_known_truth)
 THREADS_DECIDED_TESTS = PY >= (3, 14)
 
+#: 3.14 leaves the test of an and/or operand out of the exception table when that and/or is
+#: itself an operand of the same operator, and not its last (``(a or b) or c``: an exception
+#: from ``bool(a)`` skips the handler around it; CPython 3.14.10's compiler, 3.13 and 3.15 cover
+#: it). The text must nest such an and/or for the recompiled code to do the same (see
+#: _nested_operand_tests).
+LEAVES_NESTED_TESTS_UNCOVERED = PY == (3, 14)
+
 #: 3.15 calls a generator expression's function with the outermost iterable itself, and
 #: the generator gets its iterator (``LOAD_FAST .0; GET_ITER`` before RETURN_GENERATOR)
 GENEXPR_GETS_ITS_ITERATOR = PY >= (3, 15)
@@ -1055,6 +1062,29 @@ def _unthread_known_truth(instrs: List[Instr]) -> None:
             ins.target = t - 2
 
 
+def _nested_operand_tests(code, instrs: List[Instr]) -> set:
+    """3.14: the offsets of the and/or tests (``COPY 1; POP_JUMP_IF_X; POP_TOP``) the
+    exception table leaves out while the code before and after them raises into one
+    handler: the tests of an and/or nested in the same operator (see
+    LEAVES_NESTED_TESTS_UNCOVERED). _rewrite keeps the COPY's offset on the fused jump."""
+    entries = dis._parse_exception_table(code)
+    if not entries:
+        return set()
+
+    def handler(offset):
+        return next(((e.target, e.depth, e.lasti) for e in entries if e.start <= offset < e.end), None)
+
+    out = set()
+    for k in range(1, len(instrs) - 2):
+        ins = instrs[k]
+        if ((ins.op, ins.arg) == ("COPY", 1) and instrs[k + 1].op in ("POP_JUMP_IF_FALSE", "POP_JUMP_IF_TRUE")
+                and instrs[k + 2].op == "POP_TOP" and handler(ins.offset) is None):
+            around = handler(instrs[k - 1].offset)
+            if around is not None and around == handler(instrs[k + 2].offset):
+                out.add(ins.offset)
+    return out
+
+
 def read(code) -> Program:
     """Read ``code`` into a :class:`Program` of normalized instructions."""
     raw, hidden = _translate(code)
@@ -1070,7 +1100,11 @@ def read(code) -> Program:
     offsets = sorted(first_index)
     if THREADS_DECIDED_TESTS:
         _unthread_known_truth(instrs)
+    nested = _nested_operand_tests(code, instrs) if LEAVES_NESTED_TESTS_UNCOVERED else ()
     instrs, remap = _rewrite(instrs)
+    for ins in instrs:
+        if ins.offset in nested and ins.op in ("JUMP_IF_FALSE_OR_POP", "JUMP_IF_TRUE_OR_POP"):
+            ins.arg = "nested"
     if PY < (3, 12):
         _unthread_short_circuits(instrs)
 

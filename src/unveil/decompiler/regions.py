@@ -173,6 +173,22 @@ def bool_op(op, a, b):
     return ast.BoolOp(op=op(), values=vals)
 
 
+def join_operands(op, left, right, last):
+    """``left op right`` for the and/or whose test is ``last``. A test 3.14 left out of
+    the exception table (``last.arg == "nested"``, see instructions._nested_operand_tests)
+    belongs to an and/or that is itself an operand of the same operator, not its last:
+    ``left`` and the first of ``right``'s operands are written as one, in parentheses
+    (``(a or b) or c``); a run of such tests makes one group (``(a or b or c) or d``)."""
+    node = bool_op(op, left, right)
+    if not (last.arg == "nested" and isinstance(right, ast.BoolOp) and isinstance(right.op, op)
+            and not getattr(right, "_paren", False) and len(right.values) >= 2):
+        return node
+    first = right.values[0]
+    group = ast.BoolOp(op=op(), values=[left] + (first.values if getattr(first, "_nested", False) else [first]))
+    group._paren = group._nested = True
+    return ast.BoolOp(op=op(), values=[group] + right.values[1:])
+
+
 def is_chain(e):
     """Whether ``e`` is a chained comparison (``a < b < c``)."""
     return isinstance(e, ast.Compare) and len(e.ops) > 1

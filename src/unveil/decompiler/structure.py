@@ -22,7 +22,7 @@ from . import expressions as E
 from . import values as V
 from .cfg import CFG, Block
 from .depth import Nested
-from .regions import (END, CoveredBy, Exit, Loop, both, bool_op, chain_compare, chain_into, chains_into,
+from .regions import (END, CoveredBy, Exit, Loop, both, bool_op, join_operands, chain_compare, chain_into, chains_into,
                       is_chain, leaves_reraise, negate, strip_name_cleanup, strip_tail_reraise, unflip_negations)
 from .errors import DecompilationError
 from .function import last_return_into_else
@@ -2655,8 +2655,8 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             for k in range(block.end, value_end):
                 E.execute(right_frame, self.instrs[k])
             if not live(right_frame.stmts) and len(right_frame.stack) == len(frame.stack) + 1:
-                frame.push(bool_op(ast.And if last.op == "JUMP_IF_FALSE_OR_POP" else ast.Or,
-                                   left, right_frame.pop_expr()))
+                frame.push(join_operands(ast.And if last.op == "JUMP_IF_FALSE_OR_POP" else ast.Or,
+                                         left, right_frame.pop_expr(), last))
                 return target
         right_frame = frame.copy()
         right_frame.stmts = []
@@ -2671,27 +2671,27 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if (ex.kind == "end" and self.only_return(right_frame) and target < self.n
                 and self.instrs[target].op == "RETURN_VALUE"):
             # ``return a and b``: each path returns on its own
-            frame.emit(ast.Return(value=bool_op(op, left, live(right_frame.stmts)[0].value)))
+            frame.emit(ast.Return(value=join_operands(op, left, live(right_frame.stmts)[0].value, last)))
             return END
         if (ex.kind == "end" and self.only_raise(right_frame) and target < self.n
                 and (self.instrs[target].op, self.instrs[target].arg) == ("RAISE_VARARGS", 1)):
             # ``raise a and b``: 3.12+ copies the raise into the right operand's
             # path when that operand's own jumps were folded (``a and (4 or b)``)
-            frame.emit(ast.Raise(exc=bool_op(op, left, live(right_frame.stmts)[0].exc), cause=None))
+            frame.emit(ast.Raise(exc=join_operands(op, left, live(right_frame.stmts)[0].exc, last), cause=None))
             return END
         copied = self.value_before_copied_exit(block.end, target, frame) if ex.kind == "end" else None
         if copied is not None and COPIES_EXIT_BLOCKS:
             # 3.10+ copied the code from ``target`` to its return into the
             # right operand's path: ``return (a or b,)``
-            frame.push(bool_op(op, left, copied))
+            frame.push(join_operands(op, left, copied, last))
             return self.transfer(target, frame, region, loop) if not region(target) else target
         filled = self.operand_in_copied_exit(ex, right_frame, target, frame)
         if filled is not None:
-            frame.push(bool_op(op, left, filled))
+            frame.push(join_operands(op, left, filled, last))
             return self.transfer(target, frame, region, loop) if not region(target) else target
         dropped = self.operand_dropped_by_walk(ex, right_frame, target, frame, loop)
         if dropped is not None:
-            frame.push(bool_op(op, left, dropped))
+            frame.push(join_operands(op, left, dropped, last))
             return self.transfer(target, frame, region, loop) if not region(target) else target
         meet = self.short_circuit_meet(ex, target, last)
         if meet is None or not right_frame.stack:
@@ -2700,7 +2700,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if live(right_frame.stmts):
             self.fail("short-circuit operand with statements", last.index)
         frame.stack[:] = right_frame.stack
-        node = bool_op(op, left, right)
+        node = join_operands(op, left, right, last)
         if target < self.n and self.instrs[target].op == last.op:
             # its value is tested again by the same operator: ``(a and b) and c``
             # (3.12+ no longer threads the jump; a and b and c tests a once)
