@@ -30,6 +30,12 @@ CASES = {
                              "    class C:\n"
                              "        u: all(p for p in range(g))\n"
                              "    return C.__annotations__\n", [(0,), (3,)]),
+    "annotation_comprehensions": ("def annotation_comprehensions(s, d):\n"  # 3.15: called with the iterable
+                                  "    class C:\n"
+                                  "        u: {0 for q in s} in s\n"
+                                  "        v: [q for q in s if q] = 1\n"
+                                  "        w: {q: 1 for q in d}\n"
+                                  "    return C.__annotations__, C.v\n", [([0, 2], {3: 4})]),
     "with_pairs": ("def with_pairs(cm, log):\n"
                    "    with cm(log, 1) as a, cm(log, 2):\n"
                    "        log.append(a)\n"

@@ -292,7 +292,7 @@ class Context:
             return None
         if isinstance(args[0], V.Iterator):
             outer = args[0].expr
-        elif GENEXPR_GETS_ITS_ITERATOR and func.code.co_name == "<genexpr>" and args[0] is not V.NULL:
+        elif GENEXPR_GETS_ITS_ITERATOR and args[0] is not V.NULL:
             outer = frame.expr(args[0], ins)  # 3.15: the iterable itself
         else:
             return None

@@ -61,7 +61,8 @@ THREADS_DECIDED_TESTS = PY >= (3, 14)
 LEAVES_NESTED_TESTS_UNCOVERED = PY == (3, 14)
 
 #: 3.15 calls a generator expression's function with the outermost iterable itself, and
-#: the generator gets its iterator (``LOAD_FAST .0; GET_ITER`` before RETURN_GENERATOR)
+#: the generator gets its iterator (``LOAD_FAST .0; GET_ITER`` before RETURN_GENERATOR); so
+#: does a list/set/dict comprehension the compiler does not inline (in an annotation scope)
 GENEXPR_GETS_ITS_ITERATOR = PY >= (3, 15)
 
 #: 3.14+: what LOAD_COMMON_CONSTANT's argument names
