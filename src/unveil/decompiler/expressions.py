@@ -879,17 +879,36 @@ def _store_subscr(f, ins):
         f.pop()
     if isinstance(obj, V.AnnotationsDict):
         # module/class level ``x: T`` is ``__annotations__['x'] = T``
-        ann = f.pop_expr(ins)
-        target = name(index.value, ast.Store())
-        last = f.stmts[-1] if f.stmts else None
-        if (isinstance(last, ast.Assign) and len(last.targets) == 1
-                and isinstance(last.targets[0], ast.Name) and last.targets[0].id == index.value):
-            # ``x: T = v`` stores v, then records the annotation
-            f.stmts[-1] = ast.AnnAssign(target=target, annotation=ann, value=last.value, simple=1)
-            return
-        f.emit(ast.AnnAssign(target=target, annotation=ann, value=None, simple=1))
+        node = annotated(f.stmts[-1] if f.stmts else None, index.value, f.pop_expr(ins))
+        if node.value is not None:
+            f.stmts[-1] = node
+        else:
+            f.emit(node)
         return
     store(f, ast.Subscript(value=f.expr(obj), slice=index, ctx=ast.Store()), ins)
+
+
+def annotated(previous, target, annotation):
+    """The statement annotating the name ``target`` (module or class level) that follows the
+    statement ``previous`` (or None): ``target: annotation = v`` that stands for ``previous``
+    where that is ``target = v`` (the compiler stores the value, then records the
+    annotation), else ``target: annotation``."""
+    value = None
+    if (isinstance(previous, ast.Assign) and len(previous.targets) == 1
+            and isinstance(previous.targets[0], ast.Name) and previous.targets[0].id == target):
+        value = previous.value
+    return ast.AnnAssign(target=name(target, ast.Store()), annotation=annotation, value=value, simple=1)
+
+
+class Annotated(ast.stmt):
+    """3.14+: the compiler's record that the annotated statement numbered ``number`` ran
+    (see instructions.MARKS_CONDITIONAL_ANNOTATIONS); function.with_annotations writes
+    the annotation there."""
+    _fields = ("number",)
+
+
+def _annotated(f, ins):
+    f.emit(Annotated(number=ins.arg))
 
 
 def _delete_subscr(f, ins):
@@ -1649,7 +1668,14 @@ def _load_assertion_error(f, ins):
 def _import_name(f, ins):
     fromlist = f.pop_expr(ins)
     level = f.pop_expr(ins)
-    f.push(V.Import(ins.arg, fromlist.value, level.value))
+    f.push(V.Import(ins.arg, fromlist.value, level.value, lazy=ins.op == "LAZY_IMPORT_NAME"))
+
+
+def import_statement(kind, lazy, **fields):
+    """An ``ast.Import`` / ``ast.ImportFrom`` (``kind``), ``lazy`` (3.15) or not."""
+    if lazy:
+        fields["is_lazy"] = 1
+    return kind(**fields)
 
 
 def _import_from(f, ins):
@@ -1773,8 +1799,8 @@ _HANDLERS = {
     "UNPACK_SEQUENCE": _unpack_sequence, "UNPACK_EX": _unpack_ex,
     "RETURN_VALUE": _return_value, "RAISE_VARARGS": _raise,
     "LOAD_ASSERTION_ERROR": _load_assertion_error,
-    "IMPORT_NAME": _import_name, "IMPORT_FROM": _import_from, "IMPORT_STAR": _import_star,
-    "SETUP_ANNOTATIONS": _setup_annotations, "LOAD_BUILD_CLASS": _load_build_class,
+    "IMPORT_NAME": _import_name, "LAZY_IMPORT_NAME": _import_name, "IMPORT_FROM": _import_from, "IMPORT_STAR": _import_star,
+    "SETUP_ANNOTATIONS": _setup_annotations, "ANNOTATED": _annotated, "LOAD_BUILD_CLASS": _load_build_class,
     "PUSH_NULL": _push_null, "GET_ITER": _get_iter, "GET_AITER": _get_aiter,
     "PRINT_EXPR": _print_expr, "LOAD_LOCALS": _load_locals,
     "BUILD_INTERPOLATION": _build_interpolation, "BUILD_TEMPLATE": _build_template,

@@ -199,6 +199,9 @@ class Context:
         added = body[1:-1]  # a class body's: ``d = {}``, then ``d['x'] = int`` for each in turn
         if added and result.keys:
             raise DecompilationError("an __annotate__ function of an unknown form", code.co_name)
+        numbers = [_annotation_number(s) for s in added]
+        if any(n is not None for n in numbers):
+            added = [s.body[0] if n is not None else None for s, n in zip(added, numbers)]
         for s in added:
             target = s.targets[0] if isinstance(s, ast.Assign) and len(s.targets) == 1 else None
             if not (isinstance(target, ast.Subscript) and target.value is result
@@ -206,6 +209,8 @@ class Context:
                 raise DecompilationError("an __annotate__ function of an unknown form", code.co_name)
         if added:
             result = ast.Dict(keys=[s.targets[0].slice for s in added], values=[s.value for s in added])
+            if numbers[0] is not None:
+                result._numbers = numbers  # (the annotated statements they belong to)
         return result
 
     def make_def(self, frame, fn, name, decorators=()):
@@ -266,7 +271,8 @@ class Context:
             # ``import a.b.c`` binds ``a``; ``import a.b.c as d`` binds the leaf
             top = value.name.split(".")[0]
             asname = None if target.id == top and value.fromlist is None else target.id
-            frame.emit(ast.Import(names=[ast.alias(name=value.name, asname=asname)]))
+            frame.emit(E.import_statement(ast.Import, value.lazy, names=[
+                ast.alias(name=value.name, asname=asname)]))
             return True
         mod = value.module
         root = mod
@@ -274,13 +280,14 @@ class Context:
             root = root.module
         if root.fromlist is None:
             # ``import a.b as c``: walks from the top package to the leaf
-            frame.emit(ast.Import(names=[ast.alias(name=root.name, asname=target.id)]))
+            frame.emit(E.import_statement(ast.Import, root.lazy, names=[
+                ast.alias(name=root.name, asname=target.id)]))
             return True
         asname = None if target.id == value.name else target.id
         if mod.node is not None and mod.node in frame.stmts and frame.stmts[-1] is mod.node:
             mod.node.names.append(ast.alias(name=value.name, asname=asname))
         else:
-            mod.node = ast.ImportFrom(module=mod.name or None, names=[
+            mod.node = E.import_statement(ast.ImportFrom, mod.lazy, module=mod.name or None, names=[
                 ast.alias(name=value.name, asname=asname)], level=mod.level)
             frame.emit(mod.node)
         return True
@@ -534,17 +541,34 @@ def _without_implicit_stores(body):
     return body
 
 
-def _with_annotations(body):
-    """3.14+: ``body`` with the annotations of the ``__annotate_func__`` marker (see
-    ``make_def``) written back: ``x = 3`` becomes ``x: int = 3`` (the first store to ``x``;
-    the compiler stores the value only), an annotation without a value (no code of its
-    own) stands after the previous one's statement. The order of the annotations is kept."""
+def _annotation_number(s):
+    """n for the statement ``if n in __conditional_annotations__: <one statement>`` (an
+    ``__annotate__`` function's annotation of the statement numbered n), else None."""
+    test = s.test if isinstance(s, ast.If) and len(s.body) == 1 and not s.orelse else None
+    if (isinstance(test, ast.Compare) and isinstance(test.left, ast.Constant)
+            and type(test.left.value) is int and len(test.ops) == 1 and isinstance(test.ops[0], ast.In)
+            and isinstance(test.comparators[0], ast.Name)
+            and test.comparators[0].id == "__conditional_annotations__"):
+        return test.left.value
+    return None
+
+
+def with_annotations(body):
+    """3.14+: ``body`` (a class body's, a module's) with the annotations of the
+    ``__annotate_func__`` (``__annotate__``) marker (see ``make_def``) written back: ``x = 3``
+    becomes ``x: int = 3`` (the first store to ``x``; the compiler stores the value only), an
+    annotation without a value (no code of its own) stands after the previous one's
+    statement. The order of the annotations is kept. Where the body records which annotated
+    statements ran (``__conditional_annotations__``), each annotation goes where its
+    statement's record is."""
     marks = [s for s in body if getattr(s, "_annotations", False)]
     if not marks:
         return body
     if len(marks) > 1:
         raise DecompilationError("a class body with two annotation functions", "<class body>")
     body = [s for s in body if s is not marks[0]]
+    if getattr(marks[0].value, "_numbers", None) is not None:
+        return _annotations_where_recorded(body, marks[0].value)
     out, k = [], 0
     for key, annotation in zip(marks[0].value.keys, marks[0].value.values):
         if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
@@ -560,10 +584,67 @@ def _with_annotations(body):
     return out + body[k:]
 
 
+def _annotations_where_recorded(body, annotations):
+    """``body`` with each annotation of ``annotations`` (a Dict from ``__annotate__``, its
+    statements' numbers in ``_numbers``) written where the body records its statement ran
+    (E.Annotated): onto that statement (``x = 3`` before it is ``x: int = 3``), else as
+    ``x: int``. An annotation whose statement the compiler removed as unreachable (``if 0:``)
+    has no record: it is written ``if False: x: int`` after the one before it."""
+    todo = {n: (k, v) for n, k, v in zip(annotations._numbers, annotations.keys, annotations.values)}
+    placed = {}  # number -> (the statement list, the annotated statement)
+    for stmts in _statement_lists(body):
+        out, here = [], {}
+        for s in stmts:
+            if not isinstance(s, E.Annotated):
+                out.append(s)
+                continue
+            if s.number not in todo:
+                raise DecompilationError("an annotated statement that the __annotate__ function "
+                                         "does not annotate (or annotates twice)", "<annotations>")
+            key, annotation = todo.pop(s.number)
+            if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
+                raise DecompilationError("an annotation whose name is not a string", "<annotations>")
+            node = E.annotated(out[-1] if out else None, key.value, annotation)
+            if node.value is not None:
+                out[-1] = node
+            else:
+                out.append(node)
+            here[s.number] = node
+        stmts[:] = out
+        placed.update((n, (stmts, node)) for n, node in here.items())
+    for number in sorted(todo):  # (unreachable: after the one before, else before the next)
+        key, annotation = todo[number]
+        dead = ast.If(test=E.const(False), body=[E.annotated(None, key.value, annotation)], orelse=[])
+        before, after = placed.get(number - 1), min((n for n in placed if n > number), default=None)
+        stmts, at = (before[0], before[0].index(before[1]) + 1) if before else (
+            (placed[after][0], placed[after][0].index(placed[after][1])) if after is not None else (body, len(body)))
+        stmts.insert(at, dead)
+        placed[number] = (stmts, dead)
+    return body
+
+
+def _statement_lists(body):
+    """Every list of statements in ``body``, nested ones included, but not those of the
+    functions and classes it defines (their code is decompiled on its own)."""
+    todo = [body]
+    while todo:
+        stmts = todo.pop()
+        yield stmts
+        for s in stmts:
+            if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                continue
+            for node in [s] + [c for c in ast.iter_child_nodes(s)
+                               if isinstance(c, ast.excepthandler) or type(c).__name__ == "match_case"]:
+                for field in ("body", "orelse", "finalbody"):
+                    inner = getattr(node, field, None)
+                    if isinstance(inner, list) and inner and isinstance(inner[0], ast.stmt):
+                        todo.append(inner)
+
+
 def clean_class_body(body):
     """Drop what the compiler adds to every class body."""
     out = []
-    for s in _with_annotations(_without_implicit_stores(body)):
+    for s in with_annotations(_without_implicit_stores(body)):
         if (isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)
                 and s.targets[0].id == "__doc__" and isinstance(s.value, ast.Constant) and not out):
             out.append(ast.Expr(value=s.value))  # the class docstring

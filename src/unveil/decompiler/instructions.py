@@ -65,6 +65,20 @@ LEAVES_NESTED_TESTS_UNCOVERED = PY == (3, 14)
 #: does a list/set/dict comprehension the compiler does not inline (in an annotation scope)
 GENEXPR_GETS_ITS_ITERATOR = PY >= (3, 15)
 
+#: 3.14+ (PEP 649): a module's annotations (a class body's, when one of them is under an if or
+#: a try) are those whose statement has run: the body makes a set (``BUILD_SET 0; STORE_NAME
+#: __conditional_annotations__``, read as <=3.13's SETUP_ANNOTATIONS) and adds each annotated
+#: statement's number to it after the statement (``LOAD_NAME __conditional_annotations__;
+#: LOAD_CONST n; SET_ADD 1; POP_TOP``, read as ``ANNOTATED n``); its ``__annotate__`` function
+#: returns the annotations whose number is in the set
+MARKS_CONDITIONAL_ANNOTATIONS = PY >= (3, 14)
+
+#: 3.15 (PEP 810): IMPORT_NAME's argument is the name's index above two flags: 1, a ``lazy
+#: import``, read as LAZY_IMPORT_NAME; 2, an import the compiler keeps eager whatever
+#: ``__lazy_modules__`` says (in a function, a class body, a try, ``import *``), which follows
+#: from where the statement stands
+MARKS_LAZY_IMPORTS = PY >= (3, 15)
+
 #: 3.14+: what LOAD_COMMON_CONSTANT's argument names
 COMMON_CONSTANTS = tuple(getattr(__import__("opcode"), "_common_constants", ()))
 
@@ -453,6 +467,32 @@ def _builtin_fast_path_end(raw, pos) -> Optional[int]:
     return None
 
 
+_CONDITIONAL_ANNOTATIONS = "__conditional_annotations__"
+
+
+def _annotations_step(raw, pos):
+    """3.14+: ((the instruction it reads as, its argument), where reading goes on) for the
+    compiler's bookkeeping of which annotated statements ran (MARKS_CONDITIONAL_ANNOTATIONS)
+    starting at ``raw[pos]``, else None."""
+    seq, ends = [], []
+    for k in range(pos, min(len(raw), pos + 8)):  # (EXTENDED_ARGs aside, at most four)
+        if raw[k][0].opname != "EXTENDED_ARG":
+            seq.append(raw[k][0])
+            ends.append(k + 1)
+            if len(seq) == 4:
+                break
+    ops = [i.opname for i in seq]
+    if (ops[:2] in (["BUILD_SET", "STORE_NAME"], ["BUILD_SET", "STORE_DEREF"]) and seq[0].arg == 0
+            and seq[1].argval == _CONDITIONAL_ANNOTATIONS):
+        return ("SETUP_ANNOTATIONS", None), ends[1]
+    if (ops[0] in ("LOAD_NAME", "LOAD_DEREF") and ops[1:] in (["LOAD_SMALL_INT", "SET_ADD", "POP_TOP"],
+                                                              ["LOAD_CONST", "SET_ADD", "POP_TOP"])
+            and seq[0].argval == _CONDITIONAL_ANNOTATIONS and type(seq[1].argval) is int
+            and seq[2].arg == 1):
+        return ("ANNOTATED", seq[1].argval), ends[3]
+    return None
+
+
 def _fold_hidden(name, arg, state):
     """3.14+: the instruction ``name``/``arg`` as it reads on a stack without the hidden
     entries of ``state`` (slots.py): the new ``(name, arg)``, or None when it only moves or
@@ -493,6 +533,12 @@ def _translate(code):
         if pos < resume_at:
             continue
         name, arg, val = ins.opname, ins.arg, ins.argval
+        step = _annotations_step(raw, pos) if MARKS_CONDITIONAL_ANNOTATIONS and name in (
+            "BUILD_SET", "LOAD_NAME", "LOAD_DEREF") else None
+        if step is not None:
+            emit(*step[0])
+            resume_at = step[1]
+            continue
         if states is not None:
             # (a class body's annotations read builtins with LOAD_FROM_DICT_OR_GLOBALS)
             slow = _builtin_fast_path_end(raw, pos) if name in (
@@ -708,6 +754,8 @@ def _translate(code):
             emit(name, arg)
         elif name == "END_FOR":
             continue  # folded into FOR_ITER's target below
+        elif name == "IMPORT_NAME" and MARKS_LAZY_IMPORTS and arg & 1:
+            emit("LAZY_IMPORT_NAME", val)
         elif name == "YIELD_VALUE":
             emit("YIELD_VALUE")  # 3.12+'s argument is a stack depth, not a value
         else:

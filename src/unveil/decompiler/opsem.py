@@ -19,7 +19,7 @@ import dis
 import sys
 from typing import Any, NamedTuple, Optional, Tuple
 
-from .instructions import common_constant, get_instructions
+from .instructions import MARKS_LAZY_IMPORTS, common_constant, get_instructions
 
 PY = sys.version_info[:2]
 BLOCK_STACK = PY < (3, 11)  # <=3.10: SETUP_*/POP_BLOCK; 3.11+: the exception table
@@ -210,6 +210,8 @@ def _arg_key(ins):
         return None
     if ins.opname == "COMPARE_OP":
         return ins.argval
+    if ins.opname == "IMPORT_NAME" and MARKS_LAZY_IMPORTS:
+        return ins.argval, ins.arg & 3  # 3.15: lazy, kept eager, or neither
     if op in dis.hasconst or op in dis.hasname or op in dis.haslocal or op in dis.hasfree:
         return ins.argval
     return ins.arg

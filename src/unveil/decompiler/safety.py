@@ -104,6 +104,7 @@ _FLAG_FIELDS = {
     ("AnnAssign", "simple"): (0, 1),
     ("Constant", "kind"): (None, "u"),
     ("MatchSingleton", "value"): (None, True, False),
+    ("Import", "is_lazy"): (None, 0, 1), ("ImportFrom", "is_lazy"): (None, 0, 1),  # (3.15)
 }
 
 MAX_IMPORT_LEVEL = 256  # ``from ....x import y``: the dots are written out one by one

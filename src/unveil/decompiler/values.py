@@ -143,10 +143,11 @@ class ClassValue(Marker):
 class Import(Marker):
     """The module pushed by IMPORT_NAME."""
 
-    def __init__(self, name, fromlist, level):
+    def __init__(self, name, fromlist, level, lazy=False):
         self.name = name
         self.fromlist = fromlist
         self.level = level
+        self.lazy = lazy  # 3.15: ``lazy import`` (PEP 810)
         self.node = None  # the Import/ImportFrom statement being built
 
 
