@@ -908,7 +908,7 @@ class Annotated(ast.stmt):
 
 
 def _annotated(f, ins):
-    f.emit(Annotated(number=ins.arg))
+    f.emit(Annotated(number=ins.arg.number))
 
 
 def _delete_subscr(f, ins):

@@ -199,9 +199,8 @@ class Context:
         added = body[1:-1]  # a class body's: ``d = {}``, then ``d['x'] = int`` for each in turn
         if added and result.keys:
             raise DecompilationError("an __annotate__ function of an unknown form", code.co_name)
-        numbers = [_annotation_number(s) for s in added]
-        if any(n is not None for n in numbers):
-            added = [s.body[0] if n is not None else None for s, n in zip(added, numbers)]
+        numbers = [_annotation_number(s) for s in added]  # (3.14+: under an if or try, or a module's)
+        added = [s.body[0] if n is not None else s for s, n in zip(added, numbers)]
         for s in added:
             target = s.targets[0] if isinstance(s, ast.Assign) and len(s.targets) == 1 else None
             if not (isinstance(target, ast.Subscript) and target.value is result
@@ -209,8 +208,7 @@ class Context:
                 raise DecompilationError("an __annotate__ function of an unknown form", code.co_name)
         if added:
             result = ast.Dict(keys=[s.targets[0].slice for s in added], values=[s.value for s in added])
-            if numbers[0] is not None:
-                result._numbers = numbers  # (the annotated statements they belong to)
+            result._numbers = numbers  # (the annotated statements they belong to)
         return result
 
     def make_def(self, frame, fn, name, decorators=()):
@@ -221,6 +219,8 @@ class Context:
             # clean_class_body writes them back onto the statements they annotate
             node = ast.Assign(targets=[E.name(name)], value=self.annotations_computed_by(fn))
             node._annotations = True
+            # (the numbers of the annotated statements the code records, copies included)
+            node._recorded = {i.arg.number for i in self.instrs if i.op == "ANNOTATED"}
             frame.emit(node)
             return True
         if code.co_name in COMPREHENSIONS or code.co_name == "<lambda>" and name != "<lambda>":
@@ -555,72 +555,104 @@ def _annotation_number(s):
 
 def with_annotations(body):
     """3.14+: ``body`` (a class body's, a module's) with the annotations of the
-    ``__annotate_func__`` (``__annotate__``) marker (see ``make_def``) written back: ``x = 3``
-    becomes ``x: int = 3`` (the first store to ``x``; the compiler stores the value only), an
-    annotation without a value (no code of its own) stands after the previous one's
-    statement. The order of the annotations is kept. Where the body records which annotated
-    statements ran (``__conditional_annotations__``), each annotation goes where its
-    statement's record is."""
+    ``__annotate_func__`` (``__annotate__``) marker (see ``make_def``) written back, in their
+    order. Where the body records that an annotated statement ran (E.Annotated: a module's,
+    a class body's under an if or try), its annotation goes there: onto the statement
+    before (``x = 3`` is ``x: int = 3``; the compiler stores the value only), else as
+    ``x: int``. Any other annotation goes onto the first store to its name in the body's
+    own statements (up to the next recorded one's statement), else after the statement
+    of the one before it."""
     marks = [s for s in body if getattr(s, "_annotations", False)]
     if not marks:
         return body
     if len(marks) > 1:
         raise DecompilationError("a class body with two annotation functions", "<class body>")
-    body = [s for s in body if s is not marks[0]]
-    if getattr(marks[0].value, "_numbers", None) is not None:
-        return _annotations_where_recorded(body, marks[0].value)
-    out, k = [], 0
-    for key, annotation in zip(marks[0].value.keys, marks[0].value.values):
-        if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
-            raise DecompilationError("an annotation whose name is not a string", "<class body>")
-        target = E.name(key.value, ast.Store())
-        at = next((j for j in range(k, len(body)) if _stores_to(body[j], key.value)), None)
-        if at is None:
-            out.append(ast.AnnAssign(target=target, annotation=annotation, value=None, simple=1))
+    mark = marks[0]
+    body = [s for s in body if s is not mark]
+    entries = _annotation_entries(mark.value)
+    recorded_at = _records(body)  # number -> the body's statement that holds its record
+    out, k, written = [], 0, {}
+    for e, (target, annotation, number) in enumerate(entries):
+        if number is not None:
+            if number in recorded_at:
+                out.extend(body[k:recorded_at[number] + 1])
+                k = max(k, recorded_at[number] + 1)
             continue
-        out.extend(body[k:at])
-        out.append(ast.AnnAssign(target=target, annotation=annotation, value=body[at].value, simple=1))
-        k = at + 1
-    return out + body[k:]
+        limit = min((recorded_at[n] for _, _, n in entries[e + 1:] if n in recorded_at), default=len(body))
+        at = next((j for j in range(k, limit) if _stores_to(body[j], target)), None)
+        if at is not None:
+            out.extend(body[k:at])
+            k = at + 1
+        written[e] = E.annotated(body[at] if at is not None else None, target, annotation)
+        out.append(written[e])
+    body = out + body[k:]
+    _write_at_records(body, entries, written)
+    _write_unreachable(body, entries, written, mark._recorded)
+    return body
 
 
-def _annotations_where_recorded(body, annotations):
-    """``body`` with each annotation of ``annotations`` (a Dict from ``__annotate__``, its
-    statements' numbers in ``_numbers``) written where the body records its statement ran
-    (E.Annotated): onto that statement (``x = 3`` before it is ``x: int = 3``), else as
-    ``x: int``. An annotation whose statement the compiler removed as unreachable (``if 0:``)
-    has no record: it is written ``if False: x: int`` after the one before it."""
-    todo = {n: (k, v) for n, k, v in zip(annotations._numbers, annotations.keys, annotations.values)}
-    placed = {}  # number -> (the statement list, the annotated statement)
+def _annotation_entries(annotations):
+    """(name, annotation, number of its statement or None) for each item of ``annotations``
+    (the Dict an ``__annotate__`` function returns, numbers in ``_numbers``)."""
+    numbers = getattr(annotations, "_numbers", None) or [None] * len(annotations.keys)
+    for key in annotations.keys:
+        if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
+            raise DecompilationError("an annotation whose name is not a string", "<annotations>")
+    return [(k.value, v, n) for k, v, n in zip(annotations.keys, annotations.values, numbers)]
+
+
+def _records(body):
+    """number -> the place in ``body`` of the statement that holds (or is) E.Annotated(number)."""
+    return {node.number: j for j, s in enumerate(body) for node in ast.walk(s) if isinstance(node, E.Annotated)}
+
+
+def _write_at_records(body, entries, written):
+    """Each E.Annotated in ``body`` (nested statements too) replaced by its annotation
+    (``written``: entry -> its statement, filled in)."""
+    entry_of = {n: e for e, (_, _, n) in enumerate(entries) if n is not None}
     for stmts in _statement_lists(body):
-        out, here = [], {}
+        out = []
         for s in stmts:
             if not isinstance(s, E.Annotated):
                 out.append(s)
                 continue
-            if s.number not in todo:
+            e = entry_of.get(s.number)
+            if e is None or e in written:
                 raise DecompilationError("an annotated statement that the __annotate__ function "
                                          "does not annotate (or annotates twice)", "<annotations>")
-            key, annotation = todo.pop(s.number)
-            if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
-                raise DecompilationError("an annotation whose name is not a string", "<annotations>")
-            node = E.annotated(out[-1] if out else None, key.value, annotation)
+            target, annotation, _ = entries[e]
+            node = written[e] = E.annotated(out[-1] if out else None, target, annotation)
             if node.value is not None:
                 out[-1] = node
             else:
                 out.append(node)
-            here[s.number] = node
         stmts[:] = out
-        placed.update((n, (stmts, node)) for n, node in here.items())
-    for number in sorted(todo):  # (unreachable: after the one before, else before the next)
-        key, annotation = todo[number]
-        dead = ast.If(test=E.const(False), body=[E.annotated(None, key.value, annotation)], orelse=[])
-        before, after = placed.get(number - 1), min((n for n in placed if n > number), default=None)
-        stmts, at = (before[0], before[0].index(before[1]) + 1) if before else (
-            (placed[after][0], placed[after][0].index(placed[after][1])) if after is not None else (body, len(body)))
-        stmts.insert(at, dead)
-        placed[number] = (stmts, dead)
-    return body
+
+
+def _write_unreachable(body, entries, written, recorded):
+    """``if False: x: int`` for each annotation the ``__annotate__`` function has but whose
+    statement the compiler removed as unreachable (``if 0:``: no record of it in the code),
+    right after the annotation before it that is written (else before the next). One whose
+    record is in the code but not in ``body`` is an inlined copy of a finally body's statement
+    (each copy is numbered anew): the statement written makes it again."""
+    holder = {id(s): stmts for stmts in _statement_lists(body) for s in stmts}
+    for e, (target, annotation, number) in enumerate(entries):
+        if e in written or number in recorded:
+            continue
+        dead = ast.If(test=E.const(False), body=[E.annotated(None, target, annotation)], orelse=[])
+        before = max((x for x in written if x < e), default=None)
+        after = min((x for x in written if x > e), default=None)
+        if before is not None:
+            stmts = holder[id(written[before])]
+            stmts.insert(stmts.index(written[before]) + 1, dead)
+        elif after is not None:
+            stmts = holder[id(written[after])]
+            stmts.insert(stmts.index(written[after]), dead)
+        else:
+            stmts = body
+            body.append(dead)
+        written[e] = dead
+        holder[id(dead)] = stmts
 
 
 def _statement_lists(body):

@@ -470,6 +470,25 @@ def _builtin_fast_path_end(raw, pos) -> Optional[int]:
 _CONDITIONAL_ANNOTATIONS = "__conditional_annotations__"
 
 
+class AnnotationRecord:
+    """ANNOTATED's argument: the ``number`` of the annotated statement. Any two are equal:
+    the compiler numbers each inlined copy of a finally body's statement anew, and the
+    structurer must see the copies as the same code."""
+    __slots__ = ("number",)
+
+    def __init__(self, number):
+        self.number = number
+
+    def __eq__(self, other):
+        return isinstance(other, AnnotationRecord)
+
+    def __hash__(self):
+        return 0
+
+    def __repr__(self):
+        return "#%d" % self.number
+
+
 def _annotations_step(raw, pos):
     """3.14+: ((the instruction it reads as, its argument), where reading goes on) for the
     compiler's bookkeeping of which annotated statements ran (MARKS_CONDITIONAL_ANNOTATIONS)
@@ -489,7 +508,7 @@ def _annotations_step(raw, pos):
                                                               ["LOAD_CONST", "SET_ADD", "POP_TOP"])
             and seq[0].argval == _CONDITIONAL_ANNOTATIONS and type(seq[1].argval) is int
             and seq[2].arg == 1):
-        return ("ANNOTATED", seq[1].argval), ends[3]
+        return ("ANNOTATED", AnnotationRecord(seq[1].argval)), ends[3]
     return None
 
 
