@@ -290,6 +290,7 @@ def units_from_code(body):
     """The functions and classes defined directly in a module body: a list of
     ("function", code, defaults), ("definition", code, ModuleDefinitions) for a
     function whose definition the module computes, and ("class", body, ModuleDefinitions)."""
+    from .decompiler.function import is_annotate_function
     from .decompiler.safety import check_name
     from .decompiler.whole import ModuleDefinitions
     units = []
@@ -301,6 +302,8 @@ def units_from_code(body):
         if _is_function_code(const):
             if const.co_name.startswith("<") and const.co_name != "<lambda>":
                 continue  # comprehensions and generator expressions are not definitions
+            if is_annotate_function(const):
+                continue  # 3.14+: part of the def (the module's statements) it annotates
             if defaults.get(const) is COMPUTED:
                 units.append(("definition", const, definitions))
             else:

@@ -520,6 +520,13 @@ _IMPLICIT_TRAILING = ("__static_attributes__", "__classdictcell__", "__classcell
 ANNOTATE_NAMES = ("__annotate_func__", "__annotate__")
 
 
+def is_annotate_function(code):
+    """3.14+: whether ``code`` is an ``__annotate__(format, /)`` function the compiler made for
+    a def, a class body or a module: part of the statements it annotates, no definition of its own."""
+    return (code.co_name == "__annotate__" and code.co_posonlyargcount == code.co_argcount == 1
+            and code.co_varnames[:1] == ("format",) and bool(code.co_flags & inspect.CO_OPTIMIZED))
+
+
 def _stores_to(s, target, kind=ast.AST):
     return (isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)
             and s.targets[0].id == target and isinstance(s.value, kind))
