@@ -9,9 +9,10 @@ from .cleanup import check_asserts_whole, check_evaluated_once, tidy
 from .depth import Nested
 from .errors import DecompilationError
 from .function import (CO_ASYNC_GENERATOR, CO_COROUTINE, COMPREHENSIONS, Context, arguments,
-                       bare_returns, clean_class_body, declare_unbound_locals, ends_with_dead_return,
-                       has_docstring, has_yield, last_return_into_else, returns_none_explicitly,
-                       strip_implicit_return, with_annotations)
+                       bare_returns, check_annotations_kept, clean_class_body,
+                       declare_unbound_locals, ends_with_dead_return, has_docstring, has_yield,
+                       last_return_into_else, returns_none_explicitly, strip_implicit_return,
+                       with_annotations)
 from .instructions import COPIES_EXIT_BLOCKS, read
 from .structure import Structurer
 
@@ -31,6 +32,8 @@ def decompile_code(code, consts=None):
                                  "decompile was called, or a walk that does not end)",
                                  ctx.name) from None
     body = tidy(body)
+    if not code.co_flags & inspect.CO_OPTIMIZED:
+        check_annotations_kept(program, body, ctx.name)
     if code.co_name == "<module>":
         body = with_annotations(body)  # (3.14+; a class body's: clean_class_body)
     check_evaluated_once(body, ctx.name)
