@@ -69,6 +69,23 @@ ANNOTATED = {
                          "    def m(self) -> 'K':\n"
                          "        return self\n"
                          "z: K = K()\n"),
+    "future_annotations": ("from __future__ import annotations\n"  # (each kept as its text)
+                           "x: int = 1\n"
+                           "y: Later\n"
+                           "z: 'quoted' = None\n"
+                           "w: list[int] | None = None\n"
+                           "def f(a: int, *args: str, b: list[int] = None, **kw: dict[str, 'X']) -> Later:\n"
+                           "    return a\n"
+                           "class Later:\n"
+                           "    a: int\n"
+                           "    if x:\n"
+                           "        b: str = 'q'\n"
+                           "    def m(self, o: Later) -> tuple[int, ...]:\n"
+                           "        return ()\n"),
+    "docstring": ('"""The module\'s docstring."""\n'  # (before a __future__ import)
+                  "from __future__ import division\n"
+                  "global x\n"
+                  "x: int = 1\n"),
     "class_conditional": ("flag = True\n"  # (3.14+: a class body records only those under if/try)
                           "class C:\n"
                           "    a: int\n"
@@ -122,9 +139,10 @@ def _annotations(module):
 
 
 def _bindings(module):
-    """What the module bound, by name (its imports and dunder names aside)."""
-    return {k: _shown(v) for k, v in vars(module).items()
-            if not k.startswith("__") and not isinstance(v, types.ModuleType)}
+    """What the module bound, by name (its imports and dunder names aside), and its docstring."""
+    found = {k: _shown(v) for k, v in vars(module).items()
+             if not k.startswith("__") and not isinstance(v, types.ModuleType)}
+    return dict(found, __doc__=module.__doc__)
 
 
 def round_trip(source):

@@ -10,9 +10,9 @@ from .depth import Nested
 from .errors import DecompilationError
 from .function import (CO_ASYNC_GENERATOR, CO_COROUTINE, COMPREHENSIONS, Context, arguments,
                        bare_returns, check_annotations_kept, clean_class_body,
-                       declare_unbound_locals, ends_with_dead_return, has_docstring, has_yield,
-                       last_return_into_else, returns_none_explicitly, strip_implicit_return,
-                       with_annotations)
+                       declare_unbound_locals, docstring_first, ends_with_dead_return,
+                       has_docstring, has_yield, last_return_into_else, returns_none_explicitly,
+                       strip_implicit_return, with_annotations)
 from .instructions import COPIES_EXIT_BLOCKS, read
 from .structure import Structurer
 
@@ -34,8 +34,11 @@ def decompile_code(code, consts=None):
     body = tidy(body)
     if not code.co_flags & inspect.CO_OPTIMIZED:
         check_annotations_kept(program, body, ctx.name)
-    if code.co_name == "<module>":
-        body = with_annotations(body)  # (3.14+; a class body's: clean_class_body)
+    module_docstring = False
+    if code.co_name == "<module>":  # (a class body's: clean_class_body)
+        annotated = with_annotations(body)
+        body = docstring_first(annotated)
+        module_docstring = body is not annotated
     check_evaluated_once(body, ctx.name)
     check_asserts_whole(body, ctx.name, ctx.temp_prefix)
     if code.co_name not in COMPREHENSIONS and code.co_name != "<lambda>":
@@ -53,7 +56,10 @@ def decompile_code(code, consts=None):
                       orelse=[])
         keep._keeps_generator = True  # (a generator expression has its own form of it)
         body.append(keep)
-    start = 1 if has_docstring(code) else 0  # (the docstring must stay the first statement)
+    # (the docstring must stay the first statement, a module's __future__ imports next)
+    start = 1 if has_docstring(code) or module_docstring else 0
+    while start < len(body) and isinstance(body[start], ast.ImportFrom) and body[start].module == "__future__":
+        start += 1
     if code.co_flags & inspect.CO_OPTIMIZED and code.co_name not in COMPREHENSIONS \
             and code.co_name != "<lambda>":
         body[start:start] = declare_unbound_locals(code, body)

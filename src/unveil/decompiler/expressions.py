@@ -879,13 +879,30 @@ def _store_subscr(f, ins):
         f.pop()
     if isinstance(obj, V.AnnotationsDict):
         # module/class level ``x: T`` is ``__annotations__['x'] = T``
-        node = annotated(f.stmts[-1] if f.stmts else None, index.value, f.pop_expr(ins))
+        node = annotated(f.stmts[-1] if f.stmts else None, index.value, as_written(f.pop_expr(ins), f.ctx.code))
         if node.value is not None:
             f.stmts[-1] = node
         else:
             f.emit(node)
         return
     store(f, ast.Subscript(value=f.expr(obj), slice=index, ctx=ast.Store()), ins)
+
+
+#: ``from __future__ import annotations`` (every code object compiled under it has the flag)
+CO_FUTURE_ANNOTATIONS = __import__("__future__").annotations.compiler_flag
+
+
+def as_written(annotation, code):
+    """An annotation of ``code`` as the source wrote it: under ``from __future__ import
+    annotations`` the compiler keeps the text of the expression (a str constant), parsed back
+    here (the proof compares the text the compiler makes of it again)."""
+    if not (code.co_flags & CO_FUTURE_ANNOTATIONS and isinstance(annotation, ast.Constant)
+            and type(annotation.value) is str):
+        return annotation
+    try:
+        return ast.parse(annotation.value, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return annotation  # (not the compiler's text: refused by the proof)
 
 
 def annotated(previous, target, annotation):

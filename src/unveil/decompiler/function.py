@@ -233,7 +233,7 @@ class Context:
         node_t = ast.AsyncFunctionDef if code.co_flags & (CO_COROUTINE | CO_ASYNC_GENERATOR) else ast.FunctionDef
         if fn.annotate is not None:
             fn.annotations = self.annotations_computed_by(fn.annotate)
-        ann = annotations_of(fn)
+        ann = {k: E.as_written(v, code) for k, v in annotations_of(fn).items()}
         args = arguments(code, fn.defaults, fn.kwdefaults, ann)
         node = node_t(name=name, args=args, body=body or [ast.Pass()],
                       decorator_list=list(decorators), returns=ann.get("return") if ann else None,
@@ -543,8 +543,8 @@ def _without_implicit_stores(body):
         if k < len(body) and _stores_to(body[k], target, kind):
             del body[k]
     for target in reversed(_IMPLICIT_TRAILING):
-        if body and _stores_to(body[-1], target):
-            del body[-1]
+        # (3.10+ copies them into each branch that ends the body, as the return after them)
+        body = strip_implicit_return(body, lambda s, target=target: _stores_to(s, target))
     return body
 
 
@@ -696,14 +696,16 @@ def _statement_lists(body):
 
 def clean_class_body(body):
     """Drop what the compiler adds to every class body."""
-    out = []
-    for s in with_annotations(_without_implicit_stores(body)):
-        if (isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)
-                and s.targets[0].id == "__doc__" and isinstance(s.value, ast.Constant) and not out):
-            out.append(ast.Expr(value=s.value))  # the class docstring
-            continue
-        out.append(s)
-    return out
+    return docstring_first(with_annotations(_without_implicit_stores(body)))
+
+
+def docstring_first(body):
+    """``body`` (a class body's, a module's) with its docstring written as one (the compiler
+    stores it in ``__doc__`` first; a module's must stand before its ``__future__`` imports)."""
+    first = body[0] if body else None
+    if _stores_to(first, "__doc__", ast.Constant) and isinstance(first.value.value, str):
+        return [ast.Expr(value=first.value)] + body[1:]
+    return body
 
 
 def _is_return_none(s):
@@ -711,28 +713,30 @@ def _is_return_none(s):
         s.value is None or isinstance(s.value, ast.Constant) and s.value.value is None)
 
 
-def strip_implicit_return(body):
+def strip_implicit_return(body, implied=None):
     """``return None`` where the function would end anyway is implied: the
     compiler adds it at the end and copies it into the branches that lead
-    there, so it is dropped from every tail position."""
+    there, so it is dropped from every tail position. (``implied``: a test for
+    another statement the compiler adds there, a class body's last stores.)"""
+    implied = implied or _is_return_none
     if not body:
         return body
-    if _is_return_none(body[-1]):
-        return strip_implicit_return(body[:-1]) if COPIES_EXIT_BLOCKS else body[:-1]
+    if implied(body[-1]):
+        return strip_implicit_return(body[:-1], implied) if COPIES_EXIT_BLOCKS else body[:-1]
     if not COPIES_EXIT_BLOCKS:
         return body
     last = body[-1]
     if isinstance(last, ast.If):
-        last.body = strip_implicit_return(last.body) or [ast.Pass()]
-        last.orelse = strip_implicit_return(last.orelse)
+        last.body = strip_implicit_return(last.body, implied) or [ast.Pass()]
+        last.orelse = strip_implicit_return(last.orelse, implied)
     elif isinstance(last, TRY_STATEMENTS):
         if not last.orelse:  # (else the body goes on in the else clause)
-            last.body = strip_implicit_return(last.body) or [ast.Pass()]
-        last.orelse = strip_implicit_return(last.orelse)
+            last.body = strip_implicit_return(last.body, implied) or [ast.Pass()]
+        last.orelse = strip_implicit_return(last.orelse, implied)
         for h in last.handlers:
-            h.body = strip_implicit_return(h.body) or [ast.Pass()]
+            h.body = strip_implicit_return(h.body, implied) or [ast.Pass()]
     elif isinstance(last, (ast.With, ast.AsyncWith)):
-        last.body = strip_implicit_return(last.body) or [ast.Pass()]
+        last.body = strip_implicit_return(last.body, implied) or [ast.Pass()]
     return body
 
 
