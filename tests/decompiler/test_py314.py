@@ -36,6 +36,13 @@ CASES = {
                                   "        v: [q for q in s if q] = 1\n"
                                   "        w: {q: 1 for q in d}\n"
                                   "    return C.__annotations__, C.v\n", [([0, 2], {3: 4})]),
+    "comprehension_shadows_cell": ("def comprehension_shadows_cell(xs, g):\n"  # 3.13+: one slot, two kinds
+                                   "    d = {g(i): sz for i, sz in enumerate(xs)}\n"
+                                   "    e = [lambda: i for i in xs]\n"
+                                   "    for i in xs:\n"
+                                   "        def fn():\n"
+                                   "            return i\n"
+                                   "    return d, [h() for h in e], fn()\n", [([3, 4], abs), ([-1], str)]),
     "with_pairs": ("def with_pairs(cm, log):\n"
                    "    with cm(log, 1) as a, cm(log, 2):\n"
                    "        log.append(a)\n"

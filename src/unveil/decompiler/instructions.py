@@ -533,6 +533,14 @@ def _fold_hidden(name, arg, state):
     return name, arg
 
 
+def _shadowing_end(raw, pos):
+    """3.13+: where the inlined comprehension whose prologue saves a variable at ``pos``
+    (``LOAD_FAST_AND_CLEAR``) ends its loop: the target of the first FOR_ITER after it. In
+    between, the comprehension's variable of that name is a plain local sharing the slot of
+    the function's cell (``{g(i): 1 for i in a}`` where a nested def reads another ``i``)."""
+    return next((r[0].argval for r in raw[pos + 1:] if r[0].opname == "FOR_ITER"), -1)
+
+
 def _translate(code):
     """Map raw instructions to normalized ones (targets still byte offsets); and, 3.14+,
     offset -> the hidden stack entries there (slots.py; None before 3.14)."""
@@ -542,6 +550,9 @@ def _translate(code):
     raw_instrs = [r[0] for r in raw] if HIDES_SLOTS else None
     states = hidden_slots(code, raw_instrs) if HIDES_SLOTS else None
     cells = frozenset(code.co_cellvars + code.co_freevars) if LOADS_CELLS_WITH_LOAD_FAST else frozenset()
+    # a cell's name that an inlined comprehension binds as a plain local: up to the offset where
+    # its loop ends, LOAD_FAST of the name loads that local's value, not the cell (see _shadowing_end)
+    shadowed: Dict[str, int] = {}
 
     def emit(op, arg=None, target=None):
         out.append(Instr(op, arg, ins.offset, line, target))
@@ -588,11 +599,17 @@ def _translate(code):
         if skip_pop and name == "POP_TOP":
             skip_pop = False
             continue
+        if cells and val in cells:
+            if name == "LOAD_FAST_AND_CLEAR":
+                shadowed[val] = _shadowing_end(raw, pos)
+            elif name == "MAKE_CELL":
+                shadowed.pop(val, None)  # (the comprehension's own variable is a cell: a closure takes it)
         if name in ("NOP", "RESUME", "PRECALL", "CACHE", "EXTENDED_ARG", "GEN_START",
                     "RETURN_GENERATOR", "COPY_FREE_VARS", "MAKE_CELL",
                     "END_FOR_NOP", "NOT_TAKEN", "TRACE_RECORD"):
             continue
-        if cells and name in ("LOAD_FAST", "LOAD_FAST_BORROW") and val in cells:
+        if (cells and name in ("LOAD_FAST", "LOAD_FAST_BORROW") and val in cells
+                and not ins.offset < shadowed.get(val, -1)):
             emit("LOAD_CLOSURE", val)  # (the cell, for a closure tuple: its value is LOAD_DEREF's)
             continue
         if name in _PLAIN:  # (asked first: most instructions are of these)
