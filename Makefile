@@ -2,8 +2,8 @@
 #   make demo   - dump what torch.compile does to the bundled example
 #   make test   - every test: the whole suite under 3.11 (test-main); the decompiler under
 #                 3.8, 3.9, 3.10, 3.12, 3.13 (pyenv's 3.13.0), 3.13-sid (the latest 3.13),
-#                 3.14 and 3.15 (test-other-pythons); tests/torch and tests/cli under 3.14
-#                 with torch 2.13.0 (test-torch-3.14)
+#                 3.14 and 3.15 (test-decompiler-<name>; all of them in a row: test-other-pythons);
+#                 tests/torch and tests/cli under 3.14 with torch 2.13.0 (test-torch-3.14)
 # Interpreters come from tools/find-python: pyenv, else (3.13-sid, 3.14, 3.15) a CPython
 # downloaded once from Debian sid by tools/get-python into ${UNVEIL_CACHE:-~/.cache/unveil},
 # which `make clean` keeps. Outside CI a missing interpreter is skipped with a NOTICE; with
@@ -19,6 +19,10 @@ WHEELS314 := $(or $(UNVEIL_CACHE),$(HOME)/.cache/unveil)/wheels/cp314
 STAMP314  := $(VENV314)/.installed
 
 .PHONY: demo test test-main test-other-pythons test-torch-3.14 _test-torch-3.14 bench clean
+# the decompiler suite under each other interpreter is a target of its own (test-decompiler-3.8, ...)
+OTHER_PYTHONS := 3.8 3.9 3.10 3.12 3.13 3.13-sid 3.14 3.15
+DECOMPILER_TESTS := $(addprefix test-decompiler-,$(OTHER_PYTHONS))
+.PHONY: $(DECOMPILER_TESTS)
 
 # One short line per step while it installs (pip itself stays quiet: -q).
 $(STAMP): pyproject.toml
@@ -36,15 +40,24 @@ demo: $(STAMP)
 	@echo "running examples/seed.py: dumping what torch.compile does into demo_dump/"
 	@$(PY) examples/seed.py demo_dump
 
-test: test-main test-other-pythons test-torch-3.14
+# The suites run two at a time (this machine class has two cores), longest first; each one's
+# output is printed whole when it ends; a failing suite does not stop the others (-k). The
+# .venv is made before any of them starts.
+test: $(STAMP)
+	@echo "running the suites two at a time; each prints its output when it ends"
+	@$(MAKE) --no-print-directory -j2 -k --output-sync=target test-main test-torch-3.14 $(DECOMPILER_TESTS)
 
 test-main: $(STAMP)
-	$(PY) -m pytest -q tests
+	$(PY) -m pytest -q -p no:cacheprovider tests
 
 test-other-pythons:
 	tools/test-other-pythons
 
-$(STAMP314): pyproject.toml
+$(DECOMPILER_TESTS): test-decompiler-%:
+	@UNVEIL_OTHER_PYTHONS=$* tools/test-other-pythons
+
+# after .venv: two editable installs of one checkout must not run at once
+$(STAMP314): pyproject.toml | $(STAMP)
 	@test -n "$(PYTHON314)" || { echo "Python 3.14 not found (install it or set PYTHON314=...)"; exit 1; }
 	$(PYTHON314) -m venv $(VENV314)
 	@echo "installing torch 2.13.0 for Python 3.14 (about 4.7 GB the first time)"
@@ -64,7 +77,7 @@ test-torch-3.14:
 
 _test-torch-3.14: $(STAMP314)
 	@echo "== torch tests under Python $$($(VENV314)/bin/python -c 'import platform; print(platform.python_version())') ($(PYTHON314))"
-	$(VENV314)/bin/python -m pytest -q tests/torch tests/cli
+	$(VENV314)/bin/python -m pytest -q -p no:cacheprovider tests/torch tests/cli
 
 bench: $(STAMP)
 	$(PY) bench/corpus.py --every 4
