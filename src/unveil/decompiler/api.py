@@ -178,15 +178,31 @@ class Decompiler:
         token = TEMP_PREFIX.set(temp_prefix)
         try:
             with gc_paused():  # (resumed once the tree is freed: then nothing is left to walk)
-                self.decompile_ast(overwrite_fn_name or overwite_fn_name)
+                module, _ = self.decompile_ast(overwrite_fn_name or overwite_fn_name)
+                future = _needs_future_annotations(self.code, module)
         finally:
             TEMP_PREFIX.reset(token)
         text = self.text
+        if future:
+            text = "from __future__ import annotations\n\n" + text
         if indentation != 4:
             text = _reindent(text, indentation)
         if is_class_body(self.code):
             text = CLASS_BODY_NOTE % self.code.co_name + text
         return text
+
+
+def _needs_future_annotations(code, module):
+    """Whether the text of ``code`` (not a module: its text has its own ``__future__`` import)
+    holds annotations the compiler kept as text, under ``from __future__ import annotations``:
+    the text says so too, so that it means the same compiled on its own (the proof compiles
+    it under the original's flags)."""
+    from .expressions import CO_FUTURE_ANNOTATIONS
+    if code.co_name == "<module>" or not code.co_flags & CO_FUTURE_ANNOTATIONS:
+        return False
+    return any(isinstance(n, ast.AnnAssign) or isinstance(n, ast.arg) and n.annotation is not None
+               or isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.returns is not None
+               for n in ast.walk(module))
 
 
 def _source_name(name):

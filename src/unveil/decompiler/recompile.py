@@ -12,6 +12,7 @@ from typing import Optional
 
 from .emit import to_source
 from .errors import DecompilationError
+from .expressions import CO_FUTURE_ANNOTATIONS
 from .measure import find_code
 
 CO_NESTED = 0x10  # set on code compiled inside a function; informational only
@@ -153,7 +154,9 @@ def compile_back(text, code, filename: str, def_name: Optional[str] = None, cons
         p = _Placeholders(consts)
         tree = p.visit(ast.parse(text, filename) if isinstance(text, str) else text)
         marks = p.marks  # (each new node has its Name's location)
-    module = compile(tree, filename, "exec", dont_inherit=True)
+    # (under ``from __future__ import annotations`` the text's annotations are kept as text, as
+    # the original's were; a module's own text says so itself, a def's cannot)
+    module = compile(tree, filename, "exec", flags=code.co_flags & CO_FUTURE_ANNOTATIONS, dont_inherit=True)
     if code.co_name == "<module>" and def_name is None:
         check_docstrings(code, module)
         return (_swap_consts(module, marks) if marks else module), None
