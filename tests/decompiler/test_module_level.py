@@ -56,6 +56,10 @@ ANNOTATED = {
     "unreachable": ("if 0:\n"  # (3.14+: no code records it, __annotate__ still has it)
                     "    h: int = 1\n"
                     "i: str\n"),
+    "unreachable_only": ("if False:\n"  # (3.14+: no annotation before or after it is written)
+                         "    from typing import IO\n"
+                         "    t: Theme\n"
+                         "x = 1\n"),
     "repeated": ("x: int = 1\n"
                  "x: str\n"
                  "x = 5\n"

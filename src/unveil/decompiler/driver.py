@@ -34,11 +34,6 @@ def decompile_code(code, consts=None):
     body = tidy(body)
     if not code.co_flags & inspect.CO_OPTIMIZED:
         check_annotations_kept(program, body, ctx.name)
-    module_docstring = False
-    if code.co_name == "<module>":  # (a class body's: clean_class_body)
-        annotated = with_annotations(body)
-        body = docstring_first(annotated)
-        module_docstring = body is not annotated
     check_evaluated_once(body, ctx.name)
     check_asserts_whole(body, ctx.name, ctx.temp_prefix)
     if code.co_name not in COMPREHENSIONS and code.co_name != "<lambda>":
@@ -48,6 +43,11 @@ def decompile_code(code, consts=None):
             body = strip_implicit_return(body)  # (a written last ``return None`` stays)
     if code.co_flags & CO_ASYNC_GENERATOR:
         bare_returns(body)
+    module_docstring = False
+    if code.co_name == "<module>":  # (a class body's: clean_class_body)
+        annotated = with_annotations(body)
+        body = docstring_first(annotated)
+        module_docstring = body is not annotated
     if has_docstring(code):
         body.insert(0, ast.Expr(value=ast.Constant(value=code.co_consts[0])))
     if code.co_flags & (inspect.CO_GENERATOR | CO_ASYNC_GENERATOR) and not has_yield(body):
