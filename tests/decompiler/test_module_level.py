@@ -56,10 +56,6 @@ ANNOTATED = {
     "unreachable": ("if 0:\n"  # (3.14+: no code records it, __annotate__ still has it)
                     "    h: int = 1\n"
                     "i: str\n"),
-    "unreachable_only": ("if False:\n"  # (3.14+: no annotation before or after it is written)
-                         "    from typing import IO\n"
-                         "    t: Theme\n"
-                         "x = 1\n"),
     "repeated": ("x: int = 1\n"
                  "x: str\n"
                  "x = 5\n"
@@ -173,6 +169,19 @@ def test_annotations_stand_where_their_statements_are():
     assert ("if sys.maxsize > 1:\n    c: int = 1\nelse:\n    d: str\n" in text
             and "finally:\n    g: int = 3\n" in text and "    h: int = i\n" in text), text
     assert text.count("g: int = 3") == 1, text  # (one statement for the finally body's copies)
+
+
+def test_an_unreachable_annotation_alone():
+    """3.14+: its ``__annotate__`` function keeps it, and no annotation is written before or
+    after it; up to 3.13 the compiler keeps only that the module has annotations: refused."""
+    source = "if False:\n    from typing import IO\n    t: Theme\nx = 1\n"
+    if sys.version_info < (3, 14):
+        with pytest.raises(DecompilationError, match="annotates no name"):
+            unveil.decompile(compile(source, "m.py", "exec"))
+        return
+    text, new = round_trip(source)
+    assert "if False:\n    t: Theme\n" in text and "x = 1\n" in text, text
+    assert _annotations(_module(new)) == {"<module>": {}}
 
 
 def test_only_unkept_annotations_are_refused():

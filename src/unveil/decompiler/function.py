@@ -602,14 +602,15 @@ def check_annotations_kept(program, body, where):
     """Refuse the body of a module or class whose code sets up annotations (SETUP_ANNOTATIONS;
     3.14+: the set of those that ran) but whose text annotates no name: its annotated targets
     are all attributes, subscripts or names in parentheses (``a.b: int``, ``(x): int``), whose
-    annotations are never stored (3.14+: nor evaluated). The text would not set them up."""
+    annotations are never stored (3.14+: nor evaluated), or (up to 3.13) unreachable. The text
+    would not set them up."""
     if not any(i.op == "SETUP_ANNOTATIONS" for i in program.instrs):
         return
     if not any(isinstance(s, ast.AnnAssign) or getattr(s, "_annotations", False)
                for stmts in _statement_lists(body) for s in stmts):
         raise DecompilationError("the code sets up annotations but annotates no name: its annotated "
                                  "targets are attributes, subscripts or names in parentheses "
-                                 "(a.b: int), whose annotations it does not keep", where)
+                                 "(a.b: int), or unreachable, and it keeps none of them", where)
 
 
 def _annotation_entries(annotations):
