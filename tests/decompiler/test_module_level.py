@@ -228,7 +228,8 @@ def _forget_probes():
 @LAZY_SYNTAX
 def test_lazy_imports_come_back_lazy(probes):
     text, new = round_trip(LAZY)
-    assert "lazy import unveil_lazy_probe_a\n" in text and "lazy import unveil_lazy_probe_b as b_alias\n" in text
+    assert "lazy import unveil_lazy_probe_a\n" in text, text
+    assert "lazy import unveil_lazy_probe_b as b_alias\n" in text, text
     assert "lazy from unveil_lazy_probe_c import VALUE, VALUE as other\n" in text, text
     runs = []
     for code in (compile(LAZY, "m.py", "exec"), new):

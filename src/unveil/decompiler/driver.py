@@ -58,7 +58,8 @@ def decompile_code(code, consts=None):
         body.append(keep)
     # (the docstring must stay the first statement, a module's __future__ imports next)
     start = 1 if has_docstring(code) or module_docstring else 0
-    while start < len(body) and isinstance(body[start], ast.ImportFrom) and body[start].module == "__future__":
+    while start < len(body) and isinstance(body[start], ast.ImportFrom) \
+            and body[start].module == "__future__":
         start += 1
     if code.co_flags & inspect.CO_OPTIMIZED and code.co_name not in COMPREHENSIONS \
             and code.co_name != "<lambda>":

@@ -879,7 +879,8 @@ def _store_subscr(f, ins):
         f.pop()
     if isinstance(obj, V.AnnotationsDict):
         # module/class level ``x: T`` is ``__annotations__['x'] = T``
-        node = annotated(f.stmts[-1] if f.stmts else None, index.value, as_written(f.pop_expr(ins), f.ctx.code))
+        annotation = as_written(f.pop_expr(ins), f.ctx.code)
+        node = annotated(f.stmts[-1] if f.stmts else None, index.value, annotation)
         if node.value is not None:
             f.stmts[-1] = node
         else:
@@ -1816,7 +1817,8 @@ _HANDLERS = {
     "UNPACK_SEQUENCE": _unpack_sequence, "UNPACK_EX": _unpack_ex,
     "RETURN_VALUE": _return_value, "RAISE_VARARGS": _raise,
     "LOAD_ASSERTION_ERROR": _load_assertion_error,
-    "IMPORT_NAME": _import_name, "LAZY_IMPORT_NAME": _import_name, "IMPORT_FROM": _import_from, "IMPORT_STAR": _import_star,
+    "IMPORT_NAME": _import_name, "LAZY_IMPORT_NAME": _import_name, "IMPORT_FROM": _import_from,
+    "IMPORT_STAR": _import_star,
     "SETUP_ANNOTATIONS": _setup_annotations, "ANNOTATED": _annotated, "LOAD_BUILD_CLASS": _load_build_class,
     "PUSH_NULL": _push_null, "GET_ITER": _get_iter, "GET_AITER": _get_aiter,
     "PRINT_EXPR": _print_expr, "LOAD_LOCALS": _load_locals,

@@ -585,7 +585,8 @@ def with_annotations(body):
                 out.extend(body[k:recorded_at[number] + 1])
                 k = max(k, recorded_at[number] + 1)
             continue
-        limit = min((recorded_at[n] for _, _, n in entries[e + 1:] if n in recorded_at), default=len(body))
+        limit = min((recorded_at[n] for _, _, n in entries[e + 1:] if n in recorded_at),
+                    default=len(body))
         at = next((j for j in range(k, limit) if _stores_to(body[j], target)), None)
         if at is not None:
             out.extend(body[k:at])
@@ -625,7 +626,8 @@ def _annotation_entries(annotations):
 
 def _records(body):
     """number -> the place in ``body`` of the statement that holds (or is) E.Annotated(number)."""
-    return {node.number: j for j, s in enumerate(body) for node in ast.walk(s) if isinstance(node, E.Annotated)}
+    return {node.number: j for j, s in enumerate(body)
+            for node in ast.walk(s) if isinstance(node, E.Annotated)}
 
 
 def _write_at_records(body, entries, written):
