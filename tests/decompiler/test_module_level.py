@@ -86,6 +86,10 @@ ANNOTATED = {
                   "from __future__ import division\n"
                   "global x\n"
                   "x: int = 1\n"),
+    "class_if_true": ("class C:\n"  # (3.14+: recorded, though the compiler removes the test)
+                      "    a: int\n"
+                      "    if True:\n"
+                      "        h: int = 4\n"),
     "class_conditional": ("flag = True\n"  # (3.14+: a class body records only those under if/try)
                           "class C:\n"
                           "    a: int\n"

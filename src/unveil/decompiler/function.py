@@ -568,7 +568,8 @@ def with_annotations(body):
     before (``x = 3`` is ``x: int = 3``; the compiler stores the value only), else as
     ``x: int``. Any other annotation goes onto the first store to its name in the body's
     own statements (up to the next recorded one's statement), else after the statement
-    of the one before it."""
+    of the one before it. A class body records only those under an if or a try: one recorded
+    at its own level is written under ``if True:`` (whose test the compiler removes)."""
     marks = [s for s in body if getattr(s, "_annotations", False)]
     if not marks:
         return body
@@ -596,6 +597,10 @@ def with_annotations(body):
     body = out + body[k:]
     _write_at_records(body, entries, written)
     _write_unreachable(body, entries, written, mark._recorded)
+    if mark.targets[0].id == "__annotate_func__":
+        recorded = [written[e] for e, (_, _, n) in enumerate(entries) if n is not None and e in written]
+        body = [ast.If(test=E.const(True), body=[s], orelse=[]) if any(s is r for r in recorded) else s
+                for s in body]  # (see below)
     return body
 
 
