@@ -105,6 +105,10 @@ def at_its_place(code, src):
     import ast
     tree = ast.parse(HEADERS.get(id(code), ""))
     body = ast.parse(src).body
+    # a def compiled under ``from __future__ import annotations`` says so first (api.decompile)
+    future = [s for s in body if isinstance(s, ast.ImportFrom) and s.module == "__future__"]
+    body = [s for s in body if s not in future]
+    tree.body[:0] = future
     for name in reversed(CLASSES.get(id(code)) or ()):
         body = [ast.ClassDef(name=name, bases=[], keywords=[], body=body, decorator_list=[],
                              **({"type_params": []} if sys.version_info >= (3, 12) else {}))]
