@@ -86,6 +86,9 @@ ANNOTATED = {
                   "from __future__ import division\n"
                   "global x\n"
                   "x: int = 1\n"),
+    "user_annotate": ("x: int = 1\n"  # (a def of the name, no function the compiler made)
+                      "def __annotate__(format):\n"
+                      "    return {'x': int, 'y': format}\n"),
     "class_if_true": ("class C:\n"  # (3.14+: recorded, though the compiler removes the test)
                       "    a: int\n"
                       "    if True:\n"

@@ -213,7 +213,7 @@ class Context:
 
     def make_def(self, frame, fn, name, decorators=()):
         code = fn.code
-        if (name in ANNOTATE_NAMES and code.co_name == "__annotate__" and not decorators
+        if (name in ANNOTATE_NAMES and is_annotate_function(code) and not decorators
                 and not self.code.co_flags & inspect.CO_OPTIMIZED):
             # 3.14+: a class body's or module's annotations (``x: int``), compiled apart:
             # clean_class_body writes them back onto the statements they annotate
