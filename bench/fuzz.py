@@ -97,6 +97,11 @@ class Obj:
     def __delattr__(self, k):
         self.log.append(('del', k))
         object.__delattr__(self, k)
+    def __hash__(self):
+        # one hash for every Obj: a set's order then depends on what went in, in which
+        # order, and not on where the object lies in memory (``sorted({*s0, o})`` compared
+        # them in another order in the decompiled run: a mismatch no text caused)
+        return 7919
 
 class D(dict):
     """A dict whose item stores and deletes are logged."""
