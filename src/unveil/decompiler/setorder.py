@@ -28,11 +28,22 @@ def _folds(source):
     return False
 
 
+def _big_display():
+    """A display of more constants than CPython's STACK_USE_GUIDELINE (30) puts on the stack:
+    3.14+ builds it item by item (``BUILD_SET 0``, then ``SET_ADD`` each, in its order)."""
+    return "{%s}" % ", ".join(str(i) for i in range(BIG_DISPLAY))
+
+
+BIG_DISPLAY = 31
 FOLDS_MEMBERSHIP = _folds("x in {1, 2}")
 FOLDS_FOR_ITERABLE = _folds("for x in {1, 2}: pass")
 FOLDS_COMPREHENSION_ITERABLE = _folds("[y for y in {1, 2}]")
+#: (3.15: not a display of BIG_DISPLAY constants or more)
+FOLDS_BIG_COMPREHENSION_ITERABLE = _folds("[y for y in %s]" % _big_display())
 #: (3.9+) a display of this many constants or more is folded wherever it stands
 FOLDED_DISPLAY_SIZE = 3 if _folds("{1, 2, 3}") else None
+#: (3.14+: not a display of BIG_DISPLAY constants or more, but where the places above fold it)
+FOLDS_BIG_DISPLAY = _folds("y = %s" % _big_display())
 
 
 def in_one_order(node):
@@ -41,7 +52,8 @@ def in_one_order(node):
     there as such a display (``for x in {1, 2}``: the constant is the folded display)."""
     t = type(node)
     if t is ast.Set:
-        if FOLDED_DISPLAY_SIZE is not None and len(node.elts) >= FOLDED_DISPLAY_SIZE:
+        if (FOLDED_DISPLAY_SIZE is not None and len(node.elts) >= FOLDED_DISPLAY_SIZE
+                and (FOLDS_BIG_DISPLAY or len(node.elts) < BIG_DISPLAY)):
             _sort(node)
     elif t is ast.Compare:
         if FOLDS_MEMBERSHIP and type(node.ops[-1]) in (ast.In, ast.NotIn):
@@ -50,8 +62,13 @@ def in_one_order(node):
         if FOLDS_FOR_ITERABLE:
             node.iter = _ordered(node.iter)
     elif t is ast.comprehension:
-        if FOLDS_COMPREHENSION_ITERABLE and not node.is_async:
+        if (FOLDS_COMPREHENSION_ITERABLE and not node.is_async
+                and (FOLDS_BIG_COMPREHENSION_ITERABLE or not _is_big_display(node.iter))):
             node.iter = _ordered(node.iter)
+
+
+def _is_big_display(expr):
+    return type(expr) is ast.Set and len(expr.elts) >= BIG_DISPLAY
 
 
 def _ordered(expr):
