@@ -7,6 +7,7 @@ import sys
 
 import pytest
 
+import unveil
 from class_body_util import without_place
 from harness import check_behaviour, check_bytecode, rebuild
 from unveil.decompiler.measure import normalized
@@ -154,6 +155,20 @@ def test_big_set_display_keeps_its_order():
     src, _ = check_behaviour(namespace["big_set_displays"], [(["k1", "k7", "zz"],)])
     if sys.version_info >= (3, 14):
         assert "s = {%s}" % BIG_ITEMS in src, src
+
+
+def test_unhashable_constant_beside_cells():
+    """A function with cells (read apart from other locals on 3.13+) and a constant that
+    cannot be hashed (Dynamo puts such constants in its code): decompiled, not an internal
+    error (the reader asked whether the constant was a cell's name)."""
+    namespace = {}
+    exec("def f(a):\n    x = ('placeholder',)\n    def g():\n        return a\n    return x, g()\n",
+         namespace)
+    fn = namespace["f"]
+    fn.__code__ = fn.__code__.replace(co_consts=tuple(
+        {"k": 1} if c == ("placeholder",) else c for c in fn.__code__.co_consts))
+    src = unveil.decompile(fn)
+    assert "def g():" in src and fn(3) == ({"k": 1}, 3)
 
 
 class TruthRaises:

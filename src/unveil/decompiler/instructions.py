@@ -599,10 +599,11 @@ def _translate(code):
         if skip_pop and name == "POP_TOP":
             skip_pop = False
             continue
-        if cells and val in cells:
+        # (the name asked first: a constant, Dynamo's included, may be unhashable)
+        if cells and name in ("LOAD_FAST_AND_CLEAR", "MAKE_CELL") and val in cells:
             if name == "LOAD_FAST_AND_CLEAR":
                 shadowed[val] = _shadowing_end(raw, pos)
-            elif name == "MAKE_CELL":
+            else:
                 shadowed.pop(val, None)  # (the comprehension's own variable is a cell: a closure takes it)
         if name in ("NOP", "RESUME", "PRECALL", "CACHE", "EXTENDED_ARG", "GEN_START",
                     "RETURN_GENERATOR", "COPY_FREE_VARS", "MAKE_CELL",
