@@ -24,6 +24,7 @@ import warnings
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src"))
 
+from unveil.decompiler.function import is_annotate_function  # noqa: E402
 from unveil.decompiler.measure import find_code, normalized  # noqa: E402
 
 SKIP = {"__phello__", "antigravity", "this", "idlelib", "turtledemo", "test", "lib2to3",
@@ -79,7 +80,7 @@ def functions(code, out, classes=()):
     classes a method is defined in (None inside a function)."""
     for c in code.co_consts:
         if isinstance(c, types.CodeType):
-            if c.co_name == "__annotate__" and c.co_varnames[:1] == ("format",) and c.co_posonlyargcount == 1:
+            if is_annotate_function(c):
                 continue  # 3.14+: a def's annotations, compiled apart (PEP 649): part of the def
             if c.co_name.startswith("<"):
                 if c.co_name in ("<lambda>", "<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>"):

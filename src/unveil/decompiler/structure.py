@@ -2646,6 +2646,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             # iterator below it the same way, ``SWAP 2; POP_TOP``)
             return self.chained_compare(block, left, frame, region, loop)
         target = last.target
+        op = ast.And if last.op == "JUMP_IF_FALSE_OR_POP" else ast.Or
         value_end = self.dropped_value_end(block.end, target)
         if value_end is not None:
             # ``a and f()`` as a statement: 3.10+ copies what follows the
@@ -2655,8 +2656,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             for k in range(block.end, value_end):
                 E.execute(right_frame, self.instrs[k])
             if not live(right_frame.stmts) and len(right_frame.stack) == len(frame.stack) + 1:
-                frame.push(join_operands(ast.And if last.op == "JUMP_IF_FALSE_OR_POP" else ast.Or,
-                                         left, right_frame.pop_expr(), last))
+                frame.push(join_operands(op, left, right_frame.pop_expr(), last))
                 return target
         right_frame = frame.copy()
         right_frame.stmts = []
@@ -2667,7 +2667,6 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             ex = self.walk(block.end, right_frame, self.operand_region(block.end, target, region), loop)
         finally:
             self._value_branch_at = outer
-        op = ast.And if last.op == "JUMP_IF_FALSE_OR_POP" else ast.Or
         if (ex.kind == "end" and self.only_return(right_frame) and target < self.n
                 and self.instrs[target].op == "RETURN_VALUE"):
             # ``return a and b``: each path returns on its own
