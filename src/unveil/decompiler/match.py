@@ -174,11 +174,11 @@ def _is_dotted(e):
 class CaseParser:
     """Reads one case's pattern, guard and body start."""
 
-    def __init__(self, s, outer_depth):
-        self.s = s
-        self.instrs = s.instrs
-        self.n = s.n
-        self.ctx = s.ctx
+    def __init__(self, w, outer_depth):
+        self.w = w
+        self.instrs = w.instrs
+        self.n = w.n
+        self.ctx = w.ctx
         self.outer_depth = outer_depth
         self.landing = None
         self.ors = []
@@ -209,7 +209,7 @@ class CaseParser:
                 if t is None:
                     body = None  # (a guard found always false: no body)
                 else:
-                    t = self.s.resolve(t)
+                    t = self.w.resolve(t)
                     if self.op(t) != "POP_TOP":
                         raise NoMatch
                     body = t + 1
@@ -237,7 +237,7 @@ class CaseParser:
         into the code it goes to and not to the next case (``assert a and not
         b``: ``a`` false goes straight to the raise that ``not b`` false
         reaches through a jump)."""
-        t = self.s.resolve(body)
+        t = self.w.resolve(body)
         if self.op(t) == "LOAD_ASSERTION_ERROR" and self.instrs[t].arg is None:
             return True
         if self.op(body) != "JUMP" or not any(ins.target == t for ins in self.instrs[i:body]):
@@ -261,27 +261,27 @@ class CaseParser:
         by the walker where it can); the guard ends where the subject is
         dropped (a case that copied it) or where no more of it can be read
         (the last case)."""
-        s = self.s
+        w = self.w
         base = [Poison() for _ in range(self.outer_depth + (1 if self.copy else 0))]
         f = E.Frame(self.ctx, base)
         k = i
         parts = []
         alts = []  # (test, body start): ``a or ...`` whose a goes to the body
         found = None  # (guard, true target) read so far, for the last case
-        outer = s.guard_frame
+        outer = w.guard_frame
         # a guard read too far walks on into the case's body, met again when the body is walked
-        saved = s.trial_state()
+        saved = w.trial_state()
         try:
             for _ in range(64):
-                s.guard_frame = f
-                r = s.block(s.cfg.containing(k), f, _anywhere, None, start=k)
-                s.guard_frame = outer
+                w.guard_frame = f
+                r = w.block(w.cfg.containing(k), f, _anywhere, None, start=k)
+                w.guard_frame = outer
                 if not isinstance(r, GuardTest):
                     k = r  # (a short circuit's or a jump's target)
                     if _live(f.stmts) or f.pending:
                         raise NoMatch  # (statements: the case's body, not its guard)
                 else:
-                    c = s.condition(r.block, f)
+                    c = w.condition(r.block, f)
                     if _live(f.stmts) or f.pending:
                         raise NoMatch  # (a walrus in the test is no statement once tested)
                     conjunct = self.guard_conjunct(c, base) or self.ifexp_conjunct(c, base)
@@ -303,8 +303,8 @@ class CaseParser:
                                 # false (``g and not 1``): its jump to the next case
                                 # replaces the test, and the body is not compiled
                                 return _conjunction(parts + [E.const(False)]), None
-                            if self.copy and self.op(s.resolve(k)) == "POP_TOP":
-                                if any(not s.same_place(b, k) for _, b in alts):
+                            if self.copy and self.op(w.resolve(k)) == "POP_TOP":
+                                if any(not w.same_place(b, k) for _, b in alts):
                                     raise NoMatch
                                 if alts:
                                     expr = found[0]
@@ -315,13 +315,13 @@ class CaseParser:
                 if not isinstance(k, int) or not self.guard_stack_holds(f, base):
                     raise NoMatch
         except (NoMatch, DecompilationError):
-            s.restore_trial_state(saved)
+            w.restore_trial_state(saved)
             if found is None or self.copy:
                 raise
             return found
         finally:
-            s.guard_frame = outer
-        s.restore_trial_state(saved)
+            w.guard_frame = outer
+        w.restore_trial_state(saved)
         if found is None or self.copy:
             raise NoMatch
         return found
@@ -342,7 +342,7 @@ class CaseParser:
         # empty body's jump to the end) is a ("pop", ...) trampoline: the
         # case reads the pop itself
         if isinstance(c.true, int) and isinstance(c.false, int) and (
-                c.true == c.false or self.s.resolve(c.true) == self.s.resolve(c.false)):
+                c.true == c.false or self.w.resolve(c.true) == self.w.resolve(c.false)):
             # both ways go on: a test the compiler found always true once
             # its operand was tested (``x or 1``), which ``x or True`` keeps
             # (a chained comparison's false way jumps over its cleanup)
@@ -364,7 +364,7 @@ class CaseParser:
         if isinstance(c.false, tuple) or not all(isinstance(x, int) for x in ways):
             return None
         t, fl = ways
-        if self.op(self.s.resolve(t)) == "POP_TOP" and self.op(self.s.resolve(fl)) != "POP_TOP":
+        if self.op(self.w.resolve(t)) == "POP_TOP" and self.op(self.w.resolve(fl)) != "POP_TOP":
             return c.expr, t, fl
         return None
 
@@ -373,18 +373,18 @@ class CaseParser:
         that goes to the next case one way: the compiler copies a small
         body that ends the function (``return y``) to each branch's true
         path. (The conjunct, where it holds) or None."""
-        s = self.s
+        w = self.w
         if isinstance(c.true, tuple) or isinstance(c.false, tuple):
             return None
-        a = s.pure_condition(c.true, c.frame, c.blocks)
-        b = s.pure_condition(c.false, c.frame, c.blocks) if a is not None else None
+        a = w.pure_condition(c.true, c.frame, c.blocks)
+        b = w.pure_condition(c.false, c.frame, c.blocks) if a is not None else None
         if b is None:
             return None
         ta, tb = self.guard_conjunct(a, base), self.guard_conjunct(b, base)
         if ta is None or tb is None or not self.guard_stack_holds(a.frame, base) \
                 or len(a.frame.stack) != len(base) or len(b.frame.stack) != len(base):
             return None
-        if not (s.same_place(ta[1], tb[1]) or self.tail(ta[1]) is not None
+        if not (w.same_place(ta[1], tb[1]) or self.tail(ta[1]) is not None
                 and self.tail(ta[1]) == self.tail(tb[1])):
             return None
         c.frame = a.frame
@@ -404,7 +404,7 @@ class CaseParser:
             # (with the subject below, a cleanup reached from one link only
             # is a ("pop", ...) trampoline: ``x`` is the last link's way on)
             return x
-        b = self.s.cfg.at(x)
+        b = self.w.cfg.at(x)
         if b is not None and b.end - b.start == 1 and self.instrs[b.start].op == "JUMP":
             return self.instrs[b.start].target  # the last link's jump over the cleanup
         if b is None or self.instrs[b.start].op != "POP_TOP" or b.end - b.start > 2:
@@ -436,10 +436,10 @@ class CaseParser:
         """``x if c else y`` as an operand of the guard: the walker's
         ``if`` structuring turns the diamond into a conditional expression
         on ``f``'s stack; the index where the guard's code goes on."""
-        s = self.s
+        w = self.w
         f.stack[:] = c.frame.stack
         before = len(f.stack)
-        k = s.if_(c, f, _anywhere, None)
+        k = w.if_(c, f, _anywhere, None)
         if not isinstance(k, int) or len(f.stack) != before + 1 or _live(f.stmts) \
                 or not isinstance(f.stack[-1], ast.IfExp):
             raise NoMatch
@@ -504,7 +504,7 @@ class CaseParser:
         next case: the same place, or two copies of a small tail that ends
         the function (3.12+ copies a ``case _`` body like ``return x`` to
         each failure path of the case before it)."""
-        return self.s.same_place(a, b) or (self.tail(a) is not None and self.tail(a) == self.tail(b))
+        return self.w.same_place(a, b) or (self.tail(a) is not None and self.tail(a) == self.tail(b))
 
     # ---------------------------------------------------------- patterns
     def run(self, i, st, orctx):

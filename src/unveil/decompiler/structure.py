@@ -789,7 +789,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         mid-block) runs straight to, in its block; or None."""
         k = self.cfg.containing(index).end - 1
         if (self.instrs[k].op, self.instrs[k].arg) != ("RAISE_VARARGS", 1) or any(
-                x.target is not None or x.op in ASYNC_OPS or x.op in SPECIAL for x in self.instrs[index:k]):
+                x.target is not None or x.op in ASYNC_OPS or x.op in self.special for x in self.instrs[index:k]):
             return None
         return k
 
@@ -1086,7 +1086,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         try:
             for k in range(resume, test_block.end - 1):
                 ins = self.instrs[k]
-                if ins.op in SPECIAL:
+                if ins.op in self.special:
                     return None
                 E.execute(f, ins)
         except DecompilationError:
@@ -1288,7 +1288,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
                 return True  # (3.12+: an inlined comprehension, loop and all, in the operand)
             if b is not first and last.op in POP_JUMPS:
                 return True
-            if (last.target is not None or last.op in TERMINATORS or last.op in SPECIAL
+            if (last.target is not None or last.op in TERMINATORS or last.op in self.special
                     or b.end >= self.n or len(b.succs) != 1):
                 return False
             b = self.cfg.at(b.end)
@@ -1597,9 +1597,9 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         c = self.condition(block, frame)
         frame.stack[:] = c.frame.stack
         # while loop entered through its duplicated test (3.10+ layout)
-        w = self.inverted_while(c, frame, region, loop)
-        if w is not None:
-            return w
+        inverted = self.inverted_while(c, frame, region, loop)
+        if inverted is not None:
+            return inverted
         return self.if_(c, frame, region, loop)
 
     @staticmethod
@@ -2572,7 +2572,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
         if not (ins.op == "RETURN_VALUE" or ins.op == "RAISE_VARARGS" and ins.arg == 1
                 or reraise and (ins.op, ins.arg) == ("RERAISE", 0)):
             return None
-        if any(x.target is not None or x.op in ASYNC_OPS or x.op in SPECIAL for x in self.instrs[start:k]):
+        if any(x.target is not None or x.op in ASYNC_OPS or x.op in self.special for x in self.instrs[start:k]):
             return None
         return k
 
@@ -3409,7 +3409,7 @@ class Structurer(LegacyBlocks, InlinedComprehensions, AsyncConstructs, MatchStat
             if self.async_for_header(header) is not None:  # asyncs.py
                 return self.async_for_loop(header, frame, natural, outer)
             if self.cfg.is_conditional(header) and all(
-                    self.instrs[k].op not in SPECIAL for k in range(header.start, header.end - 1)):
+                    self.instrs[k].op not in self.special for k in range(header.start, header.end - 1)):
                 probe = frame.copy()
                 probe.stmts = []
                 try:
