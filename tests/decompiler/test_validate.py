@@ -5,7 +5,8 @@ import sys
 
 import pytest
 
-from unveil.decompiler.validate import NotEquivalent, check
+from unveil.decompiler.errors import NotEquivalent
+from unveil.decompiler.validate import check
 
 
 def code_of(src):
@@ -255,13 +256,14 @@ def test_proof_work_is_bounded_by_the_code_size(monkeypatch):
     """Every proof stops within 2,000 + 10 steps per instruction of the two programs: past
     that the text is refused ("needs more steps than allowed"), not proved for seconds."""
     import unveil
-    from unveil.decompiler import DecompilationError, validate
+    from unveil.decompiler import DecompilationError
+    from unveil.decompiler.proof_product import Prover
 
     runs = []
-    real_init, real_run = validate.Prover.__init__, validate.Prover.run
+    real_init, real_run = Prover.__init__, Prover.run
 
-    def init(self, a, b, budget):
-        real_init(self, a, b, budget)
+    def init(self, a, b, budget, check_nested):
+        real_init(self, a, b, budget, check_nested)
         runs.append([len(a.ops) + len(b.ops), budget, None])
 
     def run(self):
@@ -270,8 +272,8 @@ def test_proof_work_is_bounded_by_the_code_size(monkeypatch):
         finally:
             runs[-1][2] = runs[-1][1] - self.budget  # steps taken
 
-    monkeypatch.setattr(validate.Prover, "__init__", init)
-    monkeypatch.setattr(validate.Prover, "run", run)
+    monkeypatch.setattr(Prover, "__init__", init)
+    monkeypatch.setattr(Prover, "run", run)
     try:
         unveil.decompile(code_of(BUSY_PROOF))
     except DecompilationError as e:

@@ -223,7 +223,7 @@ def compare(program, backend: str):
 
 def show(code: types.CodeType, label: str) -> str:
     """Markdown: ``code``'s layout, whether it recompiles, its decompiled text, its disassembly."""
-    from unveil.decompiler.recompile import source_for
+    from unveil.decompiler.api import source_for
     out = ["#### %s: `%s`" % (label, code.co_name),
            "co_varnames=%r co_cellvars=%r co_freevars=%r" % (code.co_varnames, code.co_cellvars, code.co_freevars)]
     done = transform(code, _source_name(code.co_name), ZOO_FILENAME, header="")

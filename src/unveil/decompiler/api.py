@@ -1,18 +1,26 @@
-"""The decompiler's public entry points: ``decompile``, ``Decompiler``, ``recompile``."""
+"""The decompiler's public entry points: ``decompile``, ``Decompiler``, ``recompile``.
+
+The top of the decompiler: it reads (:mod:`.driver`), writes (:mod:`.emit`) and proves
+(:mod:`.validate`) each text, and for ``recompile`` compiles it back laid out like the
+original (:mod:`.recompile`, :mod:`.lines`). Nothing below imports this module."""
 import ast
 import contextlib
 import functools
 import gc
 import sys
 import types
-from typing import Any
+from typing import Any, Optional
 
 from . import emit
-from .errors import DecompilationError
+from .errors import DecompilationError, NotEquivalent
 from .driver import class_def, decompile_code, function_def
-from .function import is_class_body
+from .expressions import CO_FUTURE_ANNOTATIONS
+from .function import TEMP_PREFIX, cell_name, is_class_body, is_literal
 from .instructions import disassembly_kept
+from .lines import line_map, renumber
+from .recompile import compile_back, declare_locals, laid_out_like
 from .safety import boundary, check_bytecode, qualname
+from .validate import check, prove_text
 
 SUPPORTED = ((3, 8), (3, 15))
 
@@ -130,7 +138,6 @@ class Decompiler:
     def prove(self, text, def_name=None):
         """Raise :class:`DecompilationError` unless ``text`` (holding the decompiled
         function, possibly inside other statements) is proved to do what the code does."""
-        from .validate import NotEquivalent, prove_text
         try:
             with gc_paused(), disassembly_kept():
                 prove_text(self.code, text, self.consts, def_name or self.def_name)
@@ -149,7 +156,6 @@ class Decompiler:
         fn = self.function
         defaults = [ast.Constant(value=d) for d in (fn.__defaults__ or ())] if fn else []
         kwdefaults = {k: ast.Constant(value=v) for k, v in (fn.__kwdefaults__ or {}).items()} if fn else None
-        from .function import is_literal
         if fn and not all(is_literal(d) for d in (fn.__defaults__ or ())):
             defaults = []
         if fn and not all(is_literal(v) for v in (fn.__kwdefaults__ or {}).values()):
@@ -157,7 +163,6 @@ class Decompiler:
         name = _source_name(overwrite_fn_name or code.co_name)
         node, ctx = function_def(code, defaults, kwdefaults, name=name)
         if code.co_freevars:
-            from .function import cell_name
             node = _closure_wrapper(node, [cell_name(code, v) for v in code.co_freevars])
         return ast.Module(body=[node], type_ignores=[]), ctx, name
 
@@ -166,7 +171,6 @@ class Decompiler:
         name = _source_name(overwrite_name or code.co_name)
         node, ctx = class_def(code, name=name)
         if code.co_freevars:
-            from .function import cell_name
             node = _closure_wrapper(node, [cell_name(code, v) for v in code.co_freevars])
         return ast.Module(body=[node], type_ignores=[]), ctx, name
 
@@ -174,7 +178,6 @@ class Decompiler:
                   overwrite_fn_name=None) -> str:
         if not (isinstance(temp_prefix, str) and temp_prefix.isidentifier()):
             raise ValueError("temp_prefix must start a Python identifier, got %r" % (temp_prefix,))
-        from .function import TEMP_PREFIX
         token = TEMP_PREFIX.set(temp_prefix)
         try:
             with gc_paused():  # (resumed once the tree is freed: then nothing is left to walk)
@@ -197,7 +200,6 @@ def _needs_future_annotations(code, module):
     holds annotations the compiler kept as text, under ``from __future__ import annotations``:
     the text says so too, so that it means the same compiled on its own (the proof compiles
     it under the original's flags)."""
-    from .expressions import CO_FUTURE_ANNOTATIONS
     if code.co_name == "<module>" or not code.co_flags & CO_FUTURE_ANNOTATIONS:
         return False
     return any(isinstance(n, ast.AnnAssign) or isinstance(n, ast.arg) and n.annotation is not None
@@ -230,9 +232,53 @@ def decompile(obj: Any) -> str:
 def recompile(code: Any) -> types.CodeType:
     """Decompile ``code`` and compile the source back into a code object that
     can replace it (``fn.__code__ = recompile(fn.__code__)``)."""
-    from .recompile import recompile as _recompile
     code, _ = resolve(code, "unveil.recompile")
     if code.co_name == "<module>":
         raise ValueError("recompile expects a function's code object, not a module's")
     with gc_paused(), disassembly_kept(), boundary(qualname(code)):
         return _recompile(code)
+
+
+def source_for(code, def_name: Optional[str] = None) -> str:
+    """The decompiled text used for recompilation: the function (inside its
+    closure wrapper if it has free variables) with its locals declared."""
+    module, ctx = Decompiler(code).decompile_ast(def_name)
+    fn = _def_node(module, def_name or code.co_name)
+    if fn is not None:
+        declare_locals(fn, code)
+    return emit.to_source(module), ctx
+
+
+def _def_node(module, name):
+    for node in ast.walk(module):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name:
+            return node
+    return None
+
+
+def _recompile(code, filename: Optional[str] = None) -> types.CodeType:
+    """``code`` decompiled and compiled back, laid out like ``code``: its file name
+    (unless ``filename`` is given), ``co_firstlineno`` and the original line of each
+    statement whose instructions are paired with the original's (:mod:`.lines`)."""
+    filename = code.co_filename if filename is None else filename
+    text, ctx = source_for(code)
+    new, _ = compile_back(text, code, filename, consts=ctx.consts)  # (the text's lines: proved)
+    return laid_out_like(_on_original_lines(text, code, new, filename, ctx.consts), code)
+
+
+def _on_original_lines(text, code, new, filename, consts):
+    """``new`` (compiled from ``text``) compiled again with ``code``'s line numbers, if the
+    result is proved to do what ``code`` does (a line number can change the instructions
+    the compiler writes: 3.10+ keeps a no-op for a line, 3.13 fuses two loads on one line);
+    else ``new`` moved whole to ``code``'s first line, if that is proved; else ``new``."""
+    lines, first_lines = line_map(code, new)
+    shift = {line: line - new.co_firstlineno + code.co_firstlineno for line in range(1, text.count("\n") + 2)}
+    for mapping in (lines, shift):
+        tree = renumber(ast.parse(text, filename), mapping, first_lines, code.co_firstlineno)
+        candidate, qualname = compile_back(tree, code, filename, consts=consts)
+        try:
+            check(code, candidate, new_prefix=qualname)
+        except NotEquivalent:
+            continue
+        return candidate
+    return new

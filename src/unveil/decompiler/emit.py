@@ -23,7 +23,7 @@ def to_source(node) -> str:
         if sys.version_info >= (3, 9):
             text = _Unparser().visit(node)  # (what ast.unparse does)
         else:
-            from .unparse38 import unparse
+            from .unparse38 import unparse  # (only 3.8 needs it: not loaded elsewhere)
             text = unparse(node)
     return text if text.endswith("\n") else text + "\n"
 

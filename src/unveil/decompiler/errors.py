@@ -23,6 +23,10 @@ class DecompilationError(Exception):
         super().__init__(message + (" " + " ".join(where) if where else ""))
 
 
+class NotEquivalent(Exception):
+    """The two code objects could not be proved to behave the same (:mod:`.validate`)."""
+
+
 class UnsafeInput(DecompilationError):
     """The code object holds something that source cannot say as it is - a name that
     is not an identifier, a constant of a type marshal cannot write: the input is

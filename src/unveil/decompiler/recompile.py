@@ -5,14 +5,18 @@ result in place of the code it wrote. That needs, beyond equal behaviour, the
 same name, arguments, flags, local-variable order (``co_varnames``),
 ``co_freevars`` and ``co_cellvars``, and every constant of the original,
 including objects that have no literal form.
+
+This module compiles a text back and checks the layout; :func:`.api.recompile` puts
+the steps together (decompile, compile back, prove on the original's lines), and
+:func:`.validate.prove_text` compiles each decompiled text back with :func:`compile_back`.
 """
 import ast
 import types
 from typing import Optional
 
-from .emit import to_source
 from .errors import DecompilationError
 from .expressions import CO_FUTURE_ANNOTATIONS
+from .function import CELL_SUFFIX, cell_name, has_docstring, is_dynamo_code
 from .measure import find_code
 
 CO_NESTED = 0x10  # set on code compiled inside a function; informational only
@@ -35,7 +39,6 @@ def declare_locals(fn_node, code):
         body.append(ast.Assign(targets=[ast.Name(id=n, ctx=ast.Store()) for n in names],
                                value=ast.Constant(value=None)))
     # free variables the body never reads still belong to the closure
-    from .function import cell_name
     used = {n.id for n in ast.walk(fn_node) if isinstance(n, ast.Name)}
     for n in code.co_freevars:
         n = cell_name(code, n)
@@ -53,7 +56,6 @@ def _cell_makers(fn_node, code):
     the text reads: Dynamo keeps an argument a cell (``self``, captured by an inner
     function it inlined into the graph) although nothing left closes over it, and only a
     nested scope makes the compiler lay it out as a cell (in the dead ``if False:``)."""
-    from .function import cell_name, is_dynamo_code
     if not code.co_cellvars or not is_dynamo_code(code):
         return []
     nested = set()
@@ -123,24 +125,6 @@ def check_layout(new, like):
             raise LayoutError("%s differ: %r, recompiled %r" % (attr, a, b), like.co_name)
 
 
-def source_for(code, def_name: Optional[str] = None) -> str:
-    """The decompiled text used for recompilation: the function (inside its
-    closure wrapper if it has free variables) with its locals declared."""
-    from .api import Decompiler
-    module, ctx = Decompiler(code).decompile_ast(def_name)
-    fn = _def_node(module, def_name or code.co_name)
-    if fn is not None:
-        declare_locals(fn, code)
-    return to_source(module), ctx
-
-
-def _def_node(module, name):
-    for node in ast.walk(module):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name:
-            return node
-    return None
-
-
 def compile_back(text, code, filename: str, def_name: Optional[str] = None, consts=None):
     """Compile ``text`` (decompiled from ``code``; or its tree, which is changed) as file
     ``filename``.
@@ -170,7 +154,6 @@ def compile_back(text, code, filename: str, def_name: Optional[str] = None, cons
     check_docstrings(code, new)
     if marks:
         new = _swap_consts(new, marks)
-    from .function import CELL_SUFFIX
     renamed = {n + CELL_SUFFIX: n for n in code.co_varnames}
     if any(n in renamed for n in new.co_freevars + new.co_cellvars):
         new = new.replace(co_freevars=tuple(renamed.get(n, n) for n in new.co_freevars),
@@ -183,7 +166,6 @@ def check_docstrings(like, new):
     ``like``'s text) has the docstring of its counterpart in ``like``: no instruction reads
     a docstring, so the proof of the instructions does not see one. Nested code objects are
     paired by name, in order (where the two do not define the same ones, the proof says so)."""
-    from .function import has_docstring
     todo = [(like, new)]
     while todo:
         a, b = todo.pop()
@@ -223,36 +205,4 @@ def laid_out_like(new, code):
         fields["co_qualname"] = code.co_qualname
     new = new.replace(**fields)
     check_layout(new, code)
-    return new
-
-
-def recompile(code, filename: Optional[str] = None) -> types.CodeType:
-    """``code`` decompiled and compiled back, laid out like ``code``: its file name
-    (unless ``filename`` is given), ``co_firstlineno`` and the original line of each
-    statement whose instructions are paired with the original's (:mod:`.lines`)."""
-    if code.co_name == "<module>":
-        raise ValueError("recompile expects a function's code object, not a module's")
-    filename = code.co_filename if filename is None else filename
-    text, ctx = source_for(code)
-    new, _ = compile_back(text, code, filename, consts=ctx.consts)  # (the text's lines: proved)
-    return laid_out_like(_on_original_lines(text, code, new, filename, ctx.consts), code)
-
-
-def _on_original_lines(text, code, new, filename, consts):
-    """``new`` (compiled from ``text``) compiled again with ``code``'s line numbers, if the
-    result is proved to do what ``code`` does (a line number can change the instructions
-    the compiler writes: 3.10+ keeps a no-op for a line, 3.13 fuses two loads on one line);
-    else ``new`` moved whole to ``code``'s first line, if that is proved; else ``new``."""
-    from .lines import line_map, renumber
-    from .validate import NotEquivalent, check
-    lines, first_lines = line_map(code, new)
-    shift = {line: line - new.co_firstlineno + code.co_firstlineno for line in range(1, text.count("\n") + 2)}
-    for mapping in (lines, shift):
-        tree = renumber(ast.parse(text, filename), mapping, first_lines, code.co_firstlineno)
-        candidate, qualname = compile_back(tree, code, filename, consts=consts)
-        try:
-            check(code, candidate, new_prefix=qualname)
-        except NotEquivalent:
-            continue
-        return candidate
     return new

@@ -6,12 +6,15 @@ the ``def``; a class is its body's code object. So a class is written from its b
 code object and a definition that carries more than constants from the code that
 defines it, each proved as a whole (:mod:`.validate`) - or refused."""
 import ast
+import builtins
 import importlib
 import sys
 import types
 
 from . import emit
+from .api import Decompiler
 from .errors import DecompilationError
+from .safety import name_problem
 
 #: a type object allocated at run time (a class statement); most types written in C are
 #: static and have no class body (collections.deque)
@@ -120,7 +123,6 @@ def class_statement(body: types.CodeType, bases=(), keywords=()) -> str:
     """The class statement whose body is ``body``, proved to compile back to it (else
     :class:`DecompilationError`), with ``bases`` and ``keywords`` (nodes) in its header:
     they are computed outside the body, so the caller knows them or leaves them out."""
-    from .api import Decompiler
     decompiler = Decompiler(body)
     module, _ = decompiler.decompile_ast(validate=False)
     node = _defined(module, ast.ClassDef)
@@ -147,8 +149,6 @@ def class_bases(cls: type) -> tuple:
 
 def _spelled(obj, namespace):
     """An expression node for the class ``obj`` as ``namespace`` reaches it."""
-    import builtins
-    from .safety import name_problem
     for name, value in namespace.items():
         if value is obj and name_problem(name) is None:
             return ast.Name(id=name, ctx=ast.Load())
@@ -200,7 +200,6 @@ class ModuleDefinitions:
         return emit.to_source(ast.Module(body=nodes, type_ignores=[]))
 
     def _decompile(self):
-        from .api import Decompiler
         decompiler = Decompiler(self.module_code)
         try:
             module, _ = decompiler.decompile_ast()  # (proved)
