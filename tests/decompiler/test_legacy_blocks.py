@@ -537,7 +537,7 @@ LOOP_CASES = [
 # Not structured yet on these versions: a loud DecompilationError is accepted
 # for them (never different behaviour); every other case must pass.
 GAPS = {
-    # 3.12+ (structure.py): the else clause's exit is not recognised
+    # 3.12+ (structure/): the else clause's exit is not recognised
     "except_else_finally": {(3, 12), (3, 13)},
     # 3.11+: ``return work(x)`` is also written into the finally's early
     # return (``work`` called twice); check_evaluated_once refuses it

@@ -3,7 +3,7 @@ superseded (an assignment that became a walrus) and nothing else."""
 import ast
 
 from .errors import DecompilationError
-from .exceptstar import as_try_star
+from .structure.exceptstar import as_try_star
 from .nodes import child_nodes, walk, walk_statements
 
 #: expressions that run code each time they are evaluated

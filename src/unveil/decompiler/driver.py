@@ -14,7 +14,7 @@ from .function import (CO_ASYNC_GENERATOR, CO_COROUTINE, COMPREHENSIONS, Context
                        has_docstring, has_yield, last_return_into_else, returns_none_explicitly,
                        strip_implicit_return, with_annotations)
 from .instructions import COPIES_EXIT_BLOCKS, read
-from .structure import Structurer
+from .structure.walk import structure
 
 
 def decompile_code(code, consts=None):
@@ -25,7 +25,7 @@ def decompile_code(code, consts=None):
     ctx.instrs = program.instrs
     try:
         with Nested(lambda: (ctx.name, None, None)):
-            body = Structurer(ctx, program).run()
+            body = structure(ctx, program)
     except RecursionError:
         raise DecompilationError("control flow could not be structured: the walk went past "
                                  "Python's recursion limit (nesting too deep from where "

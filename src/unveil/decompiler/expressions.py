@@ -11,7 +11,6 @@ from typing import List
 
 from . import instructions as I
 from . import values as V
-from .asyncs import _async_comprehension
 from .errors import DecompilationError
 from .instructions import is_walrus_store, pops_pushes
 from .nodes import walk
@@ -1828,3 +1827,21 @@ _HANDLERS = {
     "GET_AWAITABLE": _await, "YIELD_VALUE": _yield_value, "YIELD_FROM": _yield_from,
     "GET_YIELD_FROM_ITER": _get_yield_from_iter,
 }
+
+
+def _async_comprehension(node):
+    """Whether ``node`` is a list/set/dict comprehension that is itself
+    asynchronous (an ``async for`` or an ``await`` anywhere in it but in
+    the outermost iterable, which runs outside its scope)."""
+    if not isinstance(node, (ast.ListComp, ast.SetComp, ast.DictComp)):
+        return False
+    parts = [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]
+    for k, g in enumerate(node.generators):
+        if g.is_async:
+            return True
+        parts.append(g.target)
+        parts.extend(g.ifs)
+        if k:
+            parts.append(g.iter)
+    return any(isinstance(x, ast.Await) or isinstance(x, ast.comprehension) and x.is_async
+               for p in parts for x in ast.walk(p))

@@ -12,7 +12,6 @@ import types
 from . import expressions as E
 from . import values as V
 from .errors import DecompilationError
-from .exceptstar import TRY_STATEMENTS
 from .instructions import COPIES_EXIT_BLOCKS, GENEXPR_GETS_ITS_ITERATOR
 
 CO_VARARGS = inspect.CO_VARARGS
@@ -22,6 +21,9 @@ CO_ASYNC_GENERATOR = inspect.CO_ASYNC_GENERATOR
 COMPREHENSIONS = {"<listcomp>": "list", "<setcomp>": "set", "<dictcomp>": "dict", "<genexpr>": "gen"}
 
 _LITERAL_TYPES = (int, float, complex, str, bytes, bool, type(None), type(Ellipsis))
+
+#: the try statement nodes after ``as_try_star`` (``ast.TryStar`` is 3.11+)
+TRY_STATEMENTS = (ast.Try, ast.TryStar) if hasattr(ast, "TryStar") else (ast.Try,)
 
 
 def is_literal(value):

@@ -2,10 +2,13 @@
 (:class:`Exit`), a loop's targets, conditions put together (negation, and/or,
 chained comparisons), and the compiler's additions dropped from statement lists
 (a finally body's re-raise, an ``except ... as`` name's cleanup). It imports
-nothing of the decompiler: structure.py and its mixins (legacy, match, asyncs,
-exceptstar) depend on it, never the other way."""
+nothing of the decompiler: every other module of the structurer depends on it, never the
+other way.
+"""
 import ast
 from typing import NamedTuple, Optional
+
+
 
 
 class Exit(NamedTuple):
@@ -52,24 +55,6 @@ def both(region, test) -> AllOf:
     if implies is not None:
         tests = tuple(t for t in tests if not implies(t))
     return AllOf(tests + (test,))
-
-
-class CoveredBy:
-    """A region: the blocks in ``handler``'s protected range, directly or inside a nested
-    try (3.11+'s exception table; ``structurer.covered_by``)."""
-    __slots__ = ("structurer", "handler")
-
-    def __init__(self, structurer, handler):
-        self.structurer, self.handler = structurer, handler
-
-    def __call__(self, i):
-        return self.structurer.covered_by(i, self.handler)
-
-    def implies(self, other) -> bool:
-        """Whether every block covered here is in ``other`` too: ``other`` is the range of
-        a handler on this one's chain (a try around this try, or around its handler)."""
-        return (isinstance(other, CoveredBy) and other.structurer is self.structurer
-                and other.handler in self.structurer.handler_chain(self.handler))
 
 
 class WithinRange:

@@ -1,174 +1,17 @@
-"""Structuring of ``match`` statements (3.10+).
-
-A mixin of :class:`structure.Structurer`. Two entry points:
-``match_op`` for the instructions in ``MATCH_OPS`` met by ``block()``, and
-``match_branch``, asked first by ``branch()`` for every conditional jump
-(return None to let the ordinary ``if`` structuring proceed).
-
-How the compiler lays out ``match subject: case ...``: the subject stays on
-the stack; every case but the last non-default one starts with ``COPY 1``;
-the pattern code tests and takes apart the copy, jumping on failure to a run
-of ``POP_TOP`` that cleans the stack and falls into the next case; captured
-values are rotated under the values still to be matched and stored at the
-end; then comes the guard (jumping to the next case when false), ``POP_TOP``
-of the subject and the body.  A trailing ``case _`` has no pattern code.
-
-The pattern code is read by a small symbolic execution of its own: the values
-on that stack are :class:`Slot` objects (a value being matched) and the
-by-products of the MATCH_* instructions; the tests an instruction applies to
-a slot, and what finally happens to it (popped: ``_``; stored: a capture),
-give its pattern.  Or-patterns are the one place with inner control flow:
-each alternative tests its own copy, fails into the next alternative and
-jumps (or, when the compiler copied the small tail, falls) to a common end.
-Anything that does not fit exactly is refused: the ``COPY`` is then run as an
-ordinary instruction (it was a walrus or a chained comparison).
+"""One ``case`` of a ``match`` statement read from its code (see match.py for the
+layout): :class:`CaseParser` runs the pattern code on a small stack of its own, whose values are
+match_facts' slots, and gives the pattern, the guard and where the body starts.
 """
 import ast
-import sys
 
-from . import expressions as E
-from . import values as V
-from .errors import DecompilationError
-from .regions import END, Exit, bool_op, chain_into, is_chain, negate, strip_name_cleanup
-
-#: instructions that ``Structurer.block()`` hands to ``match_op`` (none before
-#: 3.10, which has no match statement)
-MATCH_OPS = frozenset() if sys.version_info < (3, 10) else frozenset({
-    "COPY", "MATCH_SEQUENCE", "MATCH_MAPPING", "MATCH_CLASS", "MATCH_KEYS", "GET_LEN",
-    "COPY_DICT_WITHOUT_KEYS"})
-
-_STORES = ("STORE_FAST", "STORE_NAME", "STORE_GLOBAL", "STORE_DEREF")
-_POP_JUMPS = ("POP_JUMP_IF_FALSE", "POP_JUMP_IF_TRUE", "POP_JUMP_IF_NONE", "POP_JUMP_IF_NOT_NONE")
-_VALUE_OPS = ("LOAD_CONST", "LOAD_GLOBAL", "LOAD_NAME", "LOAD_FAST", "LOAD_DEREF",
-              "LOAD_ATTR", "BUILD_TUPLE", "UNARY_NEGATIVE", "BINARY_OP", "LOAD_CLASSDEREF",
-              "LOAD_FROM_DICT_OR_DEREF", "LOAD_FROM_DICT_OR_GLOBALS", "LOAD_LOCALS")
-
-
-def _anywhere(i):
-    """The region of a guard's operands: their own extent is found by
-    dominance, as for any branch."""
-    return True
-
-
-def _conjunction(parts):
-    """The guard whose conjuncts the walker could not merge itself: a
-    chained comparison continued by the next test, else ``and``."""
-    expr = parts[0]
-    for p in parts[1:]:
-        expr = chain_into(expr, p) or bool_op(ast.And, expr, p)
-    return expr
-
-
-def _live(stmts):
-    return [st for st in stmts if not getattr(st, "_cancelled", False)]
-
-
-class NoMatch(Exception):
-    """The code at hand is not (this reading of) a match statement."""
-
-
-class Slot:
-    """A value being matched against a pattern."""
-
-    def __init__(self):
-        self.kind = None  # 'value', 'single', 'seq', 'map', 'cls'
-        self.value = None
-        self.length = None  # (op, n) of a length test
-        self.elems = None  # sequence: slots from UNPACK_*
-        self.star = None
-        self.subs = {}  # sequence (by index) / mapping values / class attributes (3.10)
-        self.parts = None  # mapping values / class attributes from UNPACK_SEQUENCE
-        self.keys = None
-        self.rest = None
-        self.cls = None
-        self.nargs = 0
-        self.kwnames = ()
-        self.alts = None  # or-pattern alternatives (slots)
-        self.as_copy = None  # as-pattern: the copy the subpattern tests
-        self.name = None
-        self.popped = False
-
-    def fresh(self):
-        return (self.kind is None and self.alts is None and self.as_copy is None
-                and self.name is None and not self.popped)
-
-
-class Subject:
-    """The case subject kept under the case's copy."""
-
-
-class Test:
-    def __init__(self, slot, kind, data=None):
-        self.slot, self.kind, self.data = slot, kind, data
-
-
-class Len:
-    def __init__(self, slot):
-        self.slot = slot
-
-
-class Const:
-    def __init__(self, value):
-        self.value = value
-
-
-class NegIdx:
-    def __init__(self, slot, k):
-        self.slot, self.k = slot, k
-
-
-class Keys:
-    def __init__(self, slot):
-        self.slot = slot
-
-
-class Parts:
-    """Mapping values / class attributes extracted by MATCH_KEYS/MATCH_CLASS."""
-
-    def __init__(self, slot):
-        self.slot = slot
-
-
-class Rest:
-    def __init__(self, slot):
-        self.slot = slot
-
-
-class Joined:
-    """The same capture made by every alternative of an or-pattern."""
-
-    def __init__(self, items):
-        self.items = items
-
-
-class GuardTest:
-    """What the walker returns at a test of the guard being read."""
-
-    def __init__(self, block):
-        self.block = block
-
-
-class Poison(V.Marker):
-    """A stack entry a guard must not touch."""
-
-
-class OrCtx:
-    def __init__(self, slot, depth):
-        self.slot = slot
-        self.depth = depth
-        self.next = None
-
-
-class Case:
-    def __init__(self, pattern, guard, body, copy, landing, stores):
-        self.pattern, self.guard, self.body = pattern, guard, body
-        self.copy, self.landing, self.stores = copy, landing, stores
-
-
-def _is_dotted(e):
-    while isinstance(e, ast.Attribute):
-        e = e.value
-    return isinstance(e, ast.Name)
+from .. import expressions as E
+from ..errors import DecompilationError
+from .regions import bool_op, is_chain, negate
+from .jumps import Poison, same_place
+from .branch_facts import restore_trial_state, trial_state
+from .match_facts import Case, Const, GuardTest, Joined, Keys, Len, NegIdx, NoMatch, OrCtx, Parts, Rest, Slot, Subject, Test, _POP_JUMPS, _STORES, _VALUE_OPS, _anywhere, _conjunction, _is_dotted, _live, resolve
+from .conditions import condition, pure_condition
+from .branches import if_
 
 
 class CaseParser:
@@ -209,7 +52,7 @@ class CaseParser:
                 if t is None:
                     body = None  # (a guard found always false: no body)
                 else:
-                    t = self.w.resolve(t)
+                    t = resolve(self.w, t)
                     if self.op(t) != "POP_TOP":
                         raise NoMatch
                     body = t + 1
@@ -237,7 +80,7 @@ class CaseParser:
         into the code it goes to and not to the next case (``assert a and not
         b``: ``a`` false goes straight to the raise that ``not b`` false
         reaches through a jump)."""
-        t = self.w.resolve(body)
+        t = resolve(self.w, body)
         if self.op(t) == "LOAD_ASSERTION_ERROR" and self.instrs[t].arg is None:
             return True
         if self.op(body) != "JUMP" or not any(ins.target == t for ins in self.instrs[i:body]):
@@ -270,7 +113,7 @@ class CaseParser:
         found = None  # (guard, true target) read so far, for the last case
         outer = w.guard_frame
         # a guard read too far walks on into the case's body, met again when the body is walked
-        saved = w.trial_state()
+        saved = trial_state(w)
         try:
             for _ in range(64):
                 w.guard_frame = f
@@ -281,7 +124,7 @@ class CaseParser:
                     if _live(f.stmts) or f.pending:
                         raise NoMatch  # (statements: the case's body, not its guard)
                 else:
-                    c = w.condition(r.block, f)
+                    c = condition(w, r.block, f)
                     if _live(f.stmts) or f.pending:
                         raise NoMatch  # (a walrus in the test is no statement once tested)
                     conjunct = self.guard_conjunct(c, base) or self.ifexp_conjunct(c, base)
@@ -303,8 +146,8 @@ class CaseParser:
                                 # false (``g and not 1``): its jump to the next case
                                 # replaces the test, and the body is not compiled
                                 return _conjunction(parts + [E.const(False)]), None
-                            if self.copy and self.op(w.resolve(k)) == "POP_TOP":
-                                if any(not w.same_place(b, k) for _, b in alts):
+                            if self.copy and self.op(resolve(w, k)) == "POP_TOP":
+                                if any(not same_place(w, b, k) for _, b in alts):
                                     raise NoMatch
                                 if alts:
                                     expr = found[0]
@@ -315,13 +158,13 @@ class CaseParser:
                 if not isinstance(k, int) or not self.guard_stack_holds(f, base):
                     raise NoMatch
         except (NoMatch, DecompilationError):
-            w.restore_trial_state(saved)
+            restore_trial_state(w, saved)
             if found is None or self.copy:
                 raise
             return found
         finally:
             w.guard_frame = outer
-        w.restore_trial_state(saved)
+        restore_trial_state(w, saved)
         if found is None or self.copy:
             raise NoMatch
         return found
@@ -342,7 +185,7 @@ class CaseParser:
         # empty body's jump to the end) is a ("pop", ...) trampoline: the
         # case reads the pop itself
         if isinstance(c.true, int) and isinstance(c.false, int) and (
-                c.true == c.false or self.w.resolve(c.true) == self.w.resolve(c.false)):
+                c.true == c.false or resolve(self.w, c.true) == resolve(self.w, c.false)):
             # both ways go on: a test the compiler found always true once
             # its operand was tested (``x or 1``), which ``x or True`` keeps
             # (a chained comparison's false way jumps over its cleanup)
@@ -364,7 +207,7 @@ class CaseParser:
         if isinstance(c.false, tuple) or not all(isinstance(x, int) for x in ways):
             return None
         t, fl = ways
-        if self.op(self.w.resolve(t)) == "POP_TOP" and self.op(self.w.resolve(fl)) != "POP_TOP":
+        if self.op(resolve(self.w, t)) == "POP_TOP" and self.op(resolve(self.w, fl)) != "POP_TOP":
             return c.expr, t, fl
         return None
 
@@ -376,15 +219,15 @@ class CaseParser:
         w = self.w
         if isinstance(c.true, tuple) or isinstance(c.false, tuple):
             return None
-        a = w.pure_condition(c.true, c.frame, c.blocks)
-        b = w.pure_condition(c.false, c.frame, c.blocks) if a is not None else None
+        a = pure_condition(w, c.true, c.frame, c.blocks)
+        b = pure_condition(w, c.false, c.frame, c.blocks) if a is not None else None
         if b is None:
             return None
         ta, tb = self.guard_conjunct(a, base), self.guard_conjunct(b, base)
         if ta is None or tb is None or not self.guard_stack_holds(a.frame, base) \
                 or len(a.frame.stack) != len(base) or len(b.frame.stack) != len(base):
             return None
-        if not (w.same_place(ta[1], tb[1]) or self.tail(ta[1]) is not None
+        if not (same_place(w, ta[1], tb[1]) or self.tail(ta[1]) is not None
                 and self.tail(ta[1]) == self.tail(tb[1])):
             return None
         c.frame = a.frame
@@ -439,7 +282,7 @@ class CaseParser:
         w = self.w
         f.stack[:] = c.frame.stack
         before = len(f.stack)
-        k = w.if_(c, f, _anywhere, None)
+        k = if_(w, c, f, _anywhere, None)
         if not isinstance(k, int) or len(f.stack) != before + 1 or _live(f.stmts) \
                 or not isinstance(f.stack[-1], ast.IfExp):
             raise NoMatch
@@ -504,7 +347,7 @@ class CaseParser:
         next case: the same place, or two copies of a small tail that ends
         the function (3.12+ copies a ``case _`` body like ``return x`` to
         each failure path of the case before it)."""
-        return self.w.same_place(a, b) or (self.tail(a) is not None and self.tail(a) == self.tail(b))
+        return same_place(self.w, a, b) or (self.tail(a) is not None and self.tail(a) == self.tail(b))
 
     # ---------------------------------------------------------- patterns
     def run(self, i, st, orctx):
@@ -1006,341 +849,3 @@ class CaseParser:
         pats = self.parts_of(s, count)
         return ast.MatchClass(cls=s.cls, patterns=pats[:s.nargs], kwd_attrs=list(s.kwnames),
                               kwd_patterns=pats[s.nargs:])
-
-
-def only_name_cleanup(stmts, frame):
-    """Whether ``stmts`` are nothing, or only the cleanup of the name of
-    an except clause around (``e = None; del e``)."""
-    names = getattr(frame, "clause_names", ())
-    return all(isinstance(s, (ast.Assign, ast.Delete)) for s in stmts) and any(
-        not strip_name_cleanup(list(stmts), name) for name in names) or not stmts
-
-
-#: (values popped, values pushed) of the steps besides plain expression steps
-#: that copy_then_consumed goes over
-_STEPS = {"STORE_FAST": (1, 0), "STORE_NAME": (1, 0), "STORE_GLOBAL": (1, 0), "STORE_DEREF": (1, 0),
-          "POP_TOP": (1, 0), "STORE_ATTR": (2, 0), "STORE_SUBSCR": (3, 0), "GET_ITER": (1, 1)}
-
-
-class MatchStatements:
-    def match_op(self, ins, frame, region, loop):
-        if ins.op == "COPY":
-            r = None
-            if ins.arg == 1 and frame.stack and not self.copy_then_consumed(ins.index):
-                r = self.match_statement(ins.index, frame, region, loop, None)
-            if r is not None:
-                return r
-            E.execute(frame, ins)
-            return self.block(self.cfg.containing(ins.index), frame, region, loop, start=ins.index + 1)
-        if ins.op in ("MATCH_SEQUENCE", "MATCH_MAPPING", "MATCH_CLASS"):
-            # a match statement with one case: no copy of the subject
-            k = 3 if ins.op == "MATCH_CLASS" else 1
-            st = frame.stack
-            if len(st) >= k and not (len(st) > k and st[-k - 1] is st[-k]):
-                pre = None
-                if ins.op == "MATCH_CLASS":
-                    pre = (st[-2], st[-1])
-                    probe = frame.copy()
-                    del probe.stack[-2:]
-                    r = self.match_statement(ins.index, probe, region, loop, pre)
-                    if r is not None:
-                        frame.stack[:] = probe.stack
-                        frame.stmts.extend(probe.stmts)
-                        return r
-                else:
-                    r = self.match_statement(ins.index, frame, region, loop, None)
-                    if r is not None:
-                        return r
-        self.fail("unrecognised match statement", ins.index)
-
-    def copy_then_consumed(self, c):
-        """Whether the value copied by the ``COPY 1`` at ``c`` is stored and
-        then the value below it (a match statement's subject) is consumed by
-        plain expression steps before any jump: ``x = y = v`` or a walrus,
-        never the first case of a match (a case keeps its subject for the
-        next until its first test). Reading a case there is a costly trial
-        that fails; Dynamo's code has dozens of these.
-
-        Also when a statement ends before any jump: a store that is not a
-        walrus's, or a POP_TOP. The case would be ``case name if guard:``,
-        and up to its first test a guard is an expression (Dynamo's
-        attribute-store replay keeps the subject below a long run of
-        statements, then loops: LLaMA's code)."""
-        from .instructions import pops_pushes
-        k = c + 1
-        if k >= self.n or not self.instrs[k].op.startswith("STORE_") or self.instrs[k].op in (
-                "STORE_ATTR", "STORE_SUBSCR", "STORE_SLICE"):
-            return False
-        depth = 0  # values above the subject
-        walrus = False  # the step before was a copy above the subject
-        for ins in self.instrs[k + 1:k + 256]:
-            pp = _STEPS.get(ins.op) or pops_pushes(ins)
-            if ins.op == "COPY" and isinstance(ins.arg, int) and ins.arg <= depth:
-                pp = (ins.arg, ins.arg + 1)  # (a copy above the subject: a walrus)
-            elif pp is None or ins.op in ("COPY", "SWAP"):
-                return False
-            if pp[0] > depth:
-                return True
-            if ins.op == "POP_TOP" or ins.op in _STEPS and ins.op.startswith("STORE_") and not walrus:
-                return True  # a statement ended: no guard
-            walrus = ins.op == "COPY"
-            depth += pp[1] - pp[0]
-        return False
-
-    #: the frame of the guard being read (CaseParser.guard): the walker
-    #: hands its tests back instead of making statements of them
-    guard_frame = None
-
-    def match_branch(self, block, frame, region, loop):
-        if frame is self.guard_frame and self.instrs[block.end - 1].op in _POP_JUMPS:
-            return GuardTest(block)
-        return None
-
-    # ------------------------------------------------------------------
-    def match_statement(self, c, frame, region, loop, pre):
-        """The match statement whose subject is on top of ``frame`` and
-        whose first case starts at ``c``; the index after it (or an Exit),
-        or None when the code there is no match statement."""
-        subj = frame.stack[-1]
-        if not (isinstance(subj, ast.expr) or isinstance(subj, V.Stored)):
-            return None
-        if c in self.matches_being_read:
-            # a guard's operand walked on (``continue`` in a case body)
-            # back into its own match statement: reading it again from
-            # there would nest without end
-            self.fail("match statement met again while reading its own cases", c)
-        # (self.matches_being_read: the first case of each match statement
-        # whose cases are being read)
-        outer_depth = len(frame.stack) - 1
-        self.matches_being_read.add(c)
-        try:
-            cases = self.match_cases(c, outer_depth, pre, 0)
-        finally:
-            self.matches_being_read.discard(c)
-        if cases is None:
-            return None
-        if len(cases) == 1:
-            p = cases[0].pattern
-            if isinstance(p, (ast.MatchAs, ast.MatchValue, ast.MatchSingleton)) and (
-                    not isinstance(p, ast.MatchAs) or p.pattern is None):
-                return None  # the same code as an assignment or an if
-        return self.emit_match(cases, frame, region, loop)
-
-    def match_cases(self, i, outer_depth, pre, count):
-        """The cases from ``i`` on (the last one has no copy of the
-        subject), or None. A case read as keeping the subject must be
-        followed by more cases; when they cannot be read, the case is read
-        again as the last one."""
-        if count > 200 or i is None or i >= self.n:
-            return None
-        ins = self.instrs[i]
-        choices = (True, False) if (ins.op == "COPY" and ins.arg == 1
-                                    and not (count == 0 and pre is not None)) else (False,)
-        for copy in choices:
-            try:
-                found = CaseParser(self, outer_depth).parse(i, copy, pre if count == 0 else None)
-            except (NoMatch, DecompilationError):
-                continue
-            if not copy:
-                return [found]
-            if found.landing is None or not self.cfg.dominates(
-                    self.cfg.containing(i), self.cfg.containing(found.landing)):
-                # (the next case is reached only through this one's tests:
-                # ``x if b else (v := y)`` joins a store like a capture's
-                # from another way)
-                continue
-            rest = self.match_cases(found.landing, outer_depth, pre, count + 1)
-            if rest is not None:
-                return [found] + rest
-        return None
-
-    def resolve(self, t):
-        hops = 0
-        while t is not None and t < self.n and self.instrs[t].op == "JUMP" and hops < 20:
-            t = self.instrs[t].target
-            hops += 1
-        return t
-
-    def emit_match(self, cases, frame, region, loop):
-        subject = frame.pop_expr()
-        ctx = self.ctx
-        for case in cases:
-            for op, name in case.stores:
-                if op == "STORE_GLOBAL":
-                    ctx.declare_global(name)
-                elif op == "STORE_DEREF":
-                    ctx.declare_nonlocal(ctx.deref_name(name))
-        depth = len(frame.stack)
-        out = []
-        leaves = []
-        depths = []  # the stack's depth after each case in ``leaves`` (None: unbalanced)
-        unbalanced = []  # the cases that leave with another stack
-        for case in cases:
-            if case.body is None:  # never runs: no code
-                out.append(ast.match_case(pattern=case.pattern, guard=case.guard, body=[ast.Pass()]))
-                continue
-            if case is cases[-1] and not case.copy and any(
-                    self.same_place(self.resolve(t), self.resolve(case.body)) for t in leaves):
-                # the last case's body starts where the others end: it is empty
-                # (``case v if g: pass``: both ways of the guard go there)
-                out.append(ast.match_case(pattern=case.pattern, guard=case.guard, body=[ast.Pass()]))
-                leaves.append(case.body)
-                depths.append(depth)
-                continue
-            bf = frame.copy()
-            bf.stmts = []
-            ex = self.walk_from(case.body, bf, region, loop)
-            if ex.kind == "leave" and len(bf.stack) > depth:
-                # a value computed in the case (``return a / b`` in a try):
-                # the statement using it lies past the protected range
-                ex = self.walk(ex.target, bf, region, loop)
-            elif ex.kind == "leave" and self.branch_returns_outside(
-                    self.cfg.containing(case.body).start, self.past_finally_copies(ex.target)):
-                # ``return <constant>`` in a try/finally: the return follows
-                # the finally's inlined copy, outside the protected range
-                ex = self.walk(ex.target, bf, lambda i: True, loop)
-            if ex.kind == "leave":
-                if len(bf.stack) != depth and not self.left_except_clause(ex, bf, frame):
-                    # (allowed when no other way leaves the match, see below)
-                    unbalanced.append(case.body)
-                    depths.append(None)
-                else:
-                    depths.append(len(bf.stack))
-                leaves.append(ex.target)
-            out.append(ast.match_case(pattern=case.pattern, guard=case.guard,
-                                      body=bf.stmts or [ast.Pass()]))
-        left_depth = self.depth_after_cases(leaves, depths, depth, cases[0].body)
-        end = None
-        for t in leaves:
-            t = self.resolve(t)
-            if end is None:
-                end = t
-            elif not self.same_place(end, t):
-                # (a case whose own copy of a finally body it walked ends
-                # after the copy; the walk of the others stops before it)
-                past = self.past_any_finally_copy
-                if past(end) == end and past(t) == t or not self.same_place(past(end), past(t)):
-                    self.fail("match cases end in different places", cases[0].body)
-                if past(t) != t:
-                    end = t  # (the walk after the match runs the try's exit)
-        last = self.resolve(cases[-1].landing)
-        if unbalanced and (len(leaves) > 1 or last is not None and self.same_place(last, end)):
-            # a case whose walk went on past the match's end, into code
-            # (an enclosing with's exit) that only it reaches, is the one
-            # way out of the match: it goes on there, like an if's branch
-            # whose other branch never ends; with another way out, no
-            self.fail("match case leaves values on the stack", unbalanced[0])
-        follow = end
-        # the cases fall out of the except clause that the match ends
-        dropped_exception = left_depth is not None and left_depth < depth
-        if end is None:
-            follow = last
-        elif last is not None and self.same_place(last, end) and dropped_exception:
-            # (no path out of the match without leaving the except clause)
-            self.fail("default case ends in an unexpected place", last)
-        elif last is not None and not self.same_place(last, end):
-            # the code between the last case and the end: ``case _``
-            bf = frame.copy()
-            bf.stmts = []
-            blk = self.cfg.containing(last)
-            after = self.reachable_from(end, blk)
-            dom = self.dominated_by(blk)
-            ex = self.walk_from(last, bf, lambda j: region(j) and dom(j) and j not in after, loop)
-            dropped = self.left_except_clause(ex, bf, frame)
-            if ex.kind == "leave" and (not self.same_place(self.resolve(ex.target), end) and not (
-                    dropped and self.same_copied_return(self.resolve(ex.target), end)) or (
-                    dropped or dropped_exception) and len(bf.stack) != left_depth):
-                self.fail("default case ends in an unexpected place", last)
-            if ex.kind == "leave" and unbalanced:
-                self.fail("match case leaves values on the stack", unbalanced[0])
-            if not (dropped and only_name_cleanup(bf.stmts, frame)):
-                # (else no code of its own: that path only leaves the except
-                # clause, through its own copy of the clause's exit)
-                out.append(ast.match_case(pattern=ast.MatchAs(pattern=None, name=None), guard=None,
-                                          body=bf.stmts or [ast.Pass()]))
-        frame.emit(ast.Match(subject=subject, cases=out))
-        if follow is None:
-            return END
-        if dropped_exception:
-            # the match ends its except clause: each case left it on its own
-            del frame.stack[left_depth:]
-            return Exit("leave", follow)
-        if not region(self.cfg.containing(follow).start if follow < self.n else follow):
-            return self.transfer(follow, frame, region, loop)
-        return follow
-
-    def depth_after_cases(self, leaves, depths, depth, where):
-        """The stack's depth after the cases that leave the match (None when
-        none does). Cases that leave the except clause the match ends drop
-        its exception on their way (left_except_clause); a case that stops
-        at the clause's shared exit (``POP_EXCEPT``, the name's cleanup, a
-        jump to the code after the try statement) leaves it there too, when
-        that code is what the others' own copies of it do (3.11+ copies a
-        small ``return`` after the try into a path that ends the clause):
-        its place in ``leaves`` becomes theirs."""
-        known = [d for d in depths if d is not None]
-        if not known:
-            return None
-        low = min(known)
-        if low == max(known):
-            return low
-        own = [t for t, d in zip(leaves, depths) if d == low]
-        for k, d in enumerate(depths):
-            if d is None or d == low:
-                continue
-            x = self.clause_exit_after(self.resolve(leaves[k]))
-            if d != depth or x is None or not any(
-                    self.same_place(x, t) or self.same_copied_return(x, t) for t in own):
-                self.fail("match cases end in different places", where)
-            leaves[k], depths[k] = own[0], low
-        return low
-
-    def past_any_finally_copy(self, index):
-        """Where the walk goes on from ``index`` past the inlined copy of a
-        finally body there (3.9/3.10 after its ``POP_BLOCK``), and through
-        jumps."""
-        return self.resolve(self.past_finally_copies(self.past_legacy_finally_copy(index)))
-
-    def clause_exit_after(self, index):
-        """Where the code at ``index`` goes when it only drops the exception
-        being handled (``POP_EXCEPT``, the ``as`` name's cleanup, a jump),
-        or None."""
-        if index is None or index >= self.n or self.instrs[index].op != "POP_EXCEPT":
-            return None
-        return self.thread(self.after_name_cleanup(index + 1))[0]
-
-    @staticmethod
-    def left_except_clause(ex, case_frame, frame):
-        """Whether a case's walk ended by leaving the except clause that
-        holds the match: its ``POP_EXCEPT`` dropped the saved exception
-        (see _pop_except). The compiler copies the clause's exit (the
-        ``as`` name's cleanup, a small return after the try) into each case
-        that ends the clause, so each case leaves the clause on its own."""
-        below, left = case_frame.stack, frame.stack
-        return (ex.kind == "leave" and len(below) < len(left)
-                and all(x is y for x, y in zip(below, left))
-                and all(isinstance(x, V.Exception_) for x in left[len(below):]))
-
-    def walk_from(self, start, frame, region, loop):
-        if start >= self.n:
-            return Exit("leave", start)
-        return self.walk_dominated(start, frame, region, loop)
-
-    def reachable_from(self, t, case):
-        """Starts of the blocks reachable from ``t`` (the code after the
-        match statement) without going back before the match: in a loop the
-        code after it reaches the loop's header, which dominates the
-        ``case`` block, and from there the cases again."""
-        out = set()
-        work = [t]
-        dominates = self.cfg.dominates
-        while work:
-            k = work.pop()
-            if k is None or k >= self.n or k in out:
-                continue
-            b = self.cfg.containing(k)
-            if b.start in out or dominates(b, case):
-                continue
-            out.add(b.start)
-            work.extend(x.start for x in b.succs)
-        return out
