@@ -7,12 +7,26 @@ import unveil.decompiler
 
 PACKAGE = pathlib.Path(unveil.decompiler.__file__).parent
 
-#: being split under issue 32: left out of both checks until the structurer's rewrite
-#: lands, then this set is emptied
-BEING_SPLIT = frozenset({"structure", "legacy", "match", "asyncs", "exceptstar", "inline",
-                         "regions", "expressions", "instructions"})
-
 MAX_LINES = 1000
+MAX_CLASS_LINES = 500
+#: classes let off the class limit, with the reason
+LONG_CLASSES = {
+    # a port of CPython 3.9's ast._Unparser for 3.8 (one visit_ method per node type), kept
+    # as CPython wrote it so that the two can be compared side by side
+    "unparse38.Unparser",
+}
+
+#: the stages of docs/decompiler.md, first to last: a module imports only modules of its own
+#: stage or of earlier ones (a name ending in "*" stands for every module it starts)
+STAGES = [
+    ("base", {"errors", "nodes", "depth", "flow"}),
+    ("read", {"instructions", "slots", "cfg"}),
+    ("expressions", {"values", "expressions", "function", "scopes"}),
+    ("structure", {"structure", "structure.*", "cleanup"}),
+    ("emit", {"driver", "emit", "unparse38", "setorder", "safety"}),
+    ("prove", {"opsem", "measure", "lines", "recompile", "validate", "proof_*"}),
+    ("top", {"api", "whole"}),
+]
 
 
 def modules():
@@ -75,14 +89,18 @@ def _owner(target, names):
     return target or None
 
 
-def kept(name):
-    return name.split(".")[0] not in BEING_SPLIT
-
-
 def import_graph():
-    """{module: the modules of the package it imports}, without the modules being split."""
-    found = {name: path for name, path in modules().items() if kept(name)}
+    """{module: the modules of the package it imports}."""
+    found = modules()
     return {name: sibling_imports(name, path, found) for name, path in found.items()}
+
+
+def stage_of(name):
+    """The index in STAGES of module ``name``'s stage, or None when no stage names it."""
+    for k, (_, members) in enumerate(STAGES):
+        if name in members or any(m.endswith("*") and name.startswith(m[:-1]) for m in members):
+            return k
+    return None
 
 
 def find_cycle(graph):
@@ -125,11 +143,36 @@ def test_the_modules_import_one_another_one_way():
     assert cycle is None, "import cycle: " + " -> ".join(cycle)
 
 
+def test_every_module_has_a_stage_and_imports_only_earlier_stages():
+    graph = import_graph()
+    assert not [name for name in graph if stage_of(name) is None], "add these to STAGES"
+    backwards = sorted("%s (%s) -> %s (%s)" % (name, STAGES[stage_of(name)][0], target,
+                                               STAGES[stage_of(target)][0])
+                       for name, targets in graph.items() for target in targets
+                       if stage_of(target) > stage_of(name))
+    assert not backwards, "imports against the stages: " + "; ".join(backwards)
+
+
+def test_stage_order_check_catches_a_backward_import():
+    assert stage_of("structure.loops") > stage_of("expressions") > stage_of("instructions")
+    assert stage_of("proof_interpreter") == stage_of("validate") > stage_of("driver")
+
+
 def test_no_module_is_too_long_to_read():
     long = {}
     for name, path in modules().items():
-        if kept(name):
-            lines = len(path.read_text(encoding="utf-8").splitlines())
-            if lines > MAX_LINES:
-                long[name] = lines
+        lines = len(path.read_text(encoding="utf-8").splitlines())
+        if lines > MAX_LINES:
+            long[name] = lines
     assert not long, "over %d lines: %s" % (MAX_LINES, long)
+
+
+def test_no_class_is_too_long_to_read():
+    long = {}
+    for name, path in modules().items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            qualified = "%s.%s" % (name, getattr(node, "name", ""))
+            if (isinstance(node, ast.ClassDef) and qualified not in LONG_CLASSES
+                    and node.end_lineno - node.lineno + 1 > MAX_CLASS_LINES):
+                long[qualified] = node.end_lineno - node.lineno + 1
+    assert not long, "classes over %d lines: %s" % (MAX_CLASS_LINES, long)

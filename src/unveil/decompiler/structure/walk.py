@@ -385,4 +385,9 @@ def structure(ctx, program) -> List[ast.stmt]:
     w = Walk(ctx, program)
     w.walk, w.block, w.transfer = partial(walk, w), partial(block, w), partial(transfer, w)
     w.special = SPECIAL
-    return run(w)
+    try:
+        return run(w)
+    finally:
+        # (the entry points hold w: with the cycle broken, the walk's graphs and tables are
+        # freed here, not by the cycle collector, which api.py pauses while it decompiles)
+        w.walk = w.block = w.transfer = None
