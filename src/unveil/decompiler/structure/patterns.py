@@ -1,17 +1,18 @@
 """One ``case`` of a ``match`` statement read from its code (see match.py for the
 layout): :class:`CaseParser` runs the pattern code on a small stack of its own, whose values are
-match_facts' slots, and gives the pattern, the guard and where the body starts.
+match_facts' slots, and gives the pattern, the guard and where the body starts. It follows
+where each failing test jumps (the next case, or an or-pattern's next alternative); the
+pattern is built from the slots by pattern_nodes.py, the guard read by case_guards.py (its
+functions take the parser).
 """
 import ast
 
 from .. import expressions as E
 from ..errors import DecompilationError
-from .regions import bool_op, is_chain, negate
-from .jumps import Poison, same_place
-from .branch_facts import restore_trial_state, trial_state
-from .match_facts import Case, Const, GuardTest, Joined, Keys, Len, NegIdx, NoMatch, OrCtx, Parts, Rest, Slot, Subject, Test, _POP_JUMPS, _STORES, _VALUE_OPS, _anywhere, _conjunction, _is_dotted, _live, resolve
-from .conditions import condition, pure_condition
-from .branches import if_
+from .jumps import same_place
+from .match_facts import Case, Const, Joined, Keys, Len, NegIdx, NoMatch, OrCtx, Parts, Rest, Slot, Subject, Test, _POP_JUMPS, _STORES, _VALUE_OPS, _is_dotted, resolve
+from .pattern_nodes import build
+from . import case_guards
 
 
 class CaseParser:
@@ -43,12 +44,12 @@ class CaseParser:
         if copy:
             if self.op(i) == "POP_TOP":
                 body = i + 1
-            elif self.op(i) != "POP_TOP" and self.goes_to_next_case(i):
+            elif self.op(i) != "POP_TOP" and case_guards.goes_to_next_case(self, i):
                 # a guard the compiler found always false (``if not 1``):
                 # neither it nor the body is compiled
                 guard, body = E.const(False), None
             else:
-                guard, t = self.guard(i)
+                guard, t = case_guards.guard(self, i)
                 if t is None:
                     body = None  # (a guard found always false: no body)
                 else:
@@ -60,248 +61,16 @@ class CaseParser:
             body = i
             if self.landing is not None:
                 try:
-                    guard, body = self.guard(i)
+                    guard, body = case_guards.guard(self, i)
                 except (NoMatch, DecompilationError):
                     guard, body = None, i
-                if guard is not None and body is not None and self.body_test(i, body):
+                if guard is not None and body is not None and case_guards.body_test(self, i, body):
                     guard, body = None, i
-        pattern = self.build(top)
+        pattern = build(top)
         return Case(pattern, guard, body, copy, self.landing, self.stores)
 
     def op(self, i):
         return self.instrs[i].op if 0 <= i < self.n else None
-
-    def body_test(self, i, body):
-        """Whether the tests read as the guard of the last case (from ``i``,
-        its body at ``body``) are the test of the body's first statement
-        instead: an assert's own test (the line of its error tells, see
-        instructions._mark_asserts_on_own_line; a guard would still run under
-        ``python -O``), or tests that jump past the body's start, a lone jump,
-        into the code it goes to and not to the next case (``assert a and not
-        b``: ``a`` false goes straight to the raise that ``not b`` false
-        reaches through a jump)."""
-        t = resolve(self.w, body)
-        if self.op(t) == "LOAD_ASSERTION_ERROR" and self.instrs[t].arg is None:
-            return True
-        if self.op(body) != "JUMP" or not any(ins.target == t for ins in self.instrs[i:body]):
-            return False
-        landing = self.landing
-        try:
-            self.fail_jump(t, self.fail_depth)
-        except NoMatch:
-            return True
-        finally:
-            self.landing = landing
-        return False
-
-    def guard(self, i):
-        """The guard starting at ``i`` (the case's pattern matched and only
-        the subject is left): its expression and where its true path goes.
-        The guard's code is run by the walker like any expression (and/or
-        as values, conditional expressions, comprehensions, awaits); the
-        walker stops at each test of the guard's own frame. Each test that
-        goes to the next case one way is a conjunct of the guard (merged
-        by the walker where it can); the guard ends where the subject is
-        dropped (a case that copied it) or where no more of it can be read
-        (the last case)."""
-        w = self.w
-        base = [Poison() for _ in range(self.outer_depth + (1 if self.copy else 0))]
-        f = E.Frame(self.ctx, base)
-        k = i
-        parts = []
-        alts = []  # (test, body start): ``a or ...`` whose a goes to the body
-        found = None  # (guard, true target) read so far, for the last case
-        outer = w.guard_frame
-        # a guard read too far walks on into the case's body, met again when the body is walked
-        saved = trial_state(w)
-        try:
-            for _ in range(64):
-                w.guard_frame = f
-                r = w.block(w.cfg.containing(k), f, _anywhere, None, start=k)
-                w.guard_frame = outer
-                if not isinstance(r, GuardTest):
-                    k = r  # (a short circuit's or a jump's target)
-                    if _live(f.stmts) or f.pending:
-                        raise NoMatch  # (statements: the case's body, not its guard)
-                else:
-                    c = condition(w, r.block, f)
-                    if _live(f.stmts) or f.pending:
-                        raise NoMatch  # (a walrus in the test is no statement once tested)
-                    conjunct = self.guard_conjunct(c, base) or self.ifexp_conjunct(c, base)
-                    alt = None if conjunct is not None or parts else self.guard_alternative(c, base)
-                    if alt is not None:
-                        expr, body, k = alt
-                        alts.append((expr, body))
-                        f = c.frame
-                    elif conjunct is None:
-                        k = self.guard_operand(c, f)
-                    else:
-                        expr, k = conjunct
-                        parts.append(expr)
-                        f = c.frame
-                        if len(f.stack) == len(base) and not _live(f.stmts):
-                            found = (_conjunction(parts), k)
-                            if self.copy and not alts and self.goes_to_next_case(k):
-                                # the last conjunct is a constant the compiler found
-                                # false (``g and not 1``): its jump to the next case
-                                # replaces the test, and the body is not compiled
-                                return _conjunction(parts + [E.const(False)]), None
-                            if self.copy and self.op(resolve(w, k)) == "POP_TOP":
-                                if any(not same_place(w, b, k) for _, b in alts):
-                                    raise NoMatch
-                                if alts:
-                                    expr = found[0]
-                                    for a, _ in reversed(alts):
-                                        expr = bool_op(ast.Or, a, expr)
-                                    found = (expr, k)
-                                return found
-                if not isinstance(k, int) or not self.guard_stack_holds(f, base):
-                    raise NoMatch
-        except (NoMatch, DecompilationError):
-            restore_trial_state(w, saved)
-            if found is None or self.copy:
-                raise
-            return found
-        finally:
-            w.guard_frame = outer
-        restore_trial_state(w, saved)
-        if found is None or self.copy:
-            raise NoMatch
-        return found
-
-    @staticmethod
-    def guard_stack_holds(f, base):
-        """The values of the match statement (and of the code around it)
-        are still there, untouched, below the guard's own."""
-        return len(f.stack) >= len(base) and all(a is b for a, b in zip(f.stack, base))
-
-    def guard_conjunct(self, c, base):
-        """When condition ``c`` (``base``: the values of the statement on
-        the stack) is a conjunct of the guard, i.e. one of its ways goes to
-        the next case: (the test, where it goes when it holds); else None."""
-        if not self.guard_stack_holds(c.frame, base) or len(c.frame.stack) > len(base) + 1:
-            return None
-        # a target that only pops and jumps (the subject's POP_TOP before an
-        # empty body's jump to the end) is a ("pop", ...) trampoline: the
-        # case reads the pop itself
-        if isinstance(c.true, int) and isinstance(c.false, int) and (
-                c.true == c.false or resolve(self.w, c.true) == resolve(self.w, c.false)):
-            # both ways go on: a test the compiler found always true once
-            # its operand was tested (``x or 1``), which ``x or True`` keeps
-            # (a chained comparison's false way jumps over its cleanup)
-            return ast.BoolOp(op=ast.Or(), values=[c.expr, E.const(True)]), c.true
-        if self.fails_to_next_case(c.false, c.frame, base):
-            return c.expr, c.true[2] if isinstance(c.true, tuple) else c.true
-        if self.fails_to_next_case(c.true, c.frame, base):
-            return negate(c.expr), self.past_chain_cleanup(c)
-        return None
-
-    def guard_alternative(self, c, base):
-        """``a or ...`` at the start of a guard of a case that copied the
-        subject: one way of ``a`` drops the subject (the body), the other
-        goes on with the guard. (The test, the body's start, where the
-        guard goes on) or None; the guard's end checks the body's start."""
-        if not self.copy or len(c.frame.stack) != len(base) or not self.guard_stack_holds(c.frame, base):
-            return None
-        ways = [x[2] if isinstance(x, tuple) else x for x in (c.true, c.false)]
-        if isinstance(c.false, tuple) or not all(isinstance(x, int) for x in ways):
-            return None
-        t, fl = ways
-        if self.op(resolve(self.w, t)) == "POP_TOP" and self.op(resolve(self.w, fl)) != "POP_TOP":
-            return c.expr, t, fl
-        return None
-
-    def ifexp_conjunct(self, c, base):
-        """``a if c else b`` as a conjunct of the guard, each branch a test
-        that goes to the next case one way: the compiler copies a small
-        body that ends the function (``return y``) to each branch's true
-        path. (The conjunct, where it holds) or None."""
-        w = self.w
-        if isinstance(c.true, tuple) or isinstance(c.false, tuple):
-            return None
-        a = pure_condition(w, c.true, c.frame, c.blocks)
-        b = pure_condition(w, c.false, c.frame, c.blocks) if a is not None else None
-        if b is None:
-            return None
-        ta, tb = self.guard_conjunct(a, base), self.guard_conjunct(b, base)
-        if ta is None or tb is None or not self.guard_stack_holds(a.frame, base) \
-                or len(a.frame.stack) != len(base) or len(b.frame.stack) != len(base):
-            return None
-        if not (same_place(w, ta[1], tb[1]) or self.tail(ta[1]) is not None
-                and self.tail(ta[1]) == self.tail(tb[1])):
-            return None
-        c.frame = a.frame
-        return ast.IfExp(test=c.expr, body=ta[0], orelse=tb[0]), ta[1]
-
-    def past_chain_cleanup(self, c):
-        """Where a false condition ``c`` goes on. The false path of a
-        chained comparison's first link drops the operand it kept first
-        (the other links jump past that ``POP_TOP``): the guard ``not (a <
-        b < c)`` holds past it."""
-        x = c.false
-        if not is_chain(c.expr):
-            return x[2] if isinstance(x, tuple) else x
-        if isinstance(x, tuple):
-            return x[1]
-        if self.copy:
-            # (with the subject below, a cleanup reached from one link only
-            # is a ("pop", ...) trampoline: ``x`` is the last link's way on)
-            return x
-        b = self.w.cfg.at(x)
-        if b is not None and b.end - b.start == 1 and self.instrs[b.start].op == "JUMP":
-            return self.instrs[b.start].target  # the last link's jump over the cleanup
-        if b is None or self.instrs[b.start].op != "POP_TOP" or b.end - b.start > 2:
-            raise NoMatch
-        if b.end - b.start == 1:
-            return b.end
-        if self.instrs[b.start + 1].op != "JUMP":
-            raise NoMatch
-        return self.instrs[b.start + 1].target
-
-    def fails_to_next_case(self, target, frame, base):
-        """Whether a test's jump to ``target`` with ``frame``'s stack goes
-        to the next case."""
-        if isinstance(target, tuple):
-            # a chained comparison's false path first drops the operand it
-            # kept: ("pop", where it goes, the cleanup)
-            target, depth = target[2], len(base) + 1
-        else:
-            depth = len(frame.stack)
-        landing = self.landing
-        try:
-            self.fail_jump(target, depth - self.outer_depth)
-        except NoMatch:
-            self.landing = landing
-            return False
-        return True
-
-    def guard_operand(self, c, f):
-        """``x if c else y`` as an operand of the guard: the walker's
-        ``if`` structuring turns the diamond into a conditional expression
-        on ``f``'s stack; the index where the guard's code goes on."""
-        w = self.w
-        f.stack[:] = c.frame.stack
-        before = len(f.stack)
-        k = if_(w, c, f, _anywhere, None)
-        if not isinstance(k, int) or len(f.stack) != before + 1 or _live(f.stmts) \
-                or not isinstance(f.stack[-1], ast.IfExp):
-            raise NoMatch
-        return k
-
-    def goes_to_next_case(self, i):
-        """Whether the jump at ``i`` (taken once the pattern matched) goes
-        straight to the next case."""
-        if self.op(i) != "JUMP":
-            # (3.12+ copies a next case that ends the function, like
-            # ``case v: return v``, to each path that jumps to it)
-            return self.landing is not None and self.tail(i) is not None and self.same_landing(self.landing, i)
-        landing = self.landing
-        try:
-            self.fail_jump(i, self.fail_depth)
-        except NoMatch:
-            self.landing = landing
-            return False
-        return True
 
     # ----------------------------------------------------------- failing
     def fail_jump(self, t, depth):
@@ -736,116 +505,3 @@ class CaseParser:
                 return out
             j += 1
         return None
-
-    # ------------------------------------------------------------ build
-    def build(self, s):
-        p = None
-        if s.alts is not None:
-            if s.kind is not None or s.as_copy is not None or s.name is not None:
-                raise NoMatch
-            pats = []
-            for a in s.alts:
-                x = self.build(a)
-                pats.extend(x.patterns if isinstance(x, ast.MatchOr) else [x])
-            return ast.MatchOr(patterns=pats)
-        if s.as_copy is not None:
-            if s.kind is not None or s.name is None:
-                raise NoMatch
-            p = self.build(s.as_copy)
-            if isinstance(p, ast.MatchAs) and p.pattern is None:
-                raise NoMatch
-        elif s.kind == "value":
-            p = ast.MatchValue(value=s.value)
-        elif s.kind == "single":
-            p = ast.MatchSingleton(value=s.value)
-        elif s.kind == "seq":
-            p = self.build_seq(s)
-        elif s.kind == "map":
-            p = self.build_map(s)
-        elif s.kind == "cls":
-            p = self.build_cls(s)
-        elif s.kind is not None:
-            raise NoMatch
-        if p is None:
-            if s.name is None and not s.popped:
-                raise NoMatch
-            return ast.MatchAs(pattern=None, name=s.name)
-        if s.name is not None:
-            if s.kind is not None:
-                raise NoMatch
-            return ast.MatchAs(pattern=p, name=s.name)
-        return p
-
-    def wild(self):
-        return ast.MatchAs(pattern=None, name=None)
-
-    def star(self, e):
-        if not e.fresh() and not (e.name is not None or e.popped) or e.kind is not None \
-                or e.alts is not None or e.as_copy is not None:
-            raise NoMatch
-        if e.name is None and not e.popped:
-            raise NoMatch
-        return ast.MatchStar(name=e.name)
-
-    def build_seq(self, s):
-        if s.elems is not None:
-            n = len(s.elems)
-            if s.star is None:
-                if s.length != ("==", n):
-                    raise NoMatch
-            elif s.length != (">=", n - 1) and not (n == 1 and s.length is None):
-                raise NoMatch
-            pats = [self.star(e) if k == s.star else self.build(e) for k, e in enumerate(s.elems)]
-            return ast.MatchSequence(patterns=pats)
-        if s.length is None:
-            if s.subs:
-                raise NoMatch
-            return ast.MatchSequence(patterns=[ast.MatchStar(name=None)])
-        op, n = s.length
-        if op == "==":
-            if s.subs:
-                raise NoMatch
-            return ast.MatchSequence(patterns=[self.wild() for _ in range(n)])
-        size = n + 1
-        pos = [k for k in s.subs if k >= 0]
-        neg = [-k for k in s.subs if k < 0]
-        star = max(pos) + 1 if pos else 0
-        if neg and size - max(neg) <= star or any(k >= size - 1 + 1 for k in pos) \
-                or any(k > size - 1 for k in neg):
-            raise NoMatch
-        pats = []
-        for j in range(size):
-            if j == star:
-                pats.append(ast.MatchStar(name=None))
-            elif j < star:
-                pats.append(self.build(s.subs[j]) if j in s.subs else self.wild())
-            else:
-                k = -(size - j)
-                pats.append(self.build(s.subs[k]) if k in s.subs else self.wild())
-        return ast.MatchSequence(patterns=pats)
-
-    def parts_of(self, s, count):
-        if s.parts is not None:
-            if len(s.parts) != count or s.subs:
-                raise NoMatch
-            return [self.build(p) for p in s.parts]
-        if any(k < 0 or k >= count for k in s.subs):
-            raise NoMatch
-        return [self.build(s.subs[k]) if k in s.subs else self.wild() for k in range(count)]
-
-    def build_map(self, s):
-        keys = s.keys or []
-        if s.keys is None:
-            if s.rest is not None or s.length is not None or s.subs or s.parts:
-                raise NoMatch
-            return ast.MatchMapping(keys=[], patterns=[], rest=None)
-        if keys and s.length != (">=", len(keys)) or not keys and s.length is not None:
-            raise NoMatch
-        pats = self.parts_of(s, len(keys))
-        return ast.MatchMapping(keys=keys, patterns=pats, rest=s.rest)
-
-    def build_cls(self, s):
-        count = s.nargs + len(s.kwnames)
-        pats = self.parts_of(s, count)
-        return ast.MatchClass(cls=s.cls, patterns=pats[:s.nargs], kwd_attrs=list(s.kwnames),
-                              kwd_patterns=pats[s.nargs:])
