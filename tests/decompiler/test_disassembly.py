@@ -1,16 +1,16 @@
-"""The decompiler's disassembly (instructions._disassemble) gives what dis gives.
+"""The decompiler's disassembly (disassembly._disassemble) gives what dis gives.
 
-On 3.11 it reads the bytecode in a loop of its own (instructions._instructions_311, for
+On 3.11 it reads the bytecode in a loop of its own (disassembly._instructions_311, for
 speed); elsewhere it is dis's code. Either way the instructions, and the errors on
 malformed code, must be those of dis.get_instructions (with every offset a label, as
-instructions._linear_get_instructions has it)."""
+disassembly._linear_get_instructions has it)."""
 import os
 import sys
 import types
 
 import pytest
 
-from unveil.decompiler import instructions
+from unveil.decompiler import disassembly
 
 BENCH = os.path.join(os.path.dirname(__file__), "..", "..", "bench")
 
@@ -47,7 +47,7 @@ def _read(get, code, **kwargs):
 
 
 def _reference():
-    return instructions._linear_get_instructions()
+    return disassembly._linear_get_instructions()
 
 
 @pytest.mark.parametrize("kwargs", [{}, {"show_caches": False}] if sys.version_info >= (3, 11) else [{}],
@@ -56,7 +56,7 @@ def test_stdlib_instructions_are_dis_own(kwargs):
     reference = _reference()
     n = 0
     for code in _stdlib_codes():
-        assert _read(instructions._disassemble, code, **kwargs) == _read(reference, code, **kwargs), code
+        assert _read(disassembly._disassemble, code, **kwargs) == _read(reference, code, **kwargs), code
         n += 1
     assert n > 1000
 
@@ -84,6 +84,6 @@ def test_malformed_code_gives_dis_errors():
     variants = [code, code.replace(co_consts=()), code.replace(co_names=()),
                 code.replace(co_consts=code.co_consts[:1], co_names=code.co_names[:1])]
     for bad in variants:
-        got, error = _read(instructions._disassemble, bad)
+        got, error = _read(disassembly._disassemble, bad)
         assert (got, error) == _read(reference, bad)
-    assert _read(instructions._disassemble, variants[1])[1] is not None
+    assert _read(disassembly._disassemble, variants[1])[1] is not None

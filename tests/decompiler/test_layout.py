@@ -20,8 +20,9 @@ LONG_CLASSES = {
 #: stage or of earlier ones (a name ending in "*" stands for every module it starts)
 STAGES = [
     ("base", {"errors", "nodes", "depth", "flow"}),
-    ("read", {"instructions", "slots", "cfg"}),
-    ("expressions", {"values", "expressions", "function", "scopes"}),
+    ("read", {"versions", "disassembly", "stream", "stack_effects", "read_*", "instructions", "slots",
+              "cfg"}),
+    ("expressions", {"values", "expr_*", "expressions", "function", "scopes"}),
     ("structure", {"structure", "structure.*", "cleanup"}),
     ("emit", {"driver", "emit", "unparse38", "setorder", "safety"}),
     ("prove", {"opsem", "measure", "lines", "recompile", "validate", "proof_*"}),

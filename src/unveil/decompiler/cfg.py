@@ -2,7 +2,7 @@
 import bisect
 from typing import Dict, List, Optional, Set
 
-from .instructions import CONDITIONAL_JUMPS, TERMINATORS, Program
+from .stream import CONDITIONAL_JUMPS, TERMINATORS, Program
 
 
 class Block:

@@ -15,7 +15,7 @@ import dis
 import difflib
 import types
 
-from .instructions import get_instructions
+from .disassembly import get_instructions
 from .measure import DROPPED, PLAIN_LOAD
 
 #: past this many instructions a function whose instructions are not the original's one

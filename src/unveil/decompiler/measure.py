@@ -8,7 +8,8 @@ compared the same way. Used by the tests and by ``bench/corpus.py``.
 import dis
 import types
 
-from .instructions import SUPERINSTRUCTIONS, get_instructions
+from .disassembly import get_instructions
+from .versions import SUPERINSTRUCTIONS
 
 DROPPED = {"NOP", "EXTENDED_ARG", "CACHE", "RESUME", "NOT_TAKEN"}
 
@@ -23,7 +24,7 @@ PLAIN_LOAD = {"LOAD_FAST_BORROW": "LOAD_FAST"}
 
 def normalized(code):
     """A comparable form of ``code``'s bytecode."""
-    # (dis.get_instructions is quadratic in the number of jumps; see instructions.py)
+    # (dis.get_instructions is quadratic in the number of jumps; see disassembly.py)
     ins = [i for i in get_instructions(code) if i.opname not in DROPPED]
     index, k = {}, 0
     for i in ins:

@@ -19,7 +19,8 @@ import dis
 import sys
 from typing import Any, NamedTuple, Optional, Tuple
 
-from .instructions import MARKS_LAZY_IMPORTS, common_constant, get_instructions
+from .disassembly import get_instructions
+from .versions import MARKS_LAZY_IMPORTS, common_constant
 
 PY = sys.version_info[:2]
 BLOCK_STACK = PY < (3, 11)  # <=3.10: SETUP_*/POP_BLOCK; 3.11+: the exception table

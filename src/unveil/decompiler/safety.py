@@ -21,7 +21,7 @@ import unicodedata
 
 from .errors import DecompilationError, UnsafeInput
 from .flow import JUMP_OPCODES, NO_FALL_THROUGH
-from .instructions import get_instructions
+from .disassembly import get_instructions
 
 # -- names ------------------------------------------------------------------
 
@@ -297,7 +297,7 @@ def _where(tb):
     """(qualified name of the innermost code object being decompiled, innermost
     instruction being read) from the frames of a traceback; either may be None."""
     from .function import Context
-    from .instructions import Instr
+    from .stream import Instr
     function = instr = None
     while tb is not None:
         try:

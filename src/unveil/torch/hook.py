@@ -138,7 +138,7 @@ def transform(new_code: types.CodeType, def_name: str, path: str, header: str,
     Never raises: failures are reported in ``Transformed.error`` and written into the text."""
     decompiled = None
     try:
-        from unveil.decompiler.instructions import disassembly_kept
+        from unveil.decompiler.disassembly import disassembly_kept
         from unveil.decompiler.recompile import compile_source
         # each code object disassembled once: Dynamo's code is read by the decompiler and the
         # proof, the compiled one by the bytecode check and the proof

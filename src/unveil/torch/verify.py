@@ -46,7 +46,7 @@ import copy
 import dis
 import types
 
-from ..decompiler.instructions import SUPERINSTRUCTIONS, common_constant
+from ..decompiler.versions import SUPERINSTRUCTIONS, common_constant
 from ..decompiler.opsem import NULL_ABOVE as _NULL_ABOVE  # (3.13+: a load's NULL goes above the value)
 
 

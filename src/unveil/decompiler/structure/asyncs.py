@@ -40,7 +40,7 @@ from .. import values as V
 from ..instructions import Instr
 from .state import fail
 from .jumps import await_end
-from ..expressions import _async_comprehension
+from ..expr_generators import _async_comprehension
 from .async_facts import _async_continue, _async_state, _resumes_in_place
 from .withs import with_
 
