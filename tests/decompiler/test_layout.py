@@ -90,6 +90,18 @@ def _owner(target, names):
     return target or None
 
 
+#: the structurer's modules in the order of docs/decompiler.md ("The structurer"): vocabulary,
+#: facts, constructs, the walk; each imports only modules before it
+STRUCTURE_ORDER = [
+    "regions", "condition_parts", "statement_parts", "state",
+    "jumps", "async_facts", "with_facts", "legacy_facts", "finally_copies", "loop_facts",
+    "branch_facts", "match_facts", "pattern_nodes",
+    "legacy", "conditions", "withs", "loops", "asyncs", "branches", "exceptstar", "tries",
+    "case_guards", "patterns", "match", "comprehensions",
+    "walk",
+]
+
+
 def import_graph():
     """{module: the modules of the package it imports}."""
     found = modules()
@@ -177,3 +189,15 @@ def test_no_class_is_too_long_to_read():
                     and node.end_lineno - node.lineno + 1 > MAX_CLASS_LINES):
                 long[qualified] = node.end_lineno - node.lineno + 1
     assert not long, "classes over %d lines: %s" % (MAX_CLASS_LINES, long)
+
+
+def test_the_structurer_modules_import_only_those_before_them():
+    graph = import_graph()
+    inside = sorted(name[len("structure."):] for name in graph if name.startswith("structure."))
+    assert inside == sorted(STRUCTURE_ORDER), "add new modules of structure/ to STRUCTURE_ORDER"
+    rank = {name: k for k, name in enumerate(STRUCTURE_ORDER)}
+    later = sorted("%s -> %s" % (name, target) for name, targets in graph.items()
+                   if name.startswith("structure.") for target in targets
+                   if target.startswith("structure.")
+                   and rank[target[len("structure."):]] > rank[name[len("structure."):]])
+    assert not later, "imports of later modules: " + "; ".join(later)
