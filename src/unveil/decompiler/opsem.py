@@ -273,7 +273,7 @@ def _read_one(ins, index, cells, kw_names) -> Op:
         name = "LOAD_FAST"
     if name == "LOAD_FAST" and PY >= (3, 13) and ins.argval in cells:
         # 3.13 loads a cell for a closure with LOAD_FAST (and an inlined comprehension's
-        # own variable of that name the same way): see validate.py
+        # own variable of that name the same way): see proof_interpreter.py
         return Op("closure", ins.argval, key="fast")
     if name == "LOAD_FAST" and PY >= (3, 12):
         return Op("load_fast_bound", ins.argval)  # the compiler proved it bound
@@ -369,7 +369,7 @@ def _read_one(ins, index, cells, kw_names) -> Op:
         return Op("call_finally", target=_target(ins, index))
     if name == "POP_FINALLY":
         return Op("pop_finally", ins.arg)
-    if name == "WITH_CLEANUP_START":  # calls __exit__: see validate.py
+    if name == "WITH_CLEANUP_START":  # calls __exit__: see proof_interpreter.py
         return Op("with_cleanup_start", key=("WITH_CLEANUP_START",), pushes=1)
     if name == "PUSH_EXC_INFO":
         return Op("push_exc_info")

@@ -19,9 +19,11 @@ import keyword
 import types
 import unicodedata
 
+from .disassembly import get_instructions
 from .errors import DecompilationError, UnsafeInput
 from .flow import JUMP_OPCODES, NO_FALL_THROUGH
-from .disassembly import get_instructions
+from .function import Context
+from .stream import Instr
 
 # -- names ------------------------------------------------------------------
 
@@ -296,8 +298,6 @@ def _first_line(exc):
 def _where(tb):
     """(qualified name of the innermost code object being decompiled, innermost
     instruction being read) from the frames of a traceback; either may be None."""
-    from .function import Context
-    from .stream import Instr
     function = instr = None
     while tb is not None:
         try:

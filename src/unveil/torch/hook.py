@@ -36,7 +36,8 @@ def prove_same(new: types.CodeType, like: types.CodeType) -> None:
     """Raise :class:`NotEquivalent` unless ``new`` (layout already checked) computes what
     ``like`` computes: the decompiler's translation validator, else :mod:`.verify`'s paths of effects (it also models the lists Dynamo's
     code builds and reshuffles, which the validator takes as events)."""
-    from unveil.decompiler.validate import NotEquivalent as Unproved, check
+    from unveil.decompiler.errors import NotEquivalent as Unproved
+    from unveil.decompiler.validate import check
     from .verify import Unverifiable, same_effects
     try:
         check(like, new)
