@@ -13,6 +13,7 @@ from . import expressions as E
 from . import values as V
 from .errors import DecompilationError
 from .instructions import COPIES_EXIT_BLOCKS, GENEXPR_GETS_ITS_ITERATOR
+from .scopes import unbound_locals
 
 CO_VARARGS = inspect.CO_VARARGS
 CO_VARKEYWORDS = inspect.CO_VARKEYWORDS
@@ -855,7 +856,6 @@ def declare_unbound_locals(code, body):
     """``if False: z = None`` for locals the body reads but never binds (their stores
     were unreachable and the compiler dropped them): without it the source would read
     a global ``z`` where the bytecode raises ``UnboundLocalError``."""
-    from .scopes import unbound_locals
     names = unbound_locals(code, body, lambda n: cell_name(code, n))
     if not names:
         return []

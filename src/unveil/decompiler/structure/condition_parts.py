@@ -5,7 +5,7 @@ them, see state.Walk). Nothing here walks.
 """
 import ast
 
-from ..instructions import CONDITIONAL_JUMPS
+from ..instructions import CONDITIONAL_JUMPS, expression_start
 from .regions import negate
 
 
@@ -208,7 +208,6 @@ def condition_starts(program):
     computed: a block of its own, so a test is never fused with the
     statement before it (the bottom test of a 3.10+ ``while``, each link of
     an ``and``/``or`` chain)."""
-    from ..instructions import expression_start
     out = set()
     for ins in program.instrs:
         if ins.op in CONDITIONAL_JUMPS and ins.target is not None:
@@ -229,7 +228,6 @@ def chain_link_start(instrs, jump_index):
     """Where the first link of a chained comparison tested by the jump at
     ``jump_index`` starts (its left operand), or None: the link leaves its
     right operand on the stack, which :func:`expression_start` does not follow."""
-    from ..instructions import expression_start
     c = jump_index - 1
     if c < 3 or instrs[c].op not in ("COMPARE_OP", "IS_OP", "CONTAINS_OP"):
         return None

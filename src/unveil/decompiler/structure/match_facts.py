@@ -6,6 +6,7 @@ Nothing here walks.
 import ast
 
 from .. import values as V
+from ..instructions import pops_pushes
 from .regions import bool_op, chain_into, strip_name_cleanup
 from .state import fail
 from .jumps import past_finally_copies, same_copied_return, same_place, thread
@@ -174,7 +175,6 @@ def copy_then_consumed(w, c):
     and up to its first test a guard is an expression (Dynamo's
     attribute-store replay keeps the subject below a long run of
     statements, then loops: LLaMA's code)."""
-    from ..instructions import pops_pushes
     k = c + 1
     if k >= w.n or not w.instrs[k].op.startswith("STORE_") or w.instrs[k].op in (
             "STORE_ATTR", "STORE_SUBSCR", "STORE_SLICE"):
