@@ -8,7 +8,7 @@ from . import values as V
 from .expr_subscripts import none_or
 
 
-def _async_comprehension(node):
+def async_comprehension(node):
     """Whether ``node`` is a list/set/dict comprehension that is itself
     asynchronous (an ``async for`` or an ``await`` anywhere in it but in
     the outermost iterable, which runs outside its scope)."""
@@ -44,7 +44,7 @@ def _await(f, ins):
     node = ast.Await(value=f.pop_expr(ins))
     # (<=3.10, run here in an operand of ``and``/``or``: calling an async comprehension's
     # function makes a coroutine awaited right away, an await the source does not write)
-    node._implicit = _async_comprehension(node.value)
+    node._implicit = async_comprehension(node.value)
     f.push(node)
 
 

@@ -9,13 +9,13 @@ from .jumps import thread
 
 
 
-def _async_state(w):
+def async_state(w):
     if not hasattr(w, "_async_exits"):
         w._async_exits = set()  # END_ASYNC_FOR indices of structured loops
     return w._async_exits
 
 
-def _resumes_in_place(w, k, end):
+def resumes_in_place(w, k, end):
     """Whether the block holding ``end`` (after the SEND loop of the
     await at ``k``) is only reached from that loop (and its throw
     handler) and has the handler of the code before it."""
@@ -43,7 +43,7 @@ def _throw_handler_block(w, block):
             and block.start > 0 and ins[block.start - 1].op == "CLEANUP_THROW")
 
 
-def _async_continue(w, end):
+def async_continue(w, end):
     if end >= w.n:
         return Exit("leave", end)
     return end

@@ -40,8 +40,8 @@ from .. import values as V
 from ..instructions import Instr
 from .state import fail
 from .jumps import await_end
-from ..expr_generators import _async_comprehension
-from .async_facts import _async_continue, _async_state, _resumes_in_place
+from ..expr_generators import async_comprehension
+from .async_facts import async_continue, async_state, resumes_in_place
 from .withs import with_
 
 
@@ -54,13 +54,13 @@ def _fold_await(w, ins, frame, region, loop, node_t):
     if v is V.NULL and node_t is ast.Await:
         # the result of an ``async with``'s exit call, awaited and dropped
         frame.push(V.NULL)
-    elif node_t is ast.Await and _async_comprehension(v):
+    elif node_t is ast.Await and async_comprehension(v):
         # calling an async list/set/dict comprehension's function makes
         # a coroutine, awaited right away: the source has no ``await``
         frame.push(v)
     else:
         frame.push(node_t(value=frame.expr(v, ins)))
-    if _resumes_in_place(w, ins.index, end):
+    if resumes_in_place(w, ins.index, end):
         # the code after the SEND loop goes on with the same statement:
         # run it as the rest of this block (not a place the walk comes to)
         return w.block(w.cfg.containing(end), frame, region, loop, start=end)
@@ -75,7 +75,7 @@ def _go_on(w, k, frame, region, loop):
     loop whose body is walked."""
     if k < w.n and w.cfg.at(k) is None:
         return w.block(w.cfg.containing(k), frame, region, loop, start=k)
-    return _async_continue(w, k)
+    return async_continue(w, k)
 
 
 def async_op(w, ins, frame, region, loop):
@@ -89,10 +89,10 @@ def async_op(w, ins, frame, region, loop):
     if op == "BEFORE_ASYNC_WITH":
         return _async_with(w, ins, frame, region, loop)
     if op == "END_ASYNC_FOR":
-        if ins.index not in _async_state(w):
+        if ins.index not in async_state(w):
             fail(w, "END_ASYNC_FOR outside an async for loop", ins.index)
         # the loop's normal exit: the iterator is already gone
-        return _async_continue(w, ins.index + 1)
+        return async_continue(w, ins.index + 1)
     fail(w, "unexpected %s" % op, ins.index)
 
 

@@ -13,7 +13,7 @@ from .regions import END, bool_op, both, negate, unflip_negations
 from .condition_parts import BlockIds, Cond, flips
 from .statement_parts import BELOW, RUN_BLOCKS, assert_line_mark, live, plain_steps_depth, value_of_exits
 from .state import dominated_by
-from .jumps import ASYNC_OPS, _legacy_key, exit_copy, past_finally_copies, returns_at, same_place
+from .jumps import ASYNC_OPS, legacy_key, exit_copy, past_finally_copies, returns_at, same_place
 from .with_facts import same_code, with_exit_call_at
 from .finally_copies import follow_jumps, new_try
 
@@ -657,8 +657,8 @@ def dropped_value_end(w, start, target):
     for k in expression_ends(w, start, target):
         if w.instrs[k].op != "POP_TOP":
             continue
-        key = _legacy_key(w, k + 1)
-        if key != _legacy_key(w, target + 1):
+        key = legacy_key(w, k + 1)
+        if key != legacy_key(w, target + 1):
             return None
         # (the same return or raise; or jumps to the same place: 3.12+ copies a
         # loop body's jump back, ``for x in a: b or f()``)

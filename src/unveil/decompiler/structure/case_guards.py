@@ -17,7 +17,7 @@ from ..errors import DecompilationError
 from .regions import bool_op, is_chain, negate
 from .jumps import Poison, same_place
 from .branch_facts import restore_trial_state, trial_state
-from .match_facts import GuardTest, NoMatch, _anywhere, _conjunction, _live, resolve
+from .match_facts import GuardTest, NoMatch, _anywhere, conjunction, _live, resolve
 from .conditions import condition, pure_condition
 from .branches import if_
 
@@ -68,12 +68,12 @@ def guard(p, i):
                     parts.append(expr)
                     f = c.frame
                     if len(f.stack) == len(base) and not _live(f.stmts):
-                        found = (_conjunction(parts), k)
+                        found = (conjunction(parts), k)
                         if p.copy and not alts and goes_to_next_case(p, k):
                             # the last conjunct is a constant the compiler found
                             # false (``g and not 1``): its jump to the next case
                             # replaces the test, and the body is not compiled
-                            return _conjunction(parts + [E.const(False)]), None
+                            return conjunction(parts + [E.const(False)]), None
                         if p.copy and p.op(resolve(w, k)) == "POP_TOP":
                             if any(not same_place(w, b, k) for _, b in alts):
                                 raise NoMatch

@@ -221,7 +221,7 @@ def condition_starts(program):
 
 #: how a chained comparison's link keeps its right operand for the next one
 #: (``b`` of ``a < b < c`` stays below the comparison)
-_KEEP_OPERAND = ([("SWAP", 2), ("COPY", 2)], [("COPY", 1), ("ROT", 3)])
+KEEP_OPERAND = ([("SWAP", 2), ("COPY", 2)], [("COPY", 1), ("ROT", 3)])
 
 
 def chain_link_start(instrs, jump_index):
@@ -231,7 +231,7 @@ def chain_link_start(instrs, jump_index):
     c = jump_index - 1
     if c < 3 or instrs[c].op not in ("COMPARE_OP", "IS_OP", "CONTAINS_OP"):
         return None
-    if [(x.op, x.arg) for x in instrs[c - 2:c]] not in _KEEP_OPERAND:
+    if [(x.op, x.arg) for x in instrs[c - 2:c]] not in KEEP_OPERAND:
         return None
     right = expression_start(instrs, c - 2, 0)
     return expression_start(instrs, right, 0) if right is not None else None

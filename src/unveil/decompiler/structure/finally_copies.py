@@ -9,7 +9,7 @@ import ast
 from .. import expressions as E
 from .. import values as V
 from ..instructions import COPIES_EXIT_BLOCKS, HANDLERS_LAID_OUT_LAST, pops_pushes
-from .statement_parts import STATEMENT_STEPS, _COPY_WINDOW, _FINALLY_UNWINDS, _OPPOSITE_JUMPS, _copy_key, leaves_loop
+from .statement_parts import STATEMENT_STEPS, COPY_WINDOW, FINALLY_UNWINDS, OPPOSITE_JUMPS, copy_key, leaves_loop
 from .state import dominated_by, fail
 from .jumps import alias, exit_copy, past_finally_copies, reraise_copy, return_copy, runs_to_return, same_place, straight_raise_end, thread
 from .with_facts import covered_by, same_code
@@ -210,20 +210,20 @@ def finally_copy_starts(w, pattern):
     match_finally_copy). Looked up in an index of instruction windows: trying
     every index for every finally made a run of try statements quadratic."""
     width = 0
-    while (width < min(len(pattern), _COPY_WINDOW) and pattern[width].target is None
+    while (width < min(len(pattern), COPY_WINDOW) and pattern[width].target is None
            and pattern[width].op not in ("RERAISE", "CLEANUP_THROW")
-           and not any([_copy_key(x) for x in pattern[width:width + len(u)]] == u
-                       for u in _FINALLY_UNWINDS)):
+           and not any([copy_key(x) for x in pattern[width:width + len(u)]] == u
+                       for u in FINALLY_UNWINDS)):
         width += 1
     if width == 0 or w._has_cleanup_throw:
         return range(w.n)
     windows = w._copy_windows.get(width)
     if windows is None:
         windows = w._copy_windows[width] = {}
-        keys = [_copy_key(x) for x in w.instrs]
+        keys = [copy_key(x) for x in w.instrs]
         for p in range(w.n - width + 1):
             windows.setdefault(tuple(keys[p:p + width]), []).append(p)
-    return windows.get(tuple(_copy_key(x) for x in pattern[:width]), ())
+    return windows.get(tuple(copy_key(x) for x in pattern[:width]), ())
 
 
 def match_finally_copy(w, pattern, reraise, p):
@@ -231,10 +231,10 @@ def match_finally_copy(w, pattern, reraise, p):
     that starts at ``p``, when one does (None otherwise). ``pattern`` is
     the body's exceptional copy, which ends in the RERAISE at
     ``reraise``; the inlined copy lacks that copy's exception unwinds
-    (see _FINALLY_UNWINDS), and where the exceptional copy completes
+    (see FINALLY_UNWINDS), and where the exceptional copy completes
     (it jumps or falls to the RERAISE) the inlined one falls off its end
     or jumps on to the code after the try statement."""
-    key = _copy_key
+    key = copy_key
     start, k, at = p, 0, {}
     goes_on = {}  # where control goes on after the copy -> where the walk resumes
     jumps = []  # (target in the exceptional copy, target in the inlined one)
@@ -242,7 +242,7 @@ def match_finally_copy(w, pattern, reraise, p):
     # stack when the copy began (the exceptional copy re-raises there, at that depth)
     returns = set()
     while k < len(pattern):
-        for unwind in _FINALLY_UNWINDS:
+        for unwind in FINALLY_UNWINDS:
             if ([key(x) for x in pattern[k:k + len(unwind)]] == unwind
                     and [key(x) for x in w.instrs[p:p + len(unwind)]] != unwind):
                 for x in pattern[k:k + len(unwind)]:
@@ -324,7 +324,7 @@ def match_finally_copy_by_flow(w, H, reraise, cleanup, p):
     inlined copy's end, while they stay in place in the exceptional copy,
     itself cold. Both copies are walked side by side along their jumps
     and exception edges; they must match instruction by instruction."""
-    key = _copy_key
+    key = copy_key
     region_end = max(reraise, cleanup)
     inside = lambda i: H < i < region_end
     outer = []  # the handler over the inlined copy (its start may lie in a nested try)
@@ -350,7 +350,7 @@ def match_finally_copy_by_flow(w, H, reraise, cleanup, p):
             continue
         if j >= w.n or H <= j < region_end:
             return None
-        for unwind in _FINALLY_UNWINDS:
+        for unwind in FINALLY_UNWINDS:
             if ([key(y) for y in w.instrs[i:i + len(unwind)]] == unwind
                     and [key(y) for y in w.instrs[j:j + len(unwind)]] != unwind):
                 # only the exceptional copy drops an exception here (and
@@ -370,7 +370,7 @@ def match_finally_copy_by_flow(w, H, reraise, cleanup, p):
             # (a jump over a jump is turned into the opposite test when
             # the inner jump is a bare ``continue``, which only the
             # inlined copy has: the exceptional one unwinds first)
-            flipped = _OPPOSITE_JUMPS.get(x.op) == y.op
+            flipped = OPPOSITE_JUMPS.get(x.op) == y.op
             if key(x) != key(y) and not flipped or len(seen) > limit:
                 return None
             seen.add((i, j))

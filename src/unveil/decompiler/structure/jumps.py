@@ -13,7 +13,7 @@ from .. import values as V
 from ..cfg import Block
 from ..instructions import CONDITIONAL_JUMPS, COPIES_EXIT_BLOCKS, LONE_JUMP_IS_BODY, TERMINATORS, pops_pushes
 from .condition_parts import BlockIds, Cond
-from .statement_parts import BELOW, POP_JUMPS, TestStop, _COMPREHENSION_RESULTS, plain_steps_depth, shuffle_or_step
+from .statement_parts import BELOW, POP_JUMPS, TestStop, COMPREHENSION_RESULTS, plain_steps_depth, shuffle_or_step
 from .state import dominated_by
 
 
@@ -405,7 +405,7 @@ def starts_inlined_comprehension(w, b: Block, limit) -> bool:
         if b is None:
             return False
         if is_loop_header(w, b):
-            return any(x.op == "LOAD_FAST_AND_CLEAR" or x.op in _COMPREHENSION_RESULTS and x.arg == 0
+            return any(x.op == "LOAD_FAST_AND_CLEAR" or x.op in COMPREHENSION_RESULTS and x.arg == 0
                        for p in passed for x in w.instrs[p.start:p.end])
     return False
 
@@ -666,7 +666,7 @@ def same_after_copies(w, a, b):
     return (past_a, past_b) != (a, b) and same_copied_return(w, past_a, past_b, same_lines=False)
 
 
-def _legacy_key(w, i):
+def legacy_key(w, i):
     """What the code at ``i`` is, to tell copies of one piece of code
     apart from different code: through unconditional jumps, the
     straight-line instructions up to a return or raise, each with the
@@ -710,7 +710,7 @@ def legacy_alias(w, index):
     follows = getattr(w, "_lfollows", None)
     if not follows or not isinstance(index, int) or index not in follows:
         return None
-    return _legacy_key(w, index)
+    return legacy_key(w, index)
 
 
 def popped_copy(w, block, frame):
@@ -725,7 +725,7 @@ def popped_copy(w, block, frame):
             and not block.exc_preds and isinstance(frame.stack[-1], ast.expr)):
         return None  # (an iterator or handler entry is no chain's operand)
     tail = block.start + 1
-    key = _legacy_key(w, tail)
+    key = legacy_key(w, tail)
     if (not isinstance(key, tuple) or not falls_only_to(w, block, tail + len(key[1]))
             or key[1][-1][0] not in ("RETURN_VALUE", "RAISE_VARARGS", "RERAISE")):
         return None  # (RERAISE: the end of a finally body's exceptional copy)

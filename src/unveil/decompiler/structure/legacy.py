@@ -39,14 +39,14 @@ from .. import expressions as E
 from .. import values as V
 from .regions import END, Exit, WithinRange, both, ends_in_loop_left_by_break, leaves_reraise, strip_name_cleanup, strip_tail_reraise
 from .state import dominated_by, fail
-from .jumps import _legacy_key
-from .with_facts import _legacy_same_place
-from .legacy_facts import Fin, Pad, SavedExc, _Block, _STORES, _enter_marker, _legacy_clause_end, _legacy_copies, _legacy_dead_clause_exit, _legacy_dead_copies, _legacy_exit_call, _legacy_handler_frame, _legacy_handler_kind, _legacy_pop_block, _legacy_reached, _legacy_register, _legacy_same_tail, _legacy_skip_await, _legacy_state, _mentions_enter, _normal_exits
+from .jumps import legacy_key
+from .with_facts import legacy_same_place
+from .legacy_facts import Fin, Pad, SavedExc, _Block, STORES, enter_marker, legacy_clause_end, legacy_copies, legacy_dead_clause_exit, legacy_dead_copies, legacy_exit_call, legacy_handler_frame, legacy_handler_kind, legacy_pop_block, legacy_reached, legacy_register, legacy_same_tail, legacy_skip_await, legacy_state, mentions_enter, normal_exits
 from .finally_copies import ends_in_break
 
 
 def _pop_block(w, ins, frame, region, loop):
-    nxt = _legacy_pop_block(w, ins, frame)
+    nxt = legacy_pop_block(w, ins, frame)
     if isinstance(nxt, int) and loop is not None and nxt in loop.continue_targets:
         # a finally's inlined copy whose last jump goes straight to the loop's
         # header (the compiler threads ``continue``'s jump through the copy)
@@ -78,7 +78,7 @@ def _pop_finally(w, ins, frame, region, loop):
 
 def _with_cleanup_start(w, ins, frame, region, loop):
     # [exit, NULL] -> (call __exit__(None, None, None)) -> [NULL]
-    k = _legacy_skip_await(w, ins.index + 1)
+    k = legacy_skip_await(w, ins.index + 1)
     if w.instrs[k].op != "WITH_CLEANUP_FINISH":
         fail(w, "unexpected with cleanup", ins.index)
     fin = frame.pop(ins)
@@ -91,12 +91,12 @@ def _with_cleanup_start(w, ins, frame, region, loop):
 
 def _before_async_with(w, ins, frame, region, loop, previous=None):
     k = ins.index
-    if (w.instrs[k + 1].op == "GET_AWAITABLE" and _legacy_skip_await(w, k + 1) < w.n
-            and w.instrs[_legacy_skip_await(w, k + 1)].op == "SETUP_ASYNC_WITH"):
+    if (w.instrs[k + 1].op == "GET_AWAITABLE" and legacy_skip_await(w, k + 1) < w.n
+            and w.instrs[legacy_skip_await(w, k + 1)].op == "SETUP_ASYNC_WITH"):
         cm = frame.pop_expr(ins)
         frame.push(V.WithExit(cm, True))
-        frame.push(_enter_marker())
-        return _legacy_skip_await(w, k + 1)
+        frame.push(enter_marker())
+        return legacy_skip_await(w, k + 1)
     if previous is not None:
         return previous(w, ins, frame, region, loop)
     fail(w, "unsupported async with", ins.index)
@@ -108,7 +108,7 @@ def _pop_except(w, ins, frame, region, loop, previous=None):
         if len(st) < 3 or not all(isinstance(x, SavedExc) for x in st[-3:]):
             fail(w, "POP_EXCEPT without a saved exception", ins.index)
         del st[-3:]
-        return _legacy_clause_end(w, ins, frame, region, loop)
+        return legacy_clause_end(w, ins, frame, region, loop)
     if previous is not None:
         return previous(w, ins, frame, region, loop)
     fail(w, "POP_EXCEPT outside a handler", ins.index)
@@ -152,13 +152,13 @@ def _legacy_continue(w, follow, frame, region, loop):
 def setup_block(w, ins, frame, region, loop):
     """Structure the try/with statement opened by ``ins``; return the
     index where control continues after it, or an ``Exit``."""
-    _legacy_state(w)
+    legacy_state(w)
     s, H = ins.index, ins.target
     if H is None or H >= w.n or H <= s:
         fail(w, "SETUP without a handler", s)
     if ins.op in ("SETUP_WITH", "SETUP_ASYNC_WITH"):
         return _legacy_with(w, ins, frame, region, loop)
-    kind = _legacy_handler_kind(w, H)
+    kind = legacy_handler_kind(w, H)
     if kind == "cleanup":
         # ``except E as name:``'s own try/finally that deletes the name:
         # its body is the clause body; the deletions are dropped later
@@ -184,15 +184,15 @@ def _legacy_try(w, ins, frame, region, loop):
     blk = _Block("try", s, H, len(frame.stack))
     w._lblocks[H] = blk
     if not w._lv38:
-        blk.normal = _normal_exits(w, blk, loop, lambda p: p + 1)
+        blk.normal = normal_exits(w, blk, loop, lambda p: p + 1)
     body, ex = _legacy_body(w, blk, frame, region, loop, {p + 1 for p in blk.normal})
     if len(body.stack) != len(frame.stack) and ex.kind == "leave":
         fail(w, "try body leaves values on the stack", s)
     stop = None
     if ex.kind == "leave" and not w._lv38:
-        stop = _legacy_key(w, ex.target)
+        stop = legacy_key(w, ex.target)
         if isinstance(stop, tuple):
-            _legacy_register(w, [ex.target])
+            legacy_register(w, [ex.target])
         else:
             stop = None
     handlers, h_exit, dead_exit = _legacy_clauses(w, blk, frame, region, loop, stop)
@@ -200,9 +200,9 @@ def _legacy_try(w, ins, frame, region, loop):
     follow = None
     if ex.kind == "leave":
         X = ex.target
-        if h_exit is not None and _legacy_same_place(w, X, h_exit):
+        if h_exit is not None and legacy_same_place(w, X, h_exit):
             follow = X
-        elif h_exit is None and dead_exit is not None and _legacy_same_place(w, X, dead_exit):
+        elif h_exit is None and dead_exit is not None and legacy_same_place(w, X, dead_exit):
             follow = X  # no clause ends normally, but all would go where the body goes
         elif h_exit is None and dead_exit is None:
             # no clause ends normally and none shows where it would go:
@@ -222,7 +222,7 @@ def _legacy_try(w, ins, frame, region, loop):
                 ef.emit(ast.Break())
                 ex2 = END
             if (ex2.kind == "leave" and h_exit is not None
-                    and not _legacy_same_place(w, ex2.target, h_exit)):
+                    and not legacy_same_place(w, ex2.target, h_exit)):
                 fail(w, "try/else ends in an unexpected place", X)
             orelse = ef.stmts
             follow = ex2.target if ex2.kind == "leave" else h_exit
@@ -236,7 +236,7 @@ def _legacy_try(w, ins, frame, region, loop):
 def _legacy_clauses(w, blk, frame, region, loop, stop=None):
     """The except clauses at ``blk``'s handler, where they go, and where
     the clauses that never end would go (see
-    :func:`_legacy_dead_clause_exit`); ``stop``: the key of the code
+    :func:`legacy_dead_clause_exit`); ``stop``: the key of the code
     after the statement, whose copies end a clause."""
     if not hasattr(w, "_lstops"):
         w._lstops = []
@@ -279,7 +279,7 @@ def _legacy_clauses_at(w, blk, frame, region, loop):
             if ins[k].op != "POP_TOP":
                 fail(w, "unexpected except clause", k)
             name = None
-            if ins[k + 1].op in _STORES:
+            if ins[k + 1].op in STORES:
                 name = ins[k + 1].arg
             elif ins[k + 1].op != "POP_TOP":
                 fail(w, "unexpected except clause", k + 1)
@@ -291,7 +291,7 @@ def _legacy_clauses_at(w, blk, frame, region, loop):
             start = k + 3
         else:
             fail(w, "unexpected except clause", k)
-        cf = _legacy_handler_frame(w, frame, blk, exception=False)
+        cf = legacy_handler_frame(w, frame, blk, exception=False)
         if name is not None:
             cf.clause_names = cf.clause_names | {name}
         head = w.cfg.containing(k)
@@ -311,21 +311,21 @@ def _legacy_clauses_at(w, blk, frame, region, loop):
             ex = w.walk(start, cf, cregion, loop)
         body = strip_name_cleanup(cf.stmts, name)
         if (body and isinstance(body[-1], ast.Continue) and nxt is not None
-                and _legacy_dead_clause_exit(w, start, nxt, unreached=True) is not None):
+                and legacy_dead_clause_exit(w, start, nxt, unreached=True) is not None):
             # the clause's own exit is there, unreached: the ``continue`` was
             # written (``pass`` would run into that exit), though it ends the loop body
             body[-1]._written = True
         if ex.kind == "leave":
             exits.append(ex.target)
         elif nxt is not None:
-            dead = _legacy_dead_clause_exit(w, start, nxt)
+            dead = legacy_dead_clause_exit(w, start, nxt)
             if dead is not None:
                 dead_exits.append(dead)
         clauses.append(ast.ExceptHandler(type=typ, name=name, body=body or [ast.Pass()]))
         if nxt is None:
             break
         k = nxt
-    if any(not _legacy_same_place(w, exits[0], x) for x in exits[1:]):
+    if any(not legacy_same_place(w, exits[0], x) for x in exits[1:]):
         fail(w, "except clauses end in different places", blk.handler)
     if not clauses:
         fail(w, "try without except clauses", blk.handler)
@@ -333,7 +333,7 @@ def _legacy_clauses_at(w, blk, frame, region, loop):
         if c.type is None:
             fail(w, "bare except before the last clause", blk.handler)
     dead_exit = None
-    if dead_exits and all(_legacy_same_place(w, dead_exits[0], x) for x in dead_exits[1:] + exits):
+    if dead_exits and all(legacy_same_place(w, dead_exits[0], x) for x in dead_exits[1:] + exits):
         dead_exit = dead_exits[0]
     return clauses, (exits[0] if exits else None), dead_exit
 
@@ -373,7 +373,7 @@ def _legacy_finally(w, ins, frame, region, loop):
             fail(w, "try/finally body ends in an unexpected place", s)
     else:
         # the handler's copy of the finally body, up to its RERAISE
-        hf = _legacy_handler_frame(w, frame, blk)
+        hf = legacy_handler_frame(w, frame, blk)
         fex = w.walk(H, hf, lambda i: region(i) and hdom(i), loop)
         ends = {n._index for st in hf.stmts for n in ast.walk(st) if getattr(n, "_reraise", False)}
         # (a statement inside that goes on to a copy of the re-raise)
@@ -383,10 +383,10 @@ def _legacy_finally(w, ins, frame, region, loop):
         if leaves_reraise(fin):
             fail(w, "finally body re-raises where no branch ends", H)
         # (3.9 leaves an unreachable jump to a re-raise after a raising branch)
-        never_completes = fex.kind == "end" or not _legacy_reached(w, fex.target)
+        never_completes = fex.kind == "end" or not legacy_reached(w, fex.target)
         if never_completes and ends_in_loop_left_by_break(fin):
             never_completes = False  # (3.10: the loop's break is the re-raise)
-        dead = _legacy_dead_copies(w, blk, hdom, loop) if never_completes else None
+        dead = legacy_dead_copies(w, blk, hdom, loop) if never_completes else None
         if dead is not None:
             # every path of the finally body raises or returns: so does
             # each inlined copy, where the body's exits end
@@ -396,8 +396,8 @@ def _legacy_finally(w, ins, frame, region, loop):
             if ex.kind == "leave" and ex.target in dead:
                 ex = END
         else:
-            blk.copies = _legacy_copies(w, blk, hdom, ends)
-            blk.normal = _normal_exits(w, 
+            blk.copies = legacy_copies(w, blk, hdom, ends)
+            blk.normal = normal_exits(w, 
                 blk, loop, lambda p: blk.copies.get(p + 1))
             body, ex = _legacy_body(w, blk, frame, region, loop,
                                          {p + 1 for p in blk.normal})
@@ -426,19 +426,19 @@ def _legacy_with(w, ins, frame, region, loop):
     else:
         cm = frame.pop_expr(ins)
         frame.push(V.WithExit(cm, False))
-        frame.push(_enter_marker())
+        frame.push(enter_marker())
     blk = _Block("with", s, H, base + 1)
     w._lblocks[H] = blk
     instrs = w.instrs
     if w._lv38:
-        k = _legacy_skip_await(w, H + 1)
+        k = legacy_skip_await(w, H + 1)
         if not (instrs[H].op == "WITH_CLEANUP_START" and instrs[k].op == "WITH_CLEANUP_FINISH"
                 and instrs[k + 1].op == "END_FINALLY"):
             fail(w, "unexpected with cleanup", H)
         tail = k + 2
     else:
         blk.inline_exit = True
-        k = _legacy_skip_await(w, H + 1)
+        k = legacy_skip_await(w, H + 1)
         if not (instrs[H].op == "WITH_EXCEPT_START" and instrs[k].op == "POP_JUMP_IF_TRUE"
                 and instrs[k + 1].op == "RERAISE" and instrs[k].target == k + 2
                 and [x.op for x in instrs[k + 2:k + 7]] == ["POP_TOP"] * 3 + ["POP_EXCEPT", "POP_TOP"]):
@@ -446,9 +446,9 @@ def _legacy_with(w, ins, frame, region, loop):
         tail = k + 7
 
         def after(p):
-            t, swap = _legacy_exit_call(w, p + 1)
+            t, swap = legacy_exit_call(w, p + 1)
             return "value" if swap else t
-        blk.normal = _normal_exits(w, blk, loop, after)
+        blk.normal = normal_exits(w, blk, loop, after)
     body, ex = _legacy_body(w, blk, frame, region, loop, {p + 1 for p in blk.normal})
     del frame.stack[base:]  # the with's own entries
     if w._lv38:
@@ -457,7 +457,7 @@ def _legacy_with(w, ins, frame, region, loop):
         follow = tail
     elif ex.kind == "leave":
         follow = ex.target
-        if not _legacy_same_tail(w, follow, tail):
+        if not legacy_same_tail(w, follow, tail):
             fail(w, "with block's exits continue differently", s)
     else:
         follow = tail
@@ -471,7 +471,7 @@ def _legacy_with(w, ins, frame, region, loop):
         stmts = stmts[1:]
     else:
         fail(w, "with statement's enter value not found", s)
-    if _mentions_enter(stmts) or target is not None and _mentions_enter([target]):
+    if mentions_enter(stmts) or target is not None and mentions_enter([target]):
         fail(w, "with statement's enter value used elsewhere", s)
     item = ast.withitem(context_expr=cm, optional_vars=target)
     node_t = ast.AsyncWith if is_async else ast.With

@@ -11,8 +11,8 @@ from .. import expressions as E
 from .. import values as V
 from .regions import END, Exit
 from .state import dominated_by, fail
-from .jumps import _legacy_key
-from .with_facts import _legacy_same_place
+from .jumps import legacy_key
+from .with_facts import legacy_same_place
 
 
 class SavedExc(V.Exception_):
@@ -54,23 +54,23 @@ class _Block:
 _WITH_ENTER = "__with_enter__"
 
 
-#: in the pattern of a finally body (see ``_legacy_copies``): a branch ends
+#: in the pattern of a finally body (see ``legacy_copies``): a branch ends
 _END_OF_COPY = object()
 
 
-_STORES = ("STORE_FAST", "STORE_NAME", "STORE_GLOBAL", "STORE_DEREF")
+STORES = ("STORE_FAST", "STORE_NAME", "STORE_GLOBAL", "STORE_DEREF")
 
 
 _DELETES = ("DELETE_FAST", "DELETE_NAME", "DELETE_GLOBAL", "DELETE_DEREF")
 
 
-def _enter_marker():
+def enter_marker():
     enter = ast.Name(id=_WITH_ENTER, ctx=ast.Load())
     enter._with_enter = True
     return enter
 
 
-def _mentions_enter(nodes):
+def mentions_enter(nodes):
     for n in nodes:
         for x in ast.walk(n):
             if isinstance(x, ast.Name) and x.id == _WITH_ENTER:
@@ -78,14 +78,14 @@ def _mentions_enter(nodes):
     return False
 
 
-def _legacy_state(w):
+def legacy_state(w):
     if not hasattr(w, "_lblocks"):
         w._lblocks = {}
         w._lv38 = any(i.op == "END_FINALLY" for i in w.instrs)
     return w._lblocks
 
 
-def _legacy_skip_await(w, k):
+def legacy_skip_await(w, k):
     """Index after ``GET_AWAITABLE; LOAD_CONST None; YIELD_FROM`` at ``k``
     (``k`` itself when there is none)."""
     ins = w.instrs
@@ -99,10 +99,10 @@ def past_legacy_finally_copy(w, index):
     """3.9/3.10: where the walk goes on from ``index`` when a try body's
     exit is there (``POP_BLOCK`` and the inlined copy of the finally
     body): after the copy, or its start when it never completes
-    (see _legacy_pop_block). ``index`` for any other place."""
+    (see legacy_pop_block). ``index`` for any other place."""
     if not (isinstance(index, int) and index < w.n and w.instrs[index].op == "POP_BLOCK"):
         return index
-    blk = _legacy_state(w).get(w.cfg.containing(index).handler)
+    blk = legacy_state(w).get(w.cfg.containing(index).handler)
     if blk is None or blk.kind != "finally":
         return index
     if index + 1 in blk.dead:
@@ -131,17 +131,17 @@ def legacy_else_end(w, then_start, else_start):
     return jump.target
 
 
-def _legacy_register(w, indices):
+def legacy_register(w, indices):
     """Note ``indices`` as places where the code after a statement
     starts (see :func:`legacy_alias`)."""
     if not hasattr(w, "_lfollows"):
         w._lfollows = set()
     for i in indices:
-        if isinstance(i, int) and isinstance(_legacy_key(w, i), tuple):
+        if isinstance(i, int) and isinstance(legacy_key(w, i), tuple):
             w._lfollows.add(i)
 
 
-def _legacy_clause_end(w, ins, frame, region=None, loop=None):
+def legacy_clause_end(w, ins, frame, region=None, loop=None):
     """After an except clause's ``POP_EXCEPT`` (and ``name = None; del
     name``): when a copy of the try statement's follow comes next, the
     clause ends there; so it does at a jump to code that only this
@@ -149,7 +149,7 @@ def _legacy_clause_end(w, ins, frame, region=None, loop=None):
     instrs = w.instrs
     q = ins.index + 1
     cleanup = (q + 3 < w.n and instrs[q].op == "LOAD_CONST" and instrs[q].arg is None
-               and instrs[q + 1].op in _STORES and instrs[q + 2].op in _DELETES
+               and instrs[q + 1].op in STORES and instrs[q + 2].op in _DELETES
                and instrs[q + 1].arg == instrs[q + 2].arg)
     j = q + 3 if cleanup else q
     if region is not None and j < w.n and instrs[j].op == "JUMP":
@@ -166,13 +166,13 @@ def _legacy_clause_end(w, ins, frame, region=None, loop=None):
     stops = getattr(w, "_lstops", None)
     if not stops or stops[-1] is None:
         return None
-    if cleanup and _legacy_key(w, q + 3) == stops[-1]:
+    if cleanup and legacy_key(w, q + 3) == stops[-1]:
         for k in range(q, q + 3):
             E.execute(frame, instrs[k])
         q += 3
-    elif _legacy_key(w, q) != stops[-1]:
+    elif legacy_key(w, q) != stops[-1]:
         return None
-    _legacy_register(w, [q])
+    legacy_register(w, [q])
     return Exit("leave", q)
 
 
@@ -181,15 +181,15 @@ def _legacy_same(w, a, b):
     return a.op == b.op and (a.target is not None or a.arg == b.arg)
 
 
-def _legacy_pop_block(w, ins, frame):
+def legacy_pop_block(w, ins, frame):
     p = ins.index
     h = w.cfg.containing(p).handler
-    blk = _legacy_state(w).get(h)
+    blk = legacy_state(w).get(h)
     if blk is None:
         fail(w, "POP_BLOCK of an unknown block", p)
     nxt = None
     if blk.kind == "with" and blk.inline_exit:
-        k, swap = _legacy_exit_call(w, p + 1)
+        k, swap = legacy_exit_call(w, p + 1)
         if k is None:
             fail(w, "with block exit without the __exit__ call", p)
         st = frame.stack
@@ -215,7 +215,7 @@ def _legacy_pop_block(w, ins, frame):
     return nxt
 
 
-def _legacy_exit_call(w, k):
+def legacy_exit_call(w, k):
     """3.9/3.10: ``[ROT_TWO] LOAD_CONST None; DUP_TOP; DUP_TOP;
     CALL_FUNCTION 3; [await]; POP_TOP`` at ``k``: (index after, rot)."""
     ins = w.instrs
@@ -228,16 +228,16 @@ def _legacy_exit_call(w, k):
             and ins[k + 2].op == "COPY" and ins[k + 2].arg == 1
             and ins[k + 3].op == "CALL" and ins[k + 3].arg[0] == 3):
         return None, swap
-    k = _legacy_skip_await(w, k + 4)
+    k = legacy_skip_await(w, k + 4)
     if k >= w.n or ins[k].op != "POP_TOP":
         return None, swap
     return k + 1, swap
 
 
-def _legacy_handler_kind(w, H):
+def legacy_handler_kind(w, H):
     ins = w.instrs
     if (H + 3 < w.n and ins[H].op == "LOAD_CONST" and ins[H].arg is None
-            and ins[H + 1].op in _STORES and ins[H + 2].op in _DELETES
+            and ins[H + 1].op in STORES and ins[H + 2].op in _DELETES
             and ins[H + 1].arg == ins[H + 2].arg
             and ins[H + 3].op in ("END_FINALLY", "RERAISE")):
         return "cleanup"
@@ -277,7 +277,7 @@ def _legacy_through_pops(w, k, blk):
             return k
         k = j
         if outer.kind == "with" and outer.inline_exit:
-            t, swap = _legacy_exit_call(w, k + 1)
+            t, swap = legacy_exit_call(w, k + 1)
             if swap:
                 return None
             if t is None:
@@ -294,7 +294,7 @@ def _legacy_through_pops(w, k, blk):
     return k
 
 
-def _normal_exits(w, blk, loop, after):
+def normal_exits(w, blk, loop, after):
     """3.9/3.10: which POP_BLOCK starts the normal exit of ``blk``.
 
     ``after(p)`` is where the code after the exit's bookkeeping starts.
@@ -346,14 +346,14 @@ def _normal_exits(w, blk, loop, after):
     chosen = strong or other
     if len(chosen) > 1:
         # 3.10 copied the code after the statement into each exit
-        keys = {_legacy_key(w, after(p)) for p in chosen}
+        keys = {legacy_key(w, after(p)) for p in chosen}
         if len(keys) != 1 or not isinstance(next(iter(keys)), tuple):
             fail(w, "several ways out of a block", blk.setup)
-    _legacy_register(w, [after(p) for p in chosen])
+    legacy_register(w, [after(p) for p in chosen])
     return set(chosen)
 
 
-def _legacy_handler_frame(w, frame, blk, exception=True):
+def legacy_handler_frame(w, frame, blk, exception=True):
     f = frame.copy()
     f.stmts = []
     f.pending = []
@@ -366,7 +366,7 @@ def _legacy_handler_frame(w, frame, blk, exception=True):
     return f
 
 
-def _legacy_dead_clause_exit(w, start, nxt, unreached=False):
+def legacy_dead_clause_exit(w, start, nxt, unreached=False):
     """Where the except clause whose body runs from ``start`` (and whose
     next clause's test is at ``nxt``) would go on if its body ended: the
     compiler writes the clause's exit (``POP_EXCEPT``, the ``as`` name's
@@ -379,7 +379,7 @@ def _legacy_dead_clause_exit(w, start, nxt, unreached=False):
         if ins[j].op != "JUMP":
             continue
         k = j - 1
-        if (k - 2 > start and ins[k].op in _DELETES and ins[k - 1].op in _STORES
+        if (k - 2 > start and ins[k].op in _DELETES and ins[k - 1].op in STORES
                 and ins[k - 1].arg == ins[k].arg and ins[k - 2].op == "LOAD_CONST"
                 and ins[k - 2].arg is None):
             k -= 3  # except E as name: the name's deletion
@@ -391,7 +391,7 @@ def _legacy_dead_clause_exit(w, start, nxt, unreached=False):
     return None
 
 
-def _legacy_dead_copies(w, blk, hdom, loop=None):
+def legacy_dead_copies(w, blk, hdom, loop=None):
     """3.9/3.10: the starts of the inlined copies of the finally body at
     ``blk.handler`` when that body never completes (the handler's copy
     raises, returns or continues/breaks ``loop`` on every path, no
@@ -400,14 +400,14 @@ def _legacy_dead_copies(w, blk, hdom, loop=None):
     H = blk.handler
     end = max(b.end for b in w.cfg.dominated_blocks(w.cfg.at(H)) if hdom(b.start))
     seq = w.instrs[H:end]
-    if seq and seq[-1].op == "RERAISE" and not _legacy_reached(w, end - 1):
+    if seq and seq[-1].op == "RERAISE" and not legacy_reached(w, end - 1):
         seq = seq[:-1]  # (3.9 keeps the unreachable re-raise)
     # (a ``break``/``continue`` of the loop around the statement goes
     # there from every copy; a jump out elsewhere goes on elsewhere)
     loop_exits = set(loop.continue_targets) | {loop.break_target} if loop is not None else set()
     if not seq or any(x.op == "RERAISE" and not _legacy_nested_reraise(w, x.index, seq)
                       or x.target is not None and not H <= x.target < end
-                      and x.target not in loop_exits and _legacy_reached(w, x.index) for x in seq):
+                      and x.target not in loop_exits and legacy_reached(w, x.index) for x in seq):
         return None
     # (the unwinding before a ``return`` in an else branch is a jump target)
     patterns = [_legacy_copy_pattern(w, seq, H, (), at_targets) for at_targets in (False, True)]
@@ -430,13 +430,13 @@ def _legacy_nested_reraise(w, index, seq):
                if x.op.startswith("SETUP_") and w.cfg.at(x.target) is not None)
 
 
-def _legacy_reached(w, index):
+def legacy_reached(w, index):
     """Whether the block at ``index`` is reachable from the entry."""
     b = w.cfg.containing(index)
     return w.cfg.dominates(b, b)  # (only reachable blocks are in the dominator tree)
 
 
-def _legacy_copies(w, blk, hdom, ends):
+def legacy_copies(w, blk, hdom, ends):
     """3.9/3.10: where the inlined copies of the finally body at
     ``blk.handler`` are (start -> index after), found after each
     POP_BLOCK of the body by comparing with the handler's copy (whose
@@ -535,7 +535,7 @@ def _legacy_match(w, q, pattern, ends_at_end=True):
         while j < len(pattern):
             x = pattern[j]
             if x is _END_OF_COPY:
-                if exit_ is not None and not _legacy_same_tail(w, exit_, q):
+                if exit_ is not None and not legacy_same_tail(w, exit_, q):
                     return None
                 for size in _legacy_branch_exits(w, q):
                     end = match(q + size, j + 1, q if exit_ is None else exit_)
@@ -556,7 +556,7 @@ def _legacy_match(w, q, pattern, ends_at_end=True):
             j += 1
         if not ends_at_end:
             return exit_
-        if exit_ is not None and not _legacy_same_tail(w, exit_, q):
+        if exit_ is not None and not legacy_same_tail(w, exit_, q):
             return None
         return q if exit_ is None else exit_
     return match(q, 0, None)
@@ -570,7 +570,7 @@ def _legacy_match_by_flow(w, H, hdom, q, completes, dead=False):
     side along their jumps; they must match instruction by instruction.
     ``completes``: the handler copy's re-raises known to end the finally
     body; so does any other reached outside a handler inside the body.
-    With ``dead``, the body never completes (see :func:`_legacy_dead_copies`):
+    With ``dead``, the body never completes (see :func:`legacy_dead_copies`):
     ``q`` when the copies match and no branch goes on (the inlined copy
     repeats a ``return`` where the handler's branches join to one, after
     a with statement, say)."""
@@ -623,7 +623,7 @@ def _legacy_match_by_flow(w, H, hdom, q, completes, dead=False):
     if not exits:
         return None
     first = min(exits)
-    if any(not _legacy_same_tail(w, first, e) for e in exits):
+    if any(not legacy_same_tail(w, first, e) for e in exits):
         return None
     return first
 
@@ -659,17 +659,17 @@ def _legacy_branch_exits(w, q):
     sizes = []
     if q < w.n and w.instrs[q].op == "JUMP":
         sizes.append(1)
-    key = _legacy_key(w, q)
+    key = legacy_key(w, q)
     if isinstance(key, tuple):
         sizes.append(len(key[1]))
     sizes.append(0)
     return sizes
 
 
-def _legacy_same_tail(w, a, b):
+def legacy_same_tail(w, a, b):
     """Control at ``a`` and at ``b`` goes the same way: the same index,
     a jump from one to the other, or (3.10) equal copies of code."""
-    if a == b or _legacy_same_place(w, a, b):
+    if a == b or legacy_same_place(w, a, b):
         return True
     ins = w.instrs
     if ins[a].op == "JUMP" and ins[a].target == b:
@@ -677,4 +677,4 @@ def _legacy_same_tail(w, a, b):
     # (jumps that lead to one place: a nested with's exit jumps past the
     # outer one's cleanup to where the outer exit jumps)
     go = partial(_legacy_follow, w)
-    return (go(a) != a or go(b) != b) and _legacy_same_place(w, go(a), go(b))
+    return (go(a) != a or go(b) != b) and legacy_same_place(w, go(a), go(b))

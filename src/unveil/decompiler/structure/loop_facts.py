@@ -8,13 +8,13 @@ from .. import values as V
 from ..cfg import Block
 from ..errors import DecompilationError
 from ..instructions import CONDITIONAL_JUMPS, TERMINATORS, WHILE_BODY_FALLS_FROM_TEST, is_walrus_store, operand_pops_pushes, pops_pushes
-from .condition_parts import BlockIds, Cond, _KEEP_OPERAND, chain_link_start
+from .condition_parts import BlockIds, Cond, KEEP_OPERAND, chain_link_start
 from .statement_parts import BELOW, plain_steps_depth, store_or_step
 from .state import dominated_by
 from .jumps import async_for_header, ends_in_test, exit_copy, is_loop_header, jump_over_cleanup, runs_to_return, same_place, straight_raise_end, thread
 from .async_facts import async_for_exits_to
 from .with_facts import after_exit_call, after_suppressed, is_with_handler
-from .legacy_facts import _legacy_exit_call
+from .legacy_facts import legacy_exit_call
 from .finally_copies import follow_jumps
 
 
@@ -182,7 +182,7 @@ def keeps_operand_into(w, pred, block):
     c = pred.end - 2
     return (last.op in CONDITIONAL_JUMPS and last.target == block.start and c >= 2
             and w.instrs[c].op == "COMPARE_OP"
-            and [(x.op, x.arg) for x in w.instrs[c - 2:c]] in _KEEP_OPERAND)
+            and [(x.op, x.arg) for x in w.instrs[c - 2:c]] in KEEP_OPERAND)
 
 
 def through_outer_breaks(w, inside, out, target, natural):
@@ -283,7 +283,7 @@ def without_with_exit_calls(w, start, end):
     not be called with the iterator still above it)."""
     out, k = [], start
     while k < end:
-        after, swap = _legacy_exit_call(w, k)
+        after, swap = legacy_exit_call(w, k)
         if after is None or swap:
             after = after_exit_call(w, k)
         if w.instrs[k].op == "POP_BLOCK":

@@ -18,7 +18,7 @@ from .condition_parts import Cond, guard_before_test, negate_test, same_test
 from .statement_parts import continue_to, continues_as_else, live, save_lists, strip_trailing_continue
 from .state import dominated_by, fail
 from .jumps import async_for_header, blocks_from, ends_in_test, exit_copy, is_loop_header, same_after_copies, same_place, thread
-from .async_facts import _async_state, async_for_exits_to
+from .async_facts import async_state, async_for_exits_to
 from .with_facts import same_code
 from .loop_facts import async_else_goes_to, break_target, falls_out_of_test, inner_loop_sources, latch_chain_starts, leaves_loop_as_expected, loop_region, natural_loop, past_cleanup_jump, past_iterator_drops
 from .branch_facts import make_if
@@ -349,5 +349,5 @@ def async_for_loop(w, header, frame, natural, outer):
     if not isinstance(it, V.Iterator) or not (
             it.is_async or isinstance(it.expr, ast.Name) and it.expr.id == ".0"):
         fail(w, "async for loop over a non-async iterator", header.start)
-    _async_state(w).add(exit_)
+    async_state(w).add(exit_)
     return iteration(w, ast.AsyncFor, header, frame, it, body_start, exit_, natural, outer)

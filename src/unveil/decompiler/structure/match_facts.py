@@ -14,13 +14,13 @@ from .legacy_facts import past_legacy_finally_copy
 from .finally_copies import after_name_cleanup
 
 
-_STORES = ("STORE_FAST", "STORE_NAME", "STORE_GLOBAL", "STORE_DEREF")
+STORES = ("STORE_FAST", "STORE_NAME", "STORE_GLOBAL", "STORE_DEREF")
 
 
 _POP_JUMPS = ("POP_JUMP_IF_FALSE", "POP_JUMP_IF_TRUE", "POP_JUMP_IF_NONE", "POP_JUMP_IF_NOT_NONE")
 
 
-_VALUE_OPS = ("LOAD_CONST", "LOAD_GLOBAL", "LOAD_NAME", "LOAD_FAST", "LOAD_DEREF",
+VALUE_OPS = ("LOAD_CONST", "LOAD_GLOBAL", "LOAD_NAME", "LOAD_FAST", "LOAD_DEREF",
               "LOAD_ATTR", "BUILD_TUPLE", "UNARY_NEGATIVE", "BINARY_OP", "LOAD_CLASSDEREF",
               "LOAD_FROM_DICT_OR_DEREF", "LOAD_FROM_DICT_OR_GLOBALS", "LOAD_LOCALS")
 
@@ -31,7 +31,7 @@ def _anywhere(i):
     return True
 
 
-def _conjunction(parts):
+def conjunction(parts):
     """The guard whose conjuncts the walker could not merge itself: a
     chained comparison continued by the next test, else ``and``."""
     expr = parts[0]
@@ -142,7 +142,7 @@ class Case:
         self.copy, self.landing, self.stores = copy, landing, stores
 
 
-def _is_dotted(e):
+def is_dotted(e):
     while isinstance(e, ast.Attribute):
         e = e.value
     return isinstance(e, ast.Name)

@@ -10,7 +10,7 @@ import ast
 from .. import expressions as E
 from ..errors import DecompilationError
 from .jumps import same_place
-from .match_facts import Case, Const, Joined, Keys, Len, NegIdx, NoMatch, OrCtx, Parts, Rest, Slot, Subject, Test, _POP_JUMPS, _STORES, _VALUE_OPS, _is_dotted, resolve
+from .match_facts import Case, Const, Joined, Keys, Len, NegIdx, NoMatch, OrCtx, Parts, Rest, Slot, Subject, Test, _POP_JUMPS, STORES, VALUE_OPS, is_dotted, resolve
 from .pattern_nodes import build
 from . import case_guards
 
@@ -179,7 +179,7 @@ class CaseParser:
                     raise NoMatch
                 i += 1
                 continue
-            if op in _STORES:
+            if op in STORES:
                 x = st.pop()
                 if orctx is not None:
                     raise NoMatch
@@ -208,7 +208,7 @@ class CaseParser:
                 st.append(Const(ins.arg))
                 i += 1
                 continue
-            if op in _VALUE_OPS and isinstance(top, Slot) and (top.fresh() or top.kind == "map"):
+            if op in VALUE_OPS and isinstance(top, Slot) and (top.fresh() or top.kind == "map"):
                 i = self.values(i, st)
                 continue
             if op == "COMPARE_OP":
@@ -334,7 +334,7 @@ class CaseParser:
         top = st[-1]
         f = E.Frame(self.ctx)
         j = i
-        while j < self.n and self.instrs[j].op in _VALUE_OPS:
+        while j < self.n and self.instrs[j].op in VALUE_OPS:
             try:
                 E.execute(f, self.instrs[j])
             except DecompilationError:
@@ -354,7 +354,7 @@ class CaseParser:
             else:
                 raise NoMatch
             for key in keys:
-                if not (isinstance(key, ast.Constant) or _is_dotted(key) and isinstance(key, ast.Attribute)):
+                if not (isinstance(key, ast.Constant) or is_dotted(key) and isinstance(key, ast.Attribute)):
                     raise NoMatch
             top.keys = keys
             st.append(Keys(top))
@@ -371,7 +371,7 @@ class CaseParser:
         v = f.stack[0]
         if ins.op == "COMPARE_OP" and ins.arg == "==":
             ok = (isinstance(v, ast.Constant) and type(v.value) in (int, float, complex, str, bytes)
-                  or isinstance(v, ast.Attribute) and _is_dotted(v))
+                  or isinstance(v, ast.Attribute) and is_dotted(v))
             if not ok:
                 raise NoMatch
             st.pop()
@@ -394,7 +394,7 @@ class CaseParser:
         top = st[-1]
         if not (isinstance(top, Slot) and top.fresh()):
             raise NoMatch
-        if not _is_dotted(cls):
+        if not is_dotted(cls):
             raise NoMatch
         if not (isinstance(names, ast.Constant) and isinstance(names.value, tuple)
                 and all(isinstance(x, str) for x in names.value)):

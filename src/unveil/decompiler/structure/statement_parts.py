@@ -59,25 +59,25 @@ def assigned_names(stmts):
 #: what a ``return``/``break``/``continue`` in the exceptional copy of a
 #: finally body runs first to drop the exception (with the return value
 #: kept above it or not); the inlined copies on the other paths have none
-def _copy_key(x):
+def copy_key(x):
     """What an instruction of a finally body's inlined copy must share with its
     exceptional copy (jump targets differ between the copies)."""
     return (x.op, x.arg if x.target is None else None)
 
 
-_COPY_WINDOW = 4  # instructions that index where an inlined finally copy may start
+COPY_WINDOW = 4  # instructions that index where an inlined finally copy may start
 
 
-_FINALLY_UNWINDS = ([("POP_TOP", None), ("POP_EXCEPT", None)],
+FINALLY_UNWINDS = ([("POP_TOP", None), ("POP_EXCEPT", None)],
                     [("SWAP", 2), ("POP_TOP", None), ("SWAP", 2), ("POP_EXCEPT", None)])
 
 
-_OPPOSITE_JUMPS = {"POP_JUMP_IF_FALSE": "POP_JUMP_IF_TRUE", "POP_JUMP_IF_TRUE": "POP_JUMP_IF_FALSE",
+OPPOSITE_JUMPS = {"POP_JUMP_IF_FALSE": "POP_JUMP_IF_TRUE", "POP_JUMP_IF_TRUE": "POP_JUMP_IF_FALSE",
                    "POP_JUMP_IF_NONE": "POP_JUMP_IF_NOT_NONE", "POP_JUMP_IF_NOT_NONE": "POP_JUMP_IF_NONE"}
 
 
 #: the empty results an inlined comprehension builds before its loop
-_COMPREHENSION_RESULTS = ("BUILD_LIST", "BUILD_SET", "BUILD_MAP")
+COMPREHENSION_RESULTS = ("BUILD_LIST", "BUILD_SET", "BUILD_MAP")
 
 
 class TestStop:

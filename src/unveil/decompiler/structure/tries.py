@@ -284,17 +284,17 @@ def _push_exc_info(w, ins, frame, region, loop):
 
 class CoveredBy:
     """A region: the blocks in ``handler``'s protected range, directly or inside a nested
-    try (3.11+'s exception table; ``structurer.covered_by``)."""
-    __slots__ = ("structurer", "handler")
+    try (3.11+'s exception table; ``with_facts.covered_by``)."""
+    __slots__ = ("w", "handler")
 
-    def __init__(self, structurer, handler):
-        self.structurer, self.handler = structurer, handler
+    def __init__(self, w, handler):
+        self.w, self.handler = w, handler
 
     def __call__(self, i):
-        return covered_by(self.structurer, i, self.handler)
+        return covered_by(self.w, i, self.handler)
 
     def implies(self, other) -> bool:
         """Whether every block covered here is in ``other`` too: ``other`` is the range of
         a handler on this one's chain (a try around this try, or around its handler)."""
-        return (isinstance(other, CoveredBy) and other.structurer is self.structurer
-                and other.handler in handler_chain(self.structurer, self.handler))
+        return (isinstance(other, CoveredBy) and other.w is self.w
+                and other.handler in handler_chain(self.w, self.handler))

@@ -9,7 +9,7 @@ from .. import values as V
 from ..instructions import COPIES_EXIT_BLOCKS
 from .regions import END
 from .statement_parts import continue_to
-from .jumps import _legacy_key, await_end, same_copied_return, same_place, thread
+from .jumps import legacy_key, await_end, same_copied_return, same_place, thread
 
 
 def with_exit_call_at(w, index, frame):
@@ -179,19 +179,19 @@ def handler_chain(w, h):
     return chain
 
 
-def _legacy_same_place(w, a, b):
+def legacy_same_place(w, a, b):
     """Control at ``a`` and at ``b`` goes on in the same code."""
     if a == b:
         return True
-    ka = _legacy_key(w, a)
-    return isinstance(ka, tuple) and ka == _legacy_key(w, b)
+    ka = legacy_key(w, a)
+    return isinstance(ka, tuple) and ka == legacy_key(w, b)
 
 
 def same_code(w, a, b):
     """Whether control at ``a`` and at ``b`` runs the same code (a
-    ``return``/``raise`` block and its copies, see :func:`_legacy_key`)."""
+    ``return``/``raise`` block and its copies, see :func:`legacy_key`)."""
     return isinstance(a, int) and isinstance(b, int) and (
-        _legacy_same_place(w, a, b) or _same_run_to_jump(w, a, b))
+        legacy_same_place(w, a, b) or _same_run_to_jump(w, a, b))
 
 
 def _same_run_to_jump(w, a, b, limit=8):
@@ -212,6 +212,6 @@ def _same_run_to_jump(w, a, b, limit=8):
             return False
         if x.target is not None or x.op in ("YIELD_VALUE", "YIELD_FROM", "RETURN_VALUE",
                                             "RAISE_VARARGS", "RERAISE"):
-            return False  # (a return or raise is _legacy_key's to compare)
+            return False  # (a return or raise is legacy_key's to compare)
         a, b = a + 1, b + 1
     return False
