@@ -16,7 +16,7 @@ from .errors import DecompilationError, NotEquivalent
 from .driver import class_def, decompile_code, function_def
 from .expressions import CO_FUTURE_ANNOTATIONS
 from .function import TEMP_PREFIX, cell_name, is_class_body, is_literal
-from .instructions import disassembly_kept
+from .disassembly import disassembly_kept
 from .lines import line_map, renumber
 from .recompile import compile_back, declare_locals, laid_out_like
 from .safety import boundary, check_bytecode, qualname

@@ -13,7 +13,8 @@ from .function import (CO_ASYNC_GENERATOR, CO_COROUTINE, COMPREHENSIONS, Context
                        declare_unbound_locals, docstring_first, ends_with_dead_return,
                        has_docstring, has_yield, last_return_into_else, returns_none_explicitly,
                        strip_implicit_return, with_annotations)
-from .instructions import COPIES_EXIT_BLOCKS, read
+from .instructions import read
+from .versions import COPIES_EXIT_BLOCKS
 from .structure.walk import structure
 
 

@@ -12,7 +12,7 @@ import types
 from . import expressions as E
 from . import values as V
 from .errors import DecompilationError
-from .instructions import COPIES_EXIT_BLOCKS, GENEXPR_GETS_ITS_ITERATOR
+from .versions import COPIES_EXIT_BLOCKS, GENEXPR_GETS_ITS_ITERATOR
 from .scopes import unbound_locals
 
 CO_VARARGS = inspect.CO_VARARGS

@@ -41,8 +41,7 @@ structuring side):
 * read_rewrites.py -- targets resolved, the rewrites that span several instructions;
 * read_handlers.py -- the exception ranges;
 * stack_effects.py -- what each normalized instruction pops and pushes;
-* this module -- :func:`read`, the steps in order; and the names the structurer imports
-  from here (re-exported).
+* this module -- :func:`read`, the steps in order.
 """
 import bisect
 from typing import Dict
@@ -53,20 +52,6 @@ from .read_rewrites import (mark_asserts, mark_asserts_on_own_line, nested_opera
                             rewrite, unthread_known_truth, unthread_short_circuits)
 from .stream import Program
 from .versions import LEAVES_NESTED_TESTS_UNCOVERED, PY, THREADS_DECIDED_TESTS
-
-# The names the structurer's modules (structure.py, legacy.py, match.py, asyncs.py), driver.py,
-# function.py and api.py import from here, where they lived before the reader was split; new
-# code imports them from where they are defined.
-from .disassembly import disassembly_kept
-from .stack_effects import expression_start, is_walrus_store, operand_pops_pushes, pops_pushes
-from .stream import CONDITIONAL_JUMPS, TERMINATORS, Instr
-from .versions import (COPIES_EXIT_BLOCKS, GENEXPR_GETS_ITS_ITERATOR, HANDLERS_LAID_OUT_LAST,
-                       LONE_JUMP_IS_BODY, WHILE_BODY_FALLS_FROM_TEST, WHILE_TEST_COPIED_AT_BOTTOM)
-
-__all__ = ["read", "disassembly_kept", "expression_start", "is_walrus_store", "operand_pops_pushes",
-           "pops_pushes", "CONDITIONAL_JUMPS", "TERMINATORS", "Instr", "COPIES_EXIT_BLOCKS",
-           "GENEXPR_GETS_ITS_ITERATOR", "HANDLERS_LAID_OUT_LAST", "LONE_JUMP_IS_BODY",
-           "WHILE_BODY_FALLS_FROM_TEST", "WHILE_TEST_COPIED_AT_BOTTOM"]
 
 
 def read(code) -> Program:

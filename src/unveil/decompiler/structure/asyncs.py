@@ -37,7 +37,7 @@ How the constructs are laid out:
 import ast
 
 from .. import values as V
-from ..instructions import Instr
+from ..stream import Instr
 from .state import fail
 from .jumps import await_end
 from ..expr_generators import async_comprehension

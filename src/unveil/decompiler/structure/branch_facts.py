@@ -8,7 +8,9 @@ import ast
 from .. import expressions as E
 from .. import values as V
 from ..errors import DecompilationError
-from ..instructions import CONDITIONAL_JUMPS, COPIES_EXIT_BLOCKS, is_walrus_store, pops_pushes
+from ..stack_effects import is_walrus_store, pops_pushes
+from ..stream import CONDITIONAL_JUMPS
+from ..versions import COPIES_EXIT_BLOCKS
 from .regions import END, bool_op, both, negate, unflip_negations
 from .condition_parts import BlockIds, Cond, flips
 from .statement_parts import BELOW, RUN_BLOCKS, assert_line_mark, live, plain_steps_depth, value_of_exits

@@ -11,7 +11,7 @@ from .. import values as V
 from ..cfg import Block
 from ..errors import DecompilationError
 from ..function import last_return_into_else
-from ..instructions import COPIES_EXIT_BLOCKS
+from ..versions import COPIES_EXIT_BLOCKS
 from .regions import END, Exit, both, chain_compare, join_operands, negate
 from .condition_parts import BlockIds, Cond, keeps_operand, union
 from .statement_parts import EXITS_WITH_VALUE, assigned_names, is_return_none, live, merge_exit_copies, only_value, same_stack, shares_effects

@@ -243,7 +243,7 @@ def body_test(p, i, body):
     """Whether the tests read as the guard of the last case (from ``i``,
     its body at ``body``) are the test of the body's first statement
     instead: an assert's own test (the line of its error tells, see
-    instructions._mark_asserts_on_own_line; a guard would still run under
+    read_rewrites.mark_asserts_on_own_line; a guard would still run under
     ``python -O``), or tests that jump past the body's start, a lone jump,
     into the code it goes to and not to the next case (``assert a and not
     b``: ``a`` false goes straight to the raise that ``not b`` false

@@ -5,7 +5,8 @@ them, see state.Walk). Nothing here walks.
 """
 import ast
 
-from ..instructions import CONDITIONAL_JUMPS, expression_start
+from ..stack_effects import expression_start
+from ..stream import CONDITIONAL_JUMPS
 from .regions import negate
 
 

@@ -8,7 +8,8 @@ import ast
 
 from .. import expressions as E
 from .. import values as V
-from ..instructions import COPIES_EXIT_BLOCKS, HANDLERS_LAID_OUT_LAST, pops_pushes
+from ..stack_effects import pops_pushes
+from ..versions import COPIES_EXIT_BLOCKS, HANDLERS_LAID_OUT_LAST
 from .statement_parts import STATEMENT_STEPS, COPY_WINDOW, FINALLY_UNWINDS, OPPOSITE_JUMPS, copy_key, leaves_loop
 from .state import dominated_by, fail
 from .jumps import alias, exit_copy, past_finally_copies, reraise_copy, return_copy, runs_to_return, same_place, straight_raise_end, thread

@@ -11,7 +11,9 @@ from typing import List, Optional
 from .. import expressions as E
 from .. import values as V
 from ..cfg import Block
-from ..instructions import CONDITIONAL_JUMPS, COPIES_EXIT_BLOCKS, LONE_JUMP_IS_BODY, TERMINATORS, pops_pushes
+from ..stack_effects import pops_pushes
+from ..stream import CONDITIONAL_JUMPS, TERMINATORS
+from ..versions import COPIES_EXIT_BLOCKS, LONE_JUMP_IS_BODY
 from .condition_parts import BlockIds, Cond
 from .statement_parts import BELOW, POP_JUMPS, TestStop, COMPREHENSION_RESULTS, plain_steps_depth, shuffle_or_step
 from .state import dominated_by

@@ -7,7 +7,9 @@ from .. import expressions as E
 from .. import values as V
 from ..cfg import Block
 from ..errors import DecompilationError
-from ..instructions import CONDITIONAL_JUMPS, TERMINATORS, WHILE_BODY_FALLS_FROM_TEST, is_walrus_store, operand_pops_pushes, pops_pushes
+from ..stack_effects import is_walrus_store, operand_pops_pushes, pops_pushes
+from ..stream import CONDITIONAL_JUMPS, TERMINATORS
+from ..versions import WHILE_BODY_FALLS_FROM_TEST
 from .condition_parts import BlockIds, Cond, KEEP_OPERAND, chain_link_start
 from .statement_parts import BELOW, plain_steps_depth, store_or_step
 from .state import dominated_by
@@ -257,7 +259,7 @@ def after_dropping_iterator(w, block):
 def jump_keeps_iterator(w, block, natural):
     """Whether the jump that ends the straight-line code from ``block``
     (see :func:`jump_at_end`) leaves a for loop's iterator on the stack:
-    then a ``return`` it goes to is no break (see BREAK_POPS_ITERATOR)."""
+    then a ``return`` it goes to is no break (see versions.BREAK_POPS_ITERATOR)."""
     header = min(natural)
     if w.instrs[header].op != "FOR_ITER":
         return False

@@ -12,7 +12,7 @@ from .. import expressions as E
 from .. import values as V
 from ..cfg import Block
 from ..errors import DecompilationError
-from ..instructions import WHILE_TEST_COPIED_AT_BOTTOM
+from ..versions import WHILE_TEST_COPIED_AT_BOTTOM
 from .regions import END, Exit, Loop, negate
 from .condition_parts import Cond, guard_before_test, negate_test, same_test
 from .statement_parts import continue_to, continues_as_else, live, save_lists, strip_trailing_continue

@@ -6,7 +6,7 @@ Nothing here walks.
 import ast
 
 from .. import values as V
-from ..instructions import pops_pushes
+from ..stack_effects import pops_pushes
 from .regions import bool_op, chain_into, strip_name_cleanup
 from .state import fail
 from .jumps import past_finally_copies, same_copied_return, same_place, thread

@@ -160,7 +160,7 @@ def bool_op(op, a, b):
 
 def join_operands(op, left, right, last):
     """``left op right`` for the and/or whose test is ``last``. A test 3.14 left out of
-    the exception table (``last.arg == "nested"``, see instructions._nested_operand_tests)
+    the exception table (``last.arg == "nested"``, see read_rewrites.nested_operand_tests)
     belongs to an and/or that is itself an operand of the same operator, not its last:
     ``left`` and the first of ``right``'s operands are written as one, in parentheses
     (``(a or b) or c``); a run of such tests makes one group (``(a or b or c) or d``)."""

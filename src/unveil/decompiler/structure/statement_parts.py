@@ -8,7 +8,8 @@ import ast
 
 from .. import expressions as E
 from .. import values as V
-from ..instructions import CONDITIONAL_JUMPS, pops_pushes
+from ..stack_effects import pops_pushes
+from ..stream import CONDITIONAL_JUMPS
 from .regions import negate
 
 
@@ -317,7 +318,7 @@ def same_stack(a, b):
 
 def assert_tests_under_if(instrs):
     """Where the test of each assert marked "under if" starts (3.12+, see
-    instructions._mark_asserts_on_own_line): after the last conditional jump
+    read_rewrites.mark_asserts_on_own_line): after the last conditional jump
     on a line before the assert's (the if's test; the assert's own test is on
     its lines). ``if c:`` / ``assert x`` compiles as ``assert not c or x`` does,
     but under ``python -O`` only the first evaluates ``c``: the if stays."""
@@ -340,7 +341,7 @@ def assert_tests_under_if(instrs):
 
 def assert_line_mark(raise_node):
     """"own line" / "under if" / None: what the lines say of the assert raising
-    ``raise_node`` (see instructions._mark_asserts_on_own_line)."""
+    ``raise_node`` (see read_rewrites.mark_asserts_on_own_line)."""
     exc = raise_node.exc.func if isinstance(raise_node.exc, ast.Call) else raise_node.exc
     return getattr(exc, "_line_mark", None)
 

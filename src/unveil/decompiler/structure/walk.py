@@ -19,7 +19,7 @@ from .. import values as V
 from ..cfg import Block
 from ..depth import Nested
 from ..errors import DecompilationError
-from ..instructions import CONDITIONAL_JUMPS
+from ..stream import CONDITIONAL_JUMPS
 from .regions import END, Exit, Loop
 from .statement_parts import POP_JUMPS, TestStop, consumes_kept, continue_to, is_written_continue, statements_fit_test
 from .state import Walk, dominated_by, fail

@@ -6,7 +6,7 @@ for being the same (:func:`same_code`, shared by the <=3.10 block-stack code). N
 import ast
 
 from .. import values as V
-from ..instructions import COPIES_EXIT_BLOCKS
+from ..versions import COPIES_EXIT_BLOCKS
 from .regions import END
 from .statement_parts import continue_to
 from .jumps import legacy_key, await_end, same_copied_return, same_place, thread
