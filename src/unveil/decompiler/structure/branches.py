@@ -14,13 +14,24 @@ from ..function import last_return_into_else
 from ..versions import COPIES_EXIT_BLOCKS
 from .regions import END, Exit, both, chain_compare, join_operands, negate
 from .condition_parts import BlockIds, Cond, keeps_operand, union
-from .statement_parts import EXITS_WITH_VALUE, assigned_names, is_return_none, live, merge_exit_copies, only_value, same_stack, shares_effects
+from .statement_parts import (EXITS_WITH_VALUE, assigned_names, is_return_none, live, merge_exit_copies,
+                              only_value, same_stack, shares_effects)
 from .state import dominated_by, fail
-from .jumps import branch_returns_outside, is_jump_body, jump_over_cleanup, runs_to_return, same_place, same_return
+from .jumps import (branch_returns_outside, is_jump_body, jump_over_cleanup, runs_to_return, same_place,
+                    same_return)
 from .with_facts import with_exit_call_at
 from .legacy_facts import legacy_else_end
 from .finally_copies import follow_jumps
-from .branch_facts import branch_region, broke_into_copy, conditional_with_one_arm, consumes_earlier_value, continues_from_region_end, crosses_assert_test, dropped_value_end, drops_kept_operand, ends_in_exit, exit_instead, exits_like, in_lambda, is_flipping_continue, jump_body_start, jumped_over_else, make_if, one_statement_returns, only_raise, only_return, operand_in_copied_exit, operand_region, private_run_to_return, private_start, reached_past, restore_trial_state, return_joined_from_before, returned_before_dead_copy, returned_into_dead_copy, returns_straight, returns_through_finally_copy, same_handler, shared_try, short_circuit_meet, split_candidates, takes_branch_value, trial_state, value_before_copied_exit
+from .branch_facts import (branch_region, broke_into_copy, conditional_with_one_arm, consumes_earlier_value,
+                           continues_from_region_end, crosses_assert_test, dropped_value_end,
+                           drops_kept_operand, ends_in_exit, exit_instead, exits_like, in_lambda,
+                           is_flipping_continue, jump_body_start, jumped_over_else, make_if,
+                           one_statement_returns, only_raise, only_return, operand_in_copied_exit,
+                           operand_region, private_run_to_return, private_start, reached_past,
+                           restore_trial_state, return_joined_from_before, returned_before_dead_copy,
+                           returned_into_dead_copy, returns_straight, returns_through_finally_copy,
+                           same_handler, shared_try, short_circuit_meet, split_candidates, takes_branch_value,
+                           trial_state, value_before_copied_exit)
 from .match_facts import match_branch
 from .conditions import chain_operand, condition
 from .loops import inverted_while

@@ -13,7 +13,10 @@ from .regions import bool_op, chain_into, chains_into, is_chain, negate
 from .condition_parts import BlockIds, Cond, flips, keeps_operand, negate_test, union
 from .statement_parts import TestStop, in_progress, statements_fit_test
 from .state import dominated_by, fail
-from .jumps import alias, blocks_from, chain_below, condition_from, conditional_value_join, conditional_with_constant_arm, either_way, enters_inlined_comprehension, exit_copy, expression_handler, is_jump_body, is_loop_header, jump_over_cleanup, lone_jump_within, same_place, short_circuit_ahead, tests_kept_operand_for_none, through_trampoline
+from .jumps import (alias, blocks_from, chain_below, condition_from, conditional_value_join,
+                    conditional_with_constant_arm, either_way, enters_inlined_comprehension, exit_copy,
+                    expression_handler, is_jump_body, is_loop_header, jump_over_cleanup, lone_jump_within,
+                    same_place, short_circuit_ahead, tests_kept_operand_for_none, through_trampoline)
 from .with_facts import same_code
 from .branch_facts import restore_trial_state, trial_state
 

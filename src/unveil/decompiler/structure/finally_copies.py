@@ -10,9 +10,11 @@ from .. import expressions as E
 from .. import values as V
 from ..stack_effects import pops_pushes
 from ..versions import COPIES_EXIT_BLOCKS, HANDLERS_LAID_OUT_LAST
-from .statement_parts import STATEMENT_STEPS, COPY_WINDOW, FINALLY_UNWINDS, OPPOSITE_JUMPS, copy_key, leaves_loop
+from .statement_parts import (STATEMENT_STEPS, COPY_WINDOW, FINALLY_UNWINDS, OPPOSITE_JUMPS, copy_key,
+                              leaves_loop)
 from .state import dominated_by, fail
-from .jumps import alias, exit_copy, past_finally_copies, reraise_copy, return_copy, runs_to_return, same_place, straight_raise_end, thread
+from .jumps import (alias, exit_copy, past_finally_copies, reraise_copy, return_copy, runs_to_return,
+                    same_place, straight_raise_end, thread)
 from .with_facts import covered_by, same_code
 
 

@@ -15,7 +15,8 @@ from ..stack_effects import pops_pushes
 from ..stream import CONDITIONAL_JUMPS, TERMINATORS
 from ..versions import COPIES_EXIT_BLOCKS, LONE_JUMP_IS_BODY
 from .condition_parts import BlockIds, Cond
-from .statement_parts import BELOW, POP_JUMPS, TestStop, COMPREHENSION_RESULTS, plain_steps_depth, shuffle_or_step
+from .statement_parts import (BELOW, POP_JUMPS, TestStop, COMPREHENSION_RESULTS, plain_steps_depth,
+                              shuffle_or_step)
 from .state import dominated_by
 
 

@@ -37,11 +37,16 @@ import ast
 
 from .. import expressions as E
 from .. import values as V
-from .regions import END, Exit, WithinRange, both, ends_in_loop_left_by_break, leaves_reraise, strip_name_cleanup, strip_tail_reraise
+from .regions import (END, Exit, WithinRange, both, ends_in_loop_left_by_break, leaves_reraise,
+                      strip_name_cleanup, strip_tail_reraise)
 from .state import dominated_by, fail
 from .jumps import legacy_key
 from .with_facts import legacy_same_place
-from .legacy_facts import Fin, Pad, SavedExc, _Block, STORES, enter_marker, legacy_clause_end, legacy_copies, legacy_dead_clause_exit, legacy_dead_copies, legacy_exit_call, legacy_handler_frame, legacy_handler_kind, legacy_pop_block, legacy_reached, legacy_register, legacy_same_tail, legacy_skip_await, legacy_state, mentions_enter, normal_exits
+from .legacy_facts import (Fin, Pad, SavedExc, _Block, STORES, enter_marker, legacy_clause_end, legacy_copies,
+                           legacy_dead_clause_exit, legacy_dead_copies, legacy_exit_call,
+                           legacy_handler_frame, legacy_handler_kind, legacy_pop_block, legacy_reached,
+                           legacy_register, legacy_same_tail, legacy_skip_await, legacy_state, mentions_enter,
+                           normal_exits)
 from .finally_copies import ends_in_break
 
 

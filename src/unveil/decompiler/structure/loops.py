@@ -17,10 +17,13 @@ from .regions import END, Exit, Loop, negate
 from .condition_parts import Cond, guard_before_test, negate_test, same_test
 from .statement_parts import continue_to, continues_as_else, live, save_lists, strip_trailing_continue
 from .state import dominated_by, fail
-from .jumps import async_for_header, blocks_from, ends_in_test, exit_copy, is_loop_header, same_after_copies, same_place, thread
+from .jumps import (async_for_header, blocks_from, ends_in_test, exit_copy, is_loop_header, same_after_copies,
+                    same_place, thread)
 from .async_facts import async_state, async_for_exits_to
 from .with_facts import same_code
-from .loop_facts import async_else_goes_to, break_target, falls_out_of_test, inner_loop_sources, latch_chain_starts, leaves_loop_as_expected, loop_region, natural_loop, past_cleanup_jump, past_iterator_drops
+from .loop_facts import (async_else_goes_to, break_target, falls_out_of_test, inner_loop_sources,
+                         latch_chain_starts, leaves_loop_as_expected, loop_region, natural_loop,
+                         past_cleanup_jump, past_iterator_drops)
 from .branch_facts import make_if
 from .match_facts import past_any_finally_copy
 from .conditions import condition, short_circuit_operand

@@ -33,7 +33,8 @@ from ..errors import DecompilationError
 from .regions import END, Exit
 from .state import dominated_by, fail
 from .jumps import branch_returns_outside, past_finally_copies, same_copied_return, same_place
-from .match_facts import NoMatch, copy_then_consumed, depth_after_cases, left_except_clause, only_name_cleanup, past_any_finally_copy, reachable_from, resolve
+from .match_facts import (NoMatch, copy_then_consumed, depth_after_cases, left_except_clause,
+                          only_name_cleanup, past_any_finally_copy, reachable_from, resolve)
 from .branches import walk_dominated
 from .patterns import CaseParser
 

@@ -10,7 +10,8 @@ import ast
 from .. import expressions as E
 from ..errors import DecompilationError
 from .jumps import same_place
-from .match_facts import Case, Const, Joined, Keys, Len, NegIdx, NoMatch, OrCtx, Parts, Rest, Slot, Subject, Test, _POP_JUMPS, STORES, VALUE_OPS, is_dotted, resolve
+from .match_facts import (Case, Const, Joined, Keys, Len, NegIdx, NoMatch, OrCtx, Parts, Rest, Slot, Subject,
+                          Test, _POP_JUMPS, STORES, VALUE_OPS, is_dotted, resolve)
 from .pattern_nodes import build
 from . import case_guards
 

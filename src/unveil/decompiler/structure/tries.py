@@ -13,7 +13,11 @@ from .statement_parts import live
 from .state import dominated_by, fail
 from .jumps import returns_at, same_after_copies, same_copied_raise, same_copied_return, thread
 from .with_facts import covered_by, handler_chain, returned_through_with_exits, same_code
-from .finally_copies import add_finally_copy, after_finally_copy, breaks_out_of_finally, clause_ends, clause_tail_returns, clause_tails, continues_in_else, ends_finally_body, ends_in_break, ends_in_continue, finally_copy_starts, handler_frame, handler_kind, keep_inside, match_finally_copy, match_finally_copy_by_flow, one_pass_loop, program_handler
+from .finally_copies import (add_finally_copy, after_finally_copy, breaks_out_of_finally, clause_ends,
+                             clause_tail_returns, clause_tails, continues_in_else, ends_finally_body,
+                             ends_in_break, ends_in_continue, finally_copy_starts, handler_frame,
+                             handler_kind, keep_inside, match_finally_copy, match_finally_copy_by_flow,
+                             one_pass_loop, program_handler)
 from .branch_facts import returned_into_dead_copy, returns_past_outer_with_exits
 from .withs import go_on
 from .branches import through_with_exits, walk_dominated

@@ -21,9 +21,11 @@ from ..depth import Nested
 from ..errors import DecompilationError
 from ..stream import CONDITIONAL_JUMPS
 from .regions import END, Exit, Loop
-from .statement_parts import POP_JUMPS, TestStop, consumes_kept, continue_to, is_written_continue, statements_fit_test
+from .statement_parts import (POP_JUMPS, TestStop, consumes_kept, continue_to, is_written_continue,
+                              statements_fit_test)
 from .state import Walk, dominated_by, fail
-from .jumps import ASYNC_OPS, conditional_value_join, is_loop_header, past_finally_copies, returns_at, same_place, stops_at_test, tests_kept_for_none, thread
+from .jumps import (ASYNC_OPS, conditional_value_join, is_loop_header, past_finally_copies, returns_at,
+                    same_place, stops_at_test, tests_kept_for_none, thread)
 from .with_facts import covered_by
 from .finally_copies import after_name_cleanup, new_try
 from .loop_facts import loop_back_sources

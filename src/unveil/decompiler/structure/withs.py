@@ -10,7 +10,8 @@ from .regions import END
 from .statement_parts import save_computed
 from .state import fail
 from .async_facts import with_body_end
-from .with_facts import after_suppressed, constant_returned_from_with, covered_by, jumped_out_through_exit, returns_through_with_exits, with_exit_call_at
+from .with_facts import (after_suppressed, constant_returned_from_with, covered_by, jumped_out_through_exit,
+                         returns_through_with_exits, with_exit_call_at)
 
 
 def go_on(w, target, frame, region, loop):
