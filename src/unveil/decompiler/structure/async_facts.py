@@ -10,8 +10,6 @@ from .jumps import thread
 
 
 def async_state(w):
-    if not hasattr(w, "_async_exits"):
-        w._async_exits = set()  # END_ASYNC_FOR indices of structured loops
     return w._async_exits
 
 
@@ -81,7 +79,7 @@ def with_body_end(w, handler, start):
 
 def _ranges_to(w, handler):
     """The exception table's ranges that go to ``handler``, in order."""
-    if not hasattr(w, "_ranges_by_target"):
+    if w._ranges_by_target is None:
         w._ranges_by_target = {}
         for h in w.program.handlers:
             w._ranges_by_target.setdefault(h.target, []).append(h)
@@ -90,7 +88,7 @@ def _ranges_to(w, handler):
 
 def _normally_reachable(w):
     """Ids of the blocks normal control flow reaches from the entry."""
-    if not hasattr(w, "_entry_reaches"):
+    if w._entry_reaches is None:
         seen = set()
         work = w.cfg.blocks[:1]
         while work:

@@ -511,7 +511,7 @@ def return_joined_from_before(w, index):
     with its value from code before ``index`` as well (a conditional
     expression's branches meet there); cheap test before walking a
     branch twice."""
-    if not hasattr(w, "_return_joins"):
+    if w._return_joins is None:
         # (start, first predecessor) of each block that is only a return
         w._return_joins = [(b.start, min(p.start for p in b.preds)) for b in w.cfg.blocks
                               if b.preds and straight_to_exit(w, b.start, reraise=True) is not None

@@ -69,7 +69,7 @@ def reduced_condition(w, b: Block, frame, keeps=False):
     again. The first search reduces the deepest links first, so the
     recursion through :func:`merge_next` stays shallow in a long chain."""
     key = (b.id, tuple(map(id, frame.stack)), tuple(id(x) for p in frame.pending for x in p),
-           frame.loop, len(w.finally_copies), len(getattr(w, "_lfollows", ())), keeps)
+           frame.loop, len(w.finally_copies), len(w._lfollows), keeps)
     if key in w._reduced:
         return w._reduced[key][0]
     if not w._reducing and not keeps and b.id not in w._reduced_below:

@@ -150,7 +150,7 @@ def add_finally_copy(w, start, end):
 
 
 def program_handler(w, target):
-    if not hasattr(w, "_handler_at"):
+    if w._handler_at is None:
         w._handler_at = {}
         for h in w.program.handlers:
             w._handler_at.setdefault(h.target, h)  # the first range with that target

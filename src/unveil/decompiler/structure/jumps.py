@@ -710,7 +710,7 @@ def legacy_alias(w, index):
     """For :func:`alias`: a copy of the code after a
     statement (registered while structuring it) stands for its code;
     None for any other index."""
-    follows = getattr(w, "_lfollows", None)
+    follows = w._lfollows
     if not follows or not isinstance(index, int) or index not in follows:
         return None
     return legacy_key(w, index)
@@ -761,7 +761,7 @@ ASYNC_OPS = frozenset({
 
 
 def _jump_sources(w):
-    if not hasattr(w, "_async_sources"):
+    if w._async_sources is None:
         src = {}
         for x in w.instrs:
             if x.target is not None:

@@ -243,8 +243,6 @@ def _legacy_clauses(w, blk, frame, region, loop, stop=None):
     the clauses that never end would go (see
     :func:`legacy_dead_clause_exit`); ``stop``: the key of the code
     after the statement, whose copies end a clause."""
-    if not hasattr(w, "_lstops"):
-        w._lstops = []
     w._lstops.append(stop)
     try:
         return _legacy_clauses_at(w, blk, frame, region, loop)
@@ -382,7 +380,7 @@ def _legacy_finally(w, ins, frame, region, loop):
         fex = w.walk(H, hf, lambda i: region(i) and hdom(i), loop)
         ends = {n._index for st in hf.stmts for n in ast.walk(st) if getattr(n, "_reraise", False)}
         # (a statement inside that goes on to a copy of the re-raise)
-        ends.update(i for i in getattr(w, "_lfollows", ()) if w.instrs[i].op == "RERAISE"
+        ends.update(i for i in w._lfollows if w.instrs[i].op == "RERAISE"
                     and hdom(w.cfg.containing(i).start))
         fin = strip_tail_reraise(hf.stmts)
         if leaves_reraise(fin):

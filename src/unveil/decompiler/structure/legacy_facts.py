@@ -79,7 +79,7 @@ def mentions_enter(nodes):
 
 
 def legacy_state(w):
-    if not hasattr(w, "_lblocks"):
+    if w._lblocks is None:
         w._lblocks = {}
         w._lv38 = any(i.op == "END_FINALLY" for i in w.instrs)
     return w._lblocks
@@ -134,8 +134,6 @@ def legacy_else_end(w, then_start, else_start):
 def legacy_register(w, indices):
     """Note ``indices`` as places where the code after a statement
     starts (see :func:`legacy_alias`)."""
-    if not hasattr(w, "_lfollows"):
-        w._lfollows = set()
     for i in indices:
         if isinstance(i, int) and isinstance(legacy_key(w, i), tuple):
             w._lfollows.add(i)
@@ -163,7 +161,7 @@ def legacy_clause_end(w, ins, frame, region=None, loop=None):
                 for k in range(q, q + 3):
                     E.execute(frame, instrs[k])
             return Exit("leave", t)
-    stops = getattr(w, "_lstops", None)
+    stops = w._lstops
     if not stops or stops[-1] is None:
         return None
     if cleanup and legacy_key(w, q + 3) == stops[-1]:
@@ -478,7 +476,7 @@ def _legacy_copy_pattern(w, seq, H, ends, at_targets=False):
     ins = w.instrs
     # an exit's unwinding is reached by falling, never by a jump (a
     # with's or an except clause's own POP_TOPs are jump targets)
-    if not hasattr(w, "_ltargets"):
+    if w._ltargets is None:
         w._ltargets = {x.target for x in ins if x.target is not None}
         w._ltargets.update(h.target for h in w.program.handlers)
     targets = w._ltargets

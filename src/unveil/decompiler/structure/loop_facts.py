@@ -555,7 +555,7 @@ def leaves_loop_as_expected(w, target, conts, exit_, brk):
     t, _ = thread(w, target)
     if target in conts or t in conts:
         return True
-    if not hasattr(w, "_reachable"):
+    if w._reachable is None:
         w._reachable = blocks_reachable_from(w, 0)
     if target < w.n and w.cfg.containing(target).start not in w._reachable:
         return True  # unreachable code the compiler left (where a body would have gone on)

@@ -31,10 +31,7 @@ class Walk:
     (``break``, ``continue``, the end of a branch); ``special`` maps an instruction name to its
     handler (``PUSH_EXC_INFO``, the <=3.10 block-stack instructions).
 
-    Lazily filled answers, set by the function named: ``_jump_joins`` (walk.jump_joins_after),
-    ``_loopless`` (walk.loopless_while), ``_return_joins``, ``_reachable``, ``_handler_at``,
-    ``_lblocks``/``_lv38``/``_lfollows``/``_lstops``/``_ltargets`` (legacy_facts),
-    ``_async_exits``/``_async_sources``/``_ranges_by_target``/``_entry_reaches`` (async_facts).
+    The walk's state and answers are fields set here, each with the function that fills it.
     """
 
     def __init__(self, ctx, program):
@@ -86,6 +83,20 @@ class Walk:
         self._loop_headers = {}  # see is_loop_header
         self._enters_comprehension = {}  # see enters_inlined_comprehension
         self._inner_loop_at = {}  # header -> its back edges of a loop inside (see inner_loop_sources)
+        # (filled when first asked: None until then)
+        self._jump_joins = None  # see walk.jump_joins_after
+        self._return_joins = None  # see branch_facts.return_joined_from_before
+        self._reachable = None  # see loop_facts.leaves_loop_as_expected
+        self._handler_at = None  # see finally_copies.program_handler
+        self._lblocks = self._lv38 = None  # see legacy_facts.legacy_state
+        self._ltargets = None  # see legacy_facts._legacy_copy_pattern
+        self._async_sources = None  # see jumps._jump_sources
+        self._ranges_by_target = self._entry_reaches = None  # see async_facts._ranges_to, _normally_reachable
+        # -- the <=3.10 block stack and async loops, as the walk meets them
+        self._lfollows = set()  # see legacy_facts.legacy_register
+        self._lstops = []  # see legacy._legacy_clauses
+        self._async_exits = set()  # END_ASYNC_FOR indices of structured loops (async_facts.async_state)
+        self._loopless = set()  # (start, join) of the loopless while loops being tried (walk.loopless_while)
 
 
 def dominated_by(w, head: Block) -> Callable[[int], bool]:

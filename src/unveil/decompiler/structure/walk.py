@@ -77,7 +77,7 @@ def walk(w, start: int, frame: E.Frame, region, loop: Optional[Loop],
 def jump_joins_after(w, start):
     """Whether a block after ``start`` is reached only by jumps (see
     :func:`loopless_while_ends`): then a walk from there may need them."""
-    if not hasattr(w, "_jump_joins"):
+    if w._jump_joins is None:
         w._jump_joins = [b.start for b in w.cfg.blocks
                             if len(b.preds) > 1 and not b.exc_preds
                             and all(p.end != b.start and p.start < b.start for p in b.preds)]
@@ -93,7 +93,7 @@ def loopless_while_ends(w, start, region, limit=4):
     if head.start != start or w._loopless_tries > 8:
         return []  # (each try walks the code again, from each enclosing walk: a budget keeps it linear)
     dom = dominated_by(w, head)
-    active = getattr(w, "_loopless", set())
+    active = w._loopless
     found = [t for t in w._jump_joins if t > start and region(t) and (start, t) not in active
              and all(dom(p.start) and region(p.start) and p.start < t for p in w.cfg.at(t).preds)]
     return found[::-1][:limit]  # (the furthest first: a loop's breaks go past its body)
@@ -104,8 +104,6 @@ def loopless_while(w, start, target, frame, region, loop, skip_header):
     has no jump back, its breaks are forward jumps to ``target``, which
     the walk of plain code took for if branches ending in different
     places. The body is walked as a loop's whose ``break`` goes there."""
-    if not hasattr(w, "_loopless"):
-        w._loopless = set()
     w._loopless_tries += 1
     w._loopless.add((start, target))
     try:
