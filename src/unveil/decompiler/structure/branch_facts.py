@@ -1,7 +1,6 @@
 """Facts about the branches of an ``if`` (see branches.py): where each branch
 ends and whether it ends in a ``return``/``raise``/``break``/``continue`` that the compiler
-copied, the value a conditional expression's branches leave, the trial state
-(:func:`trial_state`: what a walk that may be undone changes). Nothing here walks.
+copied, the value a conditional expression's branches leave. Nothing here walks.
 """
 import ast
 
@@ -674,15 +673,3 @@ def drops_kept_operand(w, target):
     ins = w.instrs
     return (target + 1 < w.n and ins[target].op == "SWAP" and ins[target].arg == 2
             and ins[target + 1].op == "POP_TOP")
-
-
-def trial_state(w):
-    """The structuring state a walk may change, to put back after a trial."""
-    return (set(w.active_loops), set(w.active_handlers), set(w.open_tries),
-            dict(w.finally_copies), set(w.active_latches))
-
-
-def restore_trial_state(w, state):
-    (w.active_loops, w.active_handlers, w.open_tries,
-     w.finally_copies, w.active_latches) = state
-    w.copies_version += 1

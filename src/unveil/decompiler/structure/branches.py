@@ -16,7 +16,7 @@ from .regions import END, Exit, both, chain_compare, join_operands, negate
 from .condition_parts import BlockIds, Cond, keeps_operand, union
 from .statement_parts import (EXITS_WITH_VALUE, assigned_names, is_return_none, live, merge_exit_copies,
                               only_value, same_stack, shares_effects)
-from .state import dominated_by, fail
+from .state import Snapshot, dominated_by, fail, undone
 from .jumps import (branch_returns_outside, is_jump_body, jump_over_cleanup, runs_to_return, same_place,
                     same_return)
 from .with_facts import with_exit_call_at
@@ -28,10 +28,10 @@ from .branch_facts import (branch_region, broke_into_copy, conditional_with_one_
                            is_flipping_continue, jump_body_start, jumped_over_else, make_if,
                            one_statement_returns, only_raise, only_return, operand_in_copied_exit,
                            operand_region, private_run_to_return, private_start, reached_past,
-                           restore_trial_state, return_joined_from_before, returned_before_dead_copy,
+                           return_joined_from_before, returned_before_dead_copy,
                            returned_into_dead_copy, returns_straight, returns_through_finally_copy,
                            same_handler, shared_try, short_circuit_meet, split_candidates, takes_branch_value,
-                           trial_state, value_before_copied_exit)
+                           value_before_copied_exit)
 from .match_facts import match_branch
 from .conditions import chain_operand, condition
 from .loops import inverted_while
@@ -293,13 +293,13 @@ def value_branch(w, start, frame, region, loop):
     conditional expression there too (``3 if b else G if a or 4 else 5``
     tests ``a``, then computes ``G``), not as an ``if a: pass`` statement,
     when that is what gives the branch its one value."""
-    state = trial_state(w)
+    state = Snapshot(w)
     other = frame.copy()
     other.stmts = []
     f_exit = walk_branch(w, start, other, region, loop)
     if only_value(other) or not live(other.stmts) or not isinstance(live(other.stmts)[0], ast.If):
         return other, f_exit
-    restore_trial_state(w, state)
+    state.restore()
     other = frame.copy()
     other.stmts = []
     w._value_branch_at, outer = start, w._value_branch_at
@@ -325,7 +325,7 @@ def exits_as_one_value(w, test, then, t, fl, frame, region, loop):
         return None
     if not same_handler(w, t, fl):
         return None
-    state = trial_state(w)
+    state = Snapshot(w)
     other = frame.copy()
     other.stmts = []
     f_exit = walk_branch(w, fl, other, region, loop)
@@ -333,7 +333,7 @@ def exits_as_one_value(w, test, then, t, fl, frame, region, loop):
     if f_exit.kind == "end" and ends_in_exit(w, other) and same_stack(then.stack, other.stack):
         merged = merge_exit_copies(live(then.stmts), live(other.stmts), test)
     if merged is None:
-        restore_trial_state(w, state)
+        state.restore()
         return None
     frame.stack[:] = then.stack
     for stmt in merged:
@@ -439,13 +439,11 @@ def split_at_copied_tail(w, t, fl, runs, inside, region, frame):
 def trial_branch_value(w, start, stop, frame):
     """:func:`branch_value`, leaving no trace; None where it fails (a
     split tried at the wrong place: ``Null used as a value``)."""
-    state = trial_state(w)
-    try:
-        return branch_value(w, start, stop, frame)
-    except DecompilationError:
-        return None
-    finally:
-        restore_trial_state(w, state)
+    with undone(w):
+        try:
+            return branch_value(w, start, stop, frame)
+        except DecompilationError:
+            return None
 
 
 def value_up_to(w, start, stop, frame, trial=False):
@@ -455,7 +453,7 @@ def value_up_to(w, start, stop, frame, trial=False):
     None. A ``trial`` leaves no trace (the code is walked again)."""
     branch = frame.copy()
     branch.stmts = []
-    state = trial_state(w)
+    state = Snapshot(w)
     halt, w._halt = w._halt, stop
     try:
         ex = w.walk(start, branch, dominated_by(w, w.cfg.containing(start)), None)
@@ -466,7 +464,7 @@ def value_up_to(w, start, stop, frame, trial=False):
     ok = (ex is not None and ex.kind == "leave" and ex.target == stop
           and len(branch.stack) == len(frame.stack) + 1 and only_value(branch))
     if trial or not ok:
-        restore_trial_state(w, state)
+        state.restore()
     return branch.pop_expr() if ok else None
 
 
@@ -504,10 +502,10 @@ def conditional_before_copied_exit(w, test, t, fl, split, frame):
     the code goes on with the then-branch's copy of the exit."""
     values = []
     for start, stop in zip((t, fl), split):
-        state = trial_state(w)
+        state = Snapshot(w)
         value = branch_value(w, start, stop, frame)
         if value is None:
-            restore_trial_state(w, state)
+            state.restore()
             value = value_up_to(w, start, stop, frame)  # (see split_at_copied_tail)
         if value is None:
             fail(w, "conditional expression with statements", start)
@@ -689,13 +687,11 @@ def walks_to(w, index, frame, stmts, loop):
     ``frame``, ends (returns or raises) after writing just ``stmts``."""
     probe = frame.copy()
     probe.stmts = []
-    state = trial_state(w)
-    try:
-        ex = w.walk(index, probe, lambda i: True, loop)
-    except DecompilationError:
-        return False
-    finally:
-        restore_trial_state(w, state)
+    with undone(w):
+        try:
+            ex = w.walk(index, probe, lambda i: True, loop)
+        except DecompilationError:
+            return False
     got = live(probe.stmts)
     return (ex.kind == "end" and len(got) == len(stmts)
             and all(ast.dump(a) == ast.dump(b) for a, b in zip(got, stmts)))

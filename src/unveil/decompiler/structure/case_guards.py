@@ -16,7 +16,7 @@ from .. import expressions as E
 from ..errors import DecompilationError
 from .regions import bool_op, is_chain, negate
 from .jumps import Poison, same_place
-from .branch_facts import restore_trial_state, trial_state
+from .state import Snapshot
 from .match_facts import GuardTest, NoMatch, _anywhere, conjunction, _live, resolve
 from .conditions import condition, pure_condition
 from .branches import if_
@@ -41,7 +41,7 @@ def guard(p, i):
     found = None  # (guard, true target) read so far, for the last case
     outer = w.guard_frame
     # a guard read too far walks on into the case's body, met again when the body is walked
-    saved = trial_state(w)
+    saved = Snapshot(w)
     try:
         for _ in range(64):
             w.guard_frame = f
@@ -86,13 +86,13 @@ def guard(p, i):
             if not isinstance(k, int) or not guard_stack_holds(f, base):
                 raise NoMatch
     except (NoMatch, DecompilationError):
-        restore_trial_state(w, saved)
+        saved.restore()
         if found is None or p.copy:
             raise
         return found
     finally:
         w.guard_frame = outer
-    restore_trial_state(w, saved)
+    saved.restore()
     if found is None or p.copy:
         raise NoMatch
     return found

@@ -12,13 +12,12 @@ from ..errors import DecompilationError
 from .regions import bool_op, chain_into, chains_into, is_chain, negate
 from .condition_parts import BlockIds, Cond, flips, keeps_operand, negate_test, union
 from .statement_parts import TestStop, in_progress, statements_fit_test
-from .state import dominated_by, fail
+from .state import dominated_by, fail, undone
 from .jumps import (alias, blocks_from, chain_below, condition_from, conditional_value_join,
                     conditional_with_constant_arm, either_way, enters_inlined_comprehension, exit_copy,
                     expression_handler, is_jump_body, is_loop_header, jump_over_cleanup, lone_jump_within,
                     same_place, short_circuit_ahead, tests_kept_operand_for_none, through_trampoline)
 from .with_facts import same_code
-from .branch_facts import restore_trial_state, trial_state
 
 
 def condition(w, block: Block, frame) -> Cond:
@@ -165,13 +164,11 @@ def chain_link_operand(w, b: Block, f):
     structuring state it could touch is put back."""
     if not f.stack or not isinstance(f.stack[-1], ast.expr):
         return None
-    state = trial_state(w)
-    try:
-        return chain_operand(w, b.start, f, dominated_by(w, b), None)
-    except DecompilationError:
-        return None
-    finally:
-        restore_trial_state(w, state)
+    with undone(w):
+        try:
+            return chain_operand(w, b.start, f, dominated_by(w, b), None)
+        except DecompilationError:
+            return None
 
 
 def short_circuit_operand(w, b: Block, f):
@@ -185,15 +182,14 @@ def short_circuit_operand(w, b: Block, f):
     if (not short_circuit_ahead(w, b) and conditional_value_join(w, b) is None
             and (f.stack or not enters_inlined_comprehension(w, b))):
         return None  # (a comprehension in the operand: only of a test outside any expression)
-    state = trial_state(w)
-    w._stops.append((f, TestStop(len(f.stack))))
-    try:
-        ex = w.walk(b.start, f, dominated_by(w, b), None)
-    except DecompilationError:
-        return None
-    finally:
-        w._stops.pop()
-        restore_trial_state(w, state)
+    with undone(w):
+        w._stops.append((f, TestStop(len(f.stack))))
+        try:
+            ex = w.walk(b.start, f, dominated_by(w, b), None)
+        except DecompilationError:
+            return None
+        finally:
+            w._stops.pop()
     return ex.target if ex.kind == "stop" else None
 
 

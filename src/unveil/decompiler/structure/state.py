@@ -5,9 +5,10 @@ block or index it starts at, the :class:`~..expressions.Frame` it writes stateme
 region its walk may not leave, the innermost loop); it returns what it built (an index to go on
 from, or an :class:`~.regions.Exit`). The fields below are everything constructs share, in four
 groups: the code (never changes), the walk's entry points, what the walk is inside (changes as it
-goes, and :func:`~.branch_facts.trial_state` saves it for the walks that may be undone), and
-answers kept so that a question asked again costs nothing.
+goes, and a :class:`Snapshot` saves it for the walks that may be undone), and answers kept
+so that a question asked again costs nothing.
 """
+from contextlib import contextmanager
 from typing import Callable
 
 from ..cfg import CFG, Block
@@ -97,6 +98,36 @@ class Walk:
         self._lstops = []  # see legacy._legacy_clauses
         self._async_exits = set()  # END_ASYNC_FOR indices of structured loops (async_facts.async_state)
         self._loopless = set()  # (start, join) of the loopless while loops being tried (walk.loopless_while)
+
+
+class Snapshot:
+    """What a walk changes of the walk state that outlives it (the try statements and finally
+    copies it met; the loops, latches and tries it is inside, which a walk that fails half way
+    leaves as they were only if each construct puts them back), saved so that a walk whose
+    result is dropped (a trial, see docs/decompiler.md) can be undone. :meth:`restore` may be
+    called more than once: each time the state is as it was when saved."""
+
+    def __init__(self, w):
+        self.w = w
+        self.saved = (set(w.active_loops), set(w.active_handlers), set(w.open_tries),
+                      dict(w.finally_copies), set(w.active_latches))
+
+    def restore(self):
+        w = self.w
+        loops, handlers, tries, copies, latches = self.saved
+        (w.active_loops, w.active_handlers, w.open_tries, w.finally_copies,
+         w.active_latches) = set(loops), set(handlers), set(tries), dict(copies), set(latches)
+        w.copies_version += 1
+
+
+@contextmanager
+def undone(w):
+    """A trial whose walk is always undone: only its answer is kept."""
+    snapshot = Snapshot(w)
+    try:
+        yield
+    finally:
+        snapshot.restore()
 
 
 def dominated_by(w, head: Block) -> Callable[[int], bool]:

@@ -23,13 +23,13 @@ from ..stream import CONDITIONAL_JUMPS
 from .regions import END, Exit, Loop
 from .statement_parts import (POP_JUMPS, TestStop, consumes_kept, continue_to, is_written_continue,
                               statements_fit_test)
-from .state import Walk, dominated_by, fail
+from .state import Snapshot, Walk, dominated_by, fail
 from .jumps import (ASYNC_OPS, conditional_value_join, is_loop_header, past_finally_copies, returns_at,
                     same_place, stops_at_test, tests_kept_for_none, thread)
 from .with_facts import covered_by
 from .finally_copies import after_name_cleanup, new_try
 from .loop_facts import loop_back_sources
-from .branch_facts import breaks_into_exit_copy, ends_statement, restore_trial_state, trial_state
+from .branch_facts import breaks_into_exit_copy, ends_statement
 from .legacy import install, setup_block
 from .withs import with_
 from .loops import loop_at
@@ -55,7 +55,7 @@ def walk(w, start: int, frame: E.Frame, region, loop: Optional[Loop],
     with Nested(lambda: where(w, start)):
         if not jump_joins_after(w, start) or not all(isinstance(v, V.Iterator) for v in frame.stack):
             return _walk(w, start, frame, region, loop, skip_header)
-        state, stack, pending = trial_state(w), list(frame.stack), list(frame.pending)
+        state, stack, pending = Snapshot(w), list(frame.stack), list(frame.pending)
         kept = len(frame.stmts)
         try:
             return _walk(w, start, frame, region, loop, skip_header)
@@ -63,7 +63,7 @@ def walk(w, start: int, frame: E.Frame, region, loop: Optional[Loop],
             if not str(e).startswith("if branches end in different places"):
                 raise
             for target in loopless_while_ends(w, start, region):
-                restore_trial_state(w, tuple(type(x)(x) for x in state))  # (each try its own)
+                state.restore()
                 del frame.stmts[kept:]
                 frame.stack[:] = list(stack)
                 frame.pending = list(pending)
