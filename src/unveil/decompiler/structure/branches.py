@@ -143,10 +143,12 @@ def if_(w, c: Cond, frame, region, loop):
     past_else = jumped_over_else(w, t, fl, region) if statement else None
     if past_else is not None:
         # the code past the else is the if statement's next code, not the body's
+        trial = Snapshot(w)
         t_exit = walk_branch(w, t, then, both(region, lambda i: not past_else(i)), loop)
         if len(then.stack) != len(frame.stack):
             # a value left at the jump: a conditional expression's arm (its else arm
             # ends in a copied finally's raise), whose arms meet past the else
+            trial.restore()
             then = frame.copy()
             then.stmts = []
             past_else = None
@@ -220,14 +222,13 @@ def if_(w, c: Cond, frame, region, loop):
         goes_on_looping = loop is not None and fl in loop.continue_targets
         if (then.stmts and is_return_none(then.stmts[-1]) and COPIES_EXIT_BLOCKS and region(fl)
                 and not goes_on_looping):
-            entered = set(w.active_handlers)
+            trial = Snapshot(w)
             f_exit = walk_branch(w, fl, other, region, loop)
             if f_exit.kind == "end":
                 frame.emit(make_if(w, test, then.stmts, other.stmts))
                 return END
-            # that walk is dropped and the code walked again as what
-            # follows the if: the try statements it entered are new again
-            w.active_handlers = entered
+            # that walk is dropped and the code walked again as what follows the if
+            trial.restore()
         nxt = dead_jump_else(w, test, then, t, fl, frame, region, loop)
         if nxt is not None:
             return nxt
@@ -293,13 +294,6 @@ def value_branch(w, start, frame, region, loop):
     conditional expression there too (``3 if b else G if a or 4 else 5``
     tests ``a``, then computes ``G``), not as an ``if a: pass`` statement,
     when that is what gives the branch its one value."""
-    state = Snapshot(w)
-    other = frame.copy()
-    other.stmts = []
-    f_exit = walk_branch(w, start, other, region, loop)
-    if only_value(other) or not live(other.stmts) or not isinstance(live(other.stmts)[0], ast.If):
-        return other, f_exit
-    state.restore()
     other = frame.copy()
     other.stmts = []
     w._value_branch_at, outer = start, w._value_branch_at
