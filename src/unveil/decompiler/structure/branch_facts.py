@@ -14,9 +14,9 @@ from .regions import END, bool_op, both, negate, unflip_negations
 from .condition_parts import BlockIds, Cond, flips
 from .statement_parts import BELOW, RUN_BLOCKS, assert_line_mark, live, plain_steps_depth, value_of_exits
 from .state import dominated_by
-from .jumps import ASYNC_OPS, legacy_key, exit_copy, past_finally_copies, returns_at, same_place
+from .jumps import ASYNC_OPS, exit_copy, follow_jumps, legacy_key, past_finally_copies, returns_at, same_place
 from .with_facts import same_code, with_exit_call_at
-from .finally_copies import follow_jumps, new_try
+from .finally_copies import new_try
 
 
 def is_flipping_continue(t, test, region, loop):

@@ -17,11 +17,10 @@ from .condition_parts import BlockIds, Cond, keeps_operand, union
 from .statement_parts import (EXITS_WITH_VALUE, assigned_names, is_return_none, live, merge_exit_copies,
                               only_value, same_stack, shares_effects)
 from .state import Snapshot, dominated_by, fail, undone
-from .jumps import (branch_returns_outside, is_jump_body, jump_over_cleanup, runs_to_return, same_place,
-                    same_return)
+from .jumps import (branch_returns_outside, follow_jumps, is_jump_body, jump_over_cleanup, runs_to_return,
+                    same_place, same_return)
 from .with_facts import with_exit_call_at
 from .legacy_facts import legacy_else_end
-from .finally_copies import follow_jumps
 from .branch_facts import (branch_region, broke_into_copy, conditional_with_one_arm, consumes_earlier_value,
                            continues_from_region_end, crosses_assert_test, dropped_value_end,
                            drops_kept_operand, ends_in_exit, exit_instead, exits_like, in_lambda,

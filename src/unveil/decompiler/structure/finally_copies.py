@@ -14,7 +14,7 @@ from .statement_parts import (STATEMENT_STEPS, COPY_WINDOW, FINALLY_UNWINDS, OPP
                               leaves_loop)
 from .state import dominated_by, fail
 from .jumps import (alias, exit_copy, past_finally_copies, reraise_copy, return_copy, runs_to_return,
-                    same_place, straight_raise_end, thread)
+                    follow_jumps, same_place, straight_raise_end, thread)
 from .with_facts import covered_by, same_code
 
 
@@ -408,14 +408,6 @@ def match_finally_copy_by_flow(w, H, reraise, cleanup, p):
     if len(places) > 1:
         return None
     return min(goes_on.values()) if goes_on else last + 1
-
-
-def follow_jumps(w, index, limit=16):
-    """Where a run of unconditional jumps from ``index`` leads."""
-    while limit and index < w.n and w.instrs[index].op == "JUMP":
-        index = w.instrs[index].target
-        limit -= 1
-    return index
 
 
 def ends_finally_body(w, index):

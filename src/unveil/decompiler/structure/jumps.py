@@ -198,6 +198,14 @@ def branch_returns_outside(w, branch_start, index, bound=()):
     return k < w.n and w.instrs[k].op == "RETURN_VALUE" and k >= index
 
 
+def follow_jumps(w, index, limit=16):
+    """Where a run of unconditional jumps from ``index`` leads."""
+    while limit and index < w.n and w.instrs[index].op == "JUMP":
+        index = w.instrs[index].target
+        limit -= 1
+    return index
+
+
 def thread(w, index):
     """Where control ends up from ``index`` when only a jump (or a pop
     of the loop's iterator and a jump) is there; and whether it pops."""

@@ -11,7 +11,7 @@ from .. import expressions as E
 from .. import values as V
 from .regions import END, Exit
 from .state import dominated_by, fail
-from .jumps import legacy_key
+from .jumps import follow_jumps, legacy_key
 from .with_facts import legacy_same_place
 
 
@@ -577,12 +577,12 @@ def _legacy_match_by_flow(w, H, hdom, q, completes, dead=False):
     limit = 4 * len(ins)
     while todo:
         i, j, nested = todo.pop()
-        i = _legacy_follow(w, i)
+        i = follow_jumps(w, i)
         if i in completes or (not nested and i < w.n and ins[i].op == "RERAISE"
                               and hdom(w.cfg.containing(i).start)):
             exits.append(j)  # where this branch of the copy goes on
             continue
-        j = _legacy_follow(w, j)
+        j = follow_jumps(w, j)
         if i >= w.n or not hdom(w.cfg.containing(i).start):
             if i != j:
                 return None  # a jump out of the body (break, continue) goes elsewhere
@@ -595,9 +595,9 @@ def _legacy_match_by_flow(w, H, hdom, q, completes, dead=False):
             # a ``return`` path drops the pending value
             for skip in (["POP_TOP"], ["SWAP", "POP_TOP"], []):
                 if ([y.op for y in ins[j:j + len(skip)]] == skip and (len(skip) < 2 or ins[j].arg == 2)
-                        and _legacy_follow(w, j + len(skip)) < w.n
-                        and _legacy_same(w, ins[_legacy_follow(w, j + len(skip))],
-                                              ins[_legacy_follow(w, i + unwind)])):
+                        and follow_jumps(w, j + len(skip)) < w.n
+                        and _legacy_same(w, ins[follow_jumps(w, j + len(skip))],
+                                              ins[follow_jumps(w, i + unwind)])):
                     todo.append((i + unwind, j + len(skip), nested))
                     break
             else:
@@ -624,14 +624,6 @@ def _legacy_match_by_flow(w, H, hdom, q, completes, dead=False):
     if any(not legacy_same_tail(w, first, e) for e in exits):
         return None
     return first
-
-
-def _legacy_follow(w, index, limit=16):
-    """Where a run of unconditional jumps from ``index`` leads."""
-    while limit and index < w.n and w.instrs[index].op == "JUMP":
-        index = w.instrs[index].target
-        limit -= 1
-    return index
 
 
 def _legacy_unwind_size(w, i):
@@ -674,5 +666,5 @@ def legacy_same_tail(w, a, b):
         return True
     # (jumps that lead to one place: a nested with's exit jumps past the
     # outer one's cleanup to where the outer exit jumps)
-    go = partial(_legacy_follow, w)
+    go = partial(follow_jumps, w)
     return (go(a) != a or go(b) != b) and legacy_same_place(w, go(a), go(b))

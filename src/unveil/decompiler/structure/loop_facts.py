@@ -14,11 +14,10 @@ from .condition_parts import BlockIds, Cond, KEEP_OPERAND, chain_link_start
 from .statement_parts import BELOW, plain_steps_depth, store_or_step
 from .state import dominated_by
 from .jumps import (async_for_header, ends_in_test, exit_copy, is_loop_header, jump_over_cleanup,
-                    runs_to_return, same_place, straight_raise_end, thread)
+                    follow_jumps, runs_to_return, same_place, straight_raise_end, thread)
 from .async_facts import async_for_exits_to
 from .with_facts import after_exit_call, after_suppressed, is_with_handler
 from .legacy_facts import legacy_exit_call
-from .finally_copies import follow_jumps
 
 
 def natural_loop(w, header: Block):
