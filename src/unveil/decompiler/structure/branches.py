@@ -291,8 +291,8 @@ def value_branch(w, start, frame, region, loop):
     computed a value, from ``start`` into a copy of ``frame``: (its frame,
     its exit). A test at ``start`` whose two ways meet again is read as a
     conditional expression there too (``3 if b else G if a or 4 else 5``
-    tests ``a``, then computes ``G``), not as an ``if a: pass`` statement,
-    when that is what gives the branch its one value."""
+    tests ``a``, then computes ``G``), not as an ``if a: pass`` statement:
+    the branch is a value."""
     other = frame.copy()
     other.stmts = []
     w._value_branch_at, outer = start, w._value_branch_at
