@@ -201,3 +201,36 @@ def test_the_structurer_modules_import_only_those_before_them():
                    if target.startswith("structure.")
                    and rank[target[len("structure."):]] > rank[name[len("structure."):]])
     assert not later, "imports of later modules: " + "; ".join(later)
+
+
+DOCS = pathlib.Path(__file__).resolve().parents[2] / "docs" / "decompiler.md"
+
+
+def choice_points():
+    """``module.function`` of each function of the structurer that undoes a walk (makes a
+    ``Snapshot`` or enters ``undone``): its places of search."""
+    found = set()
+    for name, path in modules().items():
+        if not name.startswith("structure.") or name == "structure.state":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef) and any(
+                    isinstance(call, ast.Call) and isinstance(call.func, ast.Name)
+                    and call.func.id in ("Snapshot", "undone") for call in ast.walk(node)):
+                found.add("%s.%s" % (name[len("structure."):], node.name))
+    return found
+
+
+def documented_choice_points():
+    """The first column of the table under "### The choices" in docs/decompiler.md."""
+    section = DOCS.read_text(encoding="utf-8").split("### The choices", 1)[1].split("\n#", 1)[0]
+    rows = [line.split("|")[1] for line in section.splitlines() if line.startswith("| `")]
+    return {name.strip("` ") for row in rows for name in row.split(",")}
+
+
+def test_every_place_that_undoes_a_walk_is_documented():
+    found = choice_points()
+    assert "walk.walk" in found and "case_guards.guard" in found  # (the scan sees them)
+    documented = documented_choice_points()
+    assert found - documented == set(), "undoes a walk, not in docs/decompiler.md's choices"
+    assert documented - found == set(), "in docs/decompiler.md's choices, undoes no walk"
