@@ -291,8 +291,17 @@ def value_branch(w, start, frame, region, loop):
     computed a value, from ``start`` into a copy of ``frame``: (its frame,
     its exit). A test at ``start`` whose two ways meet again is read as a
     conditional expression there too (``3 if b else G if a or 4 else 5``
-    tests ``a``, then computes ``G``), not as an ``if a: pass`` statement:
-    the branch is a value."""
+    tests ``a``, then computes ``G``), not as an ``if a: pass`` statement,
+    when that is what gives the branch its one value: the branch is walked
+    again so when its first walk began with an ``if`` (walking so from the
+    start would read ``0 if v2 else 0`` as ``0 if v2 or True else None``)."""
+    first = Snapshot(w)
+    other = frame.copy()
+    other.stmts = []
+    f_exit = walk_branch(w, start, other, region, loop)
+    if only_value(other) or not live(other.stmts) or not isinstance(live(other.stmts)[0], ast.If):
+        return other, f_exit
+    first.restore()
     other = frame.copy()
     other.stmts = []
     w._value_branch_at, outer = start, w._value_branch_at
