@@ -104,7 +104,7 @@ class Snapshot:
     """What a walk changes of the walk state that outlives it (the try statements and finally
     copies it met; the loops, latches and tries it is inside, which a walk that fails half way
     leaves as they were only if each construct puts them back), saved so that a walk whose
-    result is dropped (a trial, see docs/decompiler.md) can be undone. :meth:`restore` may be
+    result is dropped can be undone (one of the choices listed in docs/decompiler.md). :meth:`restore` may be
     called more than once: each time the state is as it was when saved."""
 
     def __init__(self, w):

@@ -4,11 +4,11 @@ a new try to tries.try_, a conditional jump to branches.branch, a ``SETUP_*`` to
 legacy.setup_block, ...) and running the plain steps in between with
 :func:`..expressions.execute`. :func:`structure` is the structurer's entry point.
 
-Its one search: a ``while True:`` whose body always breaks or returns has no back edge, so it is
-not a natural loop; when a walk fails with "if branches end in different places" from a block
-that jumps forward to a join only jumps reach, the walk is tried again as such a loop ending at
-that join (:func:`loopless_while`; at most 8 tries per code object, see
-:func:`loopless_while_ends`).
+Its one choice (docs/decompiler.md, "The choices"): a ``while True:`` whose body always breaks
+or returns has no back edge, so it is not a natural loop; when a walk fails with "if branches end
+in different places" from a block that jumps forward to a join only jumps reach, the walk is
+undone and tried again as such a loop ending at that join (:func:`loopless_while`; at most 8
+tries per code object, see :func:`loopless_while_ends`).
 """
 import ast
 from functools import partial
