@@ -74,7 +74,7 @@ def table(places, loopless):
     for (module, function, line), (made, undone) in rows:
         name = "%s.%s" % (module, function) + (":%d" % line if lines_of[module, function] > 1 else "")
         out.append("%-44s %8d %8d" % (name, made, undone))
-    out.append("%-44s %8d %8d  (loops tried / loops kept)" % ("walk.loopless_while", loopless[0], loopless[1]))
+    out.append("%-44s %8d %8d  (loops tried / loops kept)" % ("walk.loopless_while", *loopless))
     return out
 
 
@@ -84,8 +84,7 @@ def main():
     ap.add_argument("--tree", action="append", default=[], metavar="PATH", help="every .py below PATH")
     ap.add_argument("--fuzz", action="append", default=[], metavar="SEED:COUNT", help="fuzzed functions")
     a = ap.parse_args()
-    specs = ((["stdlib"] if a.stdlib else []) + ["tree=" + os.path.abspath(t) for t in a.tree]
-             + ["fuzz=" + f for f in a.fuzz])
+    specs = texts.corpus_specs(a.stdlib, a.tree, a.fuzz)
     if not specs:
         ap.error("name a corpus: --stdlib, --tree PATH or --fuzz SEED:COUNT")
     functions, places, loopless = count_choices(specs)

@@ -106,6 +106,12 @@ def run(spec, jobs):
     return name, dict(kv for part in parts for kv in part)
 
 
+def corpus_specs(stdlib, trees, fuzzes):
+    """The corpora named on a command line (``--stdlib``, ``--tree``, ``--fuzz``), as specs."""
+    return ((["stdlib"] if stdlib else []) + ["tree=" + os.path.abspath(t) for t in trees]
+            + ["fuzz=" + f for f in fuzzes])
+
+
 def version_dir(base):
     return os.path.join(base, platform.python_version())
 
@@ -173,7 +179,7 @@ def main():
     ap.add_argument("--show", type=int, default=5, metavar="N", help="(compare) diffs shown per corpus")
     a = ap.parse_args()
     if a.action == "save":
-        specs = (["stdlib"] if a.stdlib else []) + ["tree=" + os.path.abspath(t) for t in a.tree] + ["fuzz=" + f for f in a.fuzz]
+        specs = corpus_specs(a.stdlib, a.tree, a.fuzz)
         if not specs:
             ap.error("save needs a corpus: --stdlib, --tree PATH or --fuzz SEED:COUNT")
         save(a.dir, specs, a.jobs)

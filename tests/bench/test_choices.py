@@ -1,12 +1,13 @@
 """bench/choices.py counts the structurer's choices where they are made: each place it names is
 one docs/decompiler.md lists, and a chained comparison's operand is one tried and undone."""
 import os
-import re
 import subprocess
 import sys
 
 ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
 BENCH = os.path.join(ROOT, "bench", "choices.py")
+sys.path.insert(0, os.path.join(ROOT, "tests", "decompiler"))
+from test_layout import documented_choice_points  # noqa: E402  (the docs' table, read one way)
 
 SOURCE = '''
 def chain(a, b, c):
@@ -24,13 +25,6 @@ def guarded(x, y):
 '''
 
 
-def documented():
-    with open(os.path.join(ROOT, "docs", "decompiler.md"), encoding="utf-8") as f:
-        section = f.read().split("### The choices", 1)[1].split("\n#", 1)[0]
-    return set(re.findall(r"`(\w+\.\w+)`", "".join(
-        line.split("|")[1] for line in section.splitlines() if line.startswith("| `"))))
-
-
 def test_each_choice_is_counted_at_a_documented_place(tmp_path):
     (tmp_path / "m.py").write_text(SOURCE)
     p = subprocess.run([sys.executable, BENCH, "--tree", str(tmp_path), "--fuzz", "20261206:40"],
@@ -42,7 +36,7 @@ def test_each_choice_is_counted_at_a_documented_place(tmp_path):
     for line in lines[2:-1]:
         where, tried, undone = line.split()
         rows[where.split(":")[0]] = (int(tried), int(undone))
-    assert set(rows) <= documented(), "counted where docs/decompiler.md lists no choice"
+    assert set(rows) <= documented_choice_points(), "counted where docs/decompiler.md lists no choice"
     made, undone = rows["conditions.chain_link_operand"]
     assert made >= 1 and undone == made  # (read for its answer, always undone)
     assert rows["case_guards.guard"][0] >= 1
